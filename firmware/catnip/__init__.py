@@ -1,0 +1,1 @@
+# catnip: a table companion for three cat games on a Raspberry Pi Pico.

@@ -1,0 +1,3 @@
+from catnip_host.cli import main
+
+main()
