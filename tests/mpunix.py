@@ -23,8 +23,9 @@ def tool(name: str) -> str:
 
 def run(args: list[str], path: list[Path] | None = None, heap: int | None = None,
         timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    """Run `micropython ARGS` with MICROPYPATH set to `path` (firmware first)."""
-    dirs = [FIRMWARE, *(path or [])]
+    """Run `micropython ARGS` with MICROPYPATH: devsim (the fake `machine`), the
+    firmware, the repo root (for `import devsim...`), then `path`."""
+    dirs = [ROOT / "devsim", FIRMWARE, ROOT, *(path or [])]
     env = dict(os.environ, MICROPYPATH=":".join([".frozen", *map(str, dirs)]))
     cmd = [tool("micropython")]
     if heap:
