@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.catnip-installed
 .PHONY: test sim bench clean
 
 test: $(STAMP)
-	$(PY) -m pytest -n 2
+	$(PY) -m pytest -n 2 --dist loadgroup
 
 sim: $(STAMP)
 	$(PY) -m catnip_host sim

@@ -36,10 +36,15 @@ def _outcomes(module: str) -> dict[str, str]:
     return outcomes | {"_output": proc.stdout}
 
 
-CASES = [(m.stem, name) for m in MODULES for name in _test_names(m)]
+# One xdist group per module, so each module starts micropython once.
+CASES = [
+    pytest.param(m.stem, name, id=f"{m.stem}.{name}", marks=pytest.mark.xdist_group(m.stem))
+    for m in MODULES
+    for name in _test_names(m)
+]
 
 
-@pytest.mark.parametrize(("module", "name"), CASES, ids=[f"{m}.{n}" for m, n in CASES])
+@pytest.mark.parametrize(("module", "name"), CASES)
 def test_shared_under_micropython(module, name):
     outcomes = _outcomes(module)
     line = outcomes.get(name)
