@@ -9,13 +9,16 @@ from inputrig import drain, gpio_buttons
 PINS = (10, 11, 12, 13)
 MIN_HOLD_MS = 20  # a tap shorter than two polls may fall between samples
 MIN_GAP_MS = 60  # release bounce, then release_ms of quiet, then a poll
+# Chatter on a shorter tap can hide it completely, as on a real worn button:
+# from this hold on, a clean stretch longer than a poll is left either side.
+CHATTER_HOLD_MS = 80
 
 
 def play_taps(taps, phase=0):
     """taps: (button, gap_ms, hold_ms, chatter_ms) in order. A tap starts
     gap_ms after the previous tap started, or after its own button's last
     release if that is later (buttons overlap freely), and chatters for
-    chatter_ms (under 25) mid-hold.
+    chatter_ms (under 25) mid-hold if it is held for CHATTER_HOLD_MS or more.
     Checks the stream and that every tap is exactly one press and release."""
     buttons, keys = gpio_buttons(PINS)
     t = 10 + phase
@@ -23,7 +26,7 @@ def play_taps(taps, phase=0):
     for button, gap, hold, chatter in taps:
         t = max(t, ends[button]) + gap
         keys[button].press(t)
-        if chatter:
+        if chatter and hold >= CHATTER_HOLD_MS:
             keys[button].chatter(t + hold // 2, chatter)
         keys[button].release(t + hold)
         ends[button] = t + hold
