@@ -1,5 +1,6 @@
-# An I2C stand-in that allocates nothing, so a poll can run with the heap
-# locked: the simulated bus copies bytes, the firmware path must not.
+# I2C and pin stand-ins that allocate nothing and cost almost nothing, so a
+# poll can run with the heap locked (the simulated bus copies bytes, the
+# firmware path must not) and be timed as firmware code alone.
 class StubI2C:
     def __init__(self):
         self.port = 0xFF  # what every read returns, per byte
@@ -19,9 +20,20 @@ class StubI2C:
             buf[i] = self.port
 
 
+class StubPin:
+    def __init__(self, level=1):
+        self.level = level
+
+    def value(self):
+        return self.level
+
+
 def swap_in(buttons):
-    """Point every expander (and mux) of `buttons` at one shared StubI2C."""
+    """Point every expander (and mux) of `buttons` at one shared StubI2C, and
+    its interrupt input, if any, at a StubPin that stays high."""
     stub = StubI2C()
+    if buttons.irq is not None:
+        buttons.irq = StubPin()
     for st in buttons.stations:
         src = st.source
         src.expander.i2c = stub

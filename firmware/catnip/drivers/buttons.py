@@ -141,13 +141,17 @@ class Buttons:
 
     def poll(self, now):
         """One poll of every source at `now` (ms ticks). Allocates nothing."""
-        full = self.irq is None or self._full_at is None or ticks_diff(now, self._full_at) >= 0
+        irq = self.irq
+        full = irq is None or self._full_at is None or ticks_diff(now, self._full_at) >= 0
         if full:
             self._full_at = ticks_add(now, self.fallback_ms)
+        changed = not full and not irq.value()  # the line is low: someone changed
         for st in self.stations:
             if st.online:
-                if full or not st.source.irq or st.debouncer.down or not self.irq.value():
+                if full or not st.source.irq or changed or st.debouncer.down:
                     self._read(st, now)
+                    if changed and st.source.irq:
+                        changed = not irq.value()  # that read may have released it
                 if st.online:
                     st.debouncer.update(st.sample, now)
             elif st.online is None or ticks_diff(now, st.retry_at) >= 0:
