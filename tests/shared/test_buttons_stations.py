@@ -2,7 +2,9 @@
 # on one shared interrupt line: the whole input path through real I2C
 # transactions decoded by the models.
 from buttoncheck import check_stream, presses
+from check import message
 
+from catnip.drivers.buttons import ExpanderSource
 from devsim.models import mcp23017 as mm
 from inputrig import MUX_ADDR, Table
 
@@ -193,6 +195,14 @@ def test_no_exception_escapes_a_flaky_station():
         events += t.run(10 + 100 * n, 110 + 100 * n)
     check_stream(ONLINE_ALL + events)
     assert presses(events, station=2) >= 20
+
+
+def test_expander_source_arguments_checked():
+    t = Table(stations=1)
+    drv = t.input.stations[0].source.expander
+    assert "both mux and channel" in message(ValueError, ExpanderSource, drv, 1, t.mux_driver)
+    assert "1 to 16" in message(ValueError, ExpanderSource, drv, 0)
+    assert "1 to 16" in message(ValueError, ExpanderSource, drv, 1 << 16)
 
 
 def test_expander_reads_allocate_nothing():

@@ -74,6 +74,8 @@ class ExpanderSource:
     def __init__(self, expander, buttons, mux=None, channel=None, irq=False):
         if (mux is None) != (channel is None):
             raise ValueError("an expander behind a mux needs both mux and channel")
+        if not 0 < buttons < 1 << 16:
+            raise ValueError("button mask 0x%x: name 1 to 16 expander pins" % buttons)
         self.expander = expander
         self.buttons = buttons
         self.mux = mux
