@@ -1,0 +1,186 @@
+# Button debouncing as a pure state machine: successive bitmasks of pressed
+# buttons plus the time in ms ticks go in, events come out. No I/O, no sleeping,
+# no allocation per update, so it runs identically under tests and on the Pico.
+#
+# Debounce by polling period: a sample is taken every poll (10-20 ms, longer
+# than a contact bounces). A press counts at the first sample that shows it,
+# so latency is one poll at most. A release counts only once the button has
+# read released for `release_ms`; contact chatter while held, or bounce on the
+# way up, therefore never splits one press into two.
+from array import array
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+try:
+    from time import ticks_add, ticks_diff
+except ImportError:  # CPython: the Pico's 2**30 ms tick period
+    _PERIOD = const(1 << 30)
+    _HALF = const(1 << 29)
+
+    def ticks_add(t, delta):
+        return (t + delta) & (_PERIOD - 1)
+
+    def ticks_diff(a, b):
+        d = (a - b) & (_PERIOD - 1)
+        return d - _PERIOD if d >= _HALF else d
+
+
+# Event kinds. A button event is (station, kind, button); a station event has
+# button 0.
+PRESS = const(0)
+RELEASE = const(1)
+LONG = const(2)  # held for long_ms (buttons that do not repeat)
+REPEAT = const(3)  # held: once after repeat_delay_ms, then every repeat_ms
+STUCK = const(4)  # held for stuck_ms: a fault, reported once
+UNSTUCK = const(5)  # a stuck button was released at last
+OFFLINE = const(6)  # a station stopped answering (unplugged)
+ONLINE = const(7)  # a station answers (at start, or plugged back)
+NAMES = ("press", "release", "long", "repeat", "stuck", "unstuck", "offline", "online")
+
+MAX_BUTTONS = const(16)
+
+
+def pack(station, kind, button):
+    """One event as a small int, so queueing it allocates nothing."""
+    return station << 8 | kind << 4 | button
+
+
+def unpack(code):
+    return code >> 8, code >> 4 & 15, code & 15
+
+
+class EventQueue:
+    """A fixed ring of packed events. When full, new events are dropped and
+    counted: the consumer has stalled, and the oldest events explain why."""
+
+    def __init__(self, size=64):
+        self._ring = array("H", bytes(2 * size))
+        self._head = 0
+        self.count = 0
+        self.dropped = 0
+
+    def push(self, code):
+        size = len(self._ring)
+        if self.count == size:
+            self.dropped += 1
+            return
+        i = self._head + self.count
+        self._ring[i - size if i >= size else i] = code
+        self.count += 1
+
+    def pop(self):
+        """The oldest event code; IndexError when empty."""
+        if not self.count:
+            raise IndexError("no button event is waiting")
+        code = self._ring[self._head]
+        self._head = (self._head + 1) % len(self._ring)
+        self.count -= 1
+        return code
+
+    def clear(self):
+        self._head = self.count = 0
+
+
+class Debouncer:
+    """Turns samples of up to 16 buttons into events pushed to `queue`.
+
+    Bit i of a sample is button i (1 = pressed). Buttons in `repeat` repeat
+    while held (for up/down navigation); the others report one LONG instead.
+    A button held for `stuck_ms` is reported STUCK once and stops repeating;
+    its release reports RELEASE and UNSTUCK."""
+
+    def __init__(self, queue, station=0, repeat=0, release_ms=30, long_ms=800,
+                 repeat_delay_ms=450, repeat_ms=120, stuck_ms=20000):
+        if not 0 <= station < 256:
+            raise ValueError("station %r: a station number is 0..255" % (station,))
+        if not 0 <= repeat < 1 << MAX_BUTTONS:
+            raise ValueError("repeat mask 0x%x names buttons beyond the 16 a source has" % repeat)
+        if not 0 < release_ms < long_ms < stuck_ms or not 0 < repeat_delay_ms < stuck_ms \
+                or repeat_ms <= 0:
+            raise ValueError("button timing needs 0 < release_ms < long_ms < stuck_ms and "
+                             "0 < repeat_delay_ms < stuck_ms, repeat_ms > 0")
+        self.queue = queue
+        self.base = station << 8
+        self.repeat = repeat
+        self.release_ms = release_ms
+        self.long_ms = long_ms
+        self.repeat_delay_ms = repeat_delay_ms
+        self.repeat_ms = repeat_ms
+        self.stuck_ms = stuck_ms
+        self.down = 0  # debounced: pressed
+        self.rising = 0  # pressed buttons that read released, not yet for release_ms
+        self.done = 0  # pressed buttons whose LONG is reported
+        self.stuck = 0
+        # Tick times per button. Lists, not arrays: a tick is a small int on
+        # every port, while the unix port's ticks overflow a 32-bit array slot.
+        self._pressed_at = [0] * MAX_BUTTONS
+        self._released_at = [0] * MAX_BUTTONS
+        self._repeat_at = [0] * MAX_BUTTONS
+
+    def update(self, sample, now):
+        """One poll: `sample` is the raw pressed mask, `now` ms ticks."""
+        busy = sample | self.down
+        i = 0
+        while busy:  # idle, the common case, costs one test
+            if busy & 1:
+                self._step(i, 1 << i, sample, now)
+            busy >>= 1
+            i += 1
+
+    def _step(self, i, bit, sample, now):
+        if not self.down & bit:
+            self._press(i, bit, now)
+        elif sample & bit:
+            self.rising &= ~bit
+            self._held(i, bit, now)
+        elif not self.rising & bit:
+            # Reads released: hold the long/repeat/stuck clocks until it
+            # either stays released or turns out to be chatter.
+            self.rising |= bit
+            self._released_at[i] = now
+        elif ticks_diff(now, self._released_at[i]) >= self.release_ms:
+            self._release(i, bit)
+
+    def release_all(self):
+        """Release every held button at once: its source went away."""
+        for i in range(MAX_BUTTONS):
+            if self.down & 1 << i:
+                self._release(i, 1 << i)
+
+    def _press(self, i, bit, now):
+        self.down |= bit
+        self._pressed_at[i] = now
+        self._repeat_at[i] = ticks_add(now, self.repeat_delay_ms)
+        self.queue.push(self.base | PRESS << 4 | i)
+
+    def _held(self, i, bit, now):
+        if self.stuck & bit:
+            return
+        if ticks_diff(now, self._pressed_at[i]) >= self.stuck_ms:
+            self.stuck |= bit
+            self.queue.push(self.base | STUCK << 4 | i)
+        elif self.repeat & bit:
+            due = self._repeat_at[i]
+            if ticks_diff(now, due) >= 0:
+                due = ticks_add(due, self.repeat_ms)
+                # A late poll gives one repeat, not a burst to catch up.
+                self._repeat_at[i] = due if ticks_diff(due, now) > 0 \
+                    else ticks_add(now, self.repeat_ms)
+                self.queue.push(self.base | REPEAT << 4 | i)
+        elif not self.done & bit and ticks_diff(now, self._pressed_at[i]) >= self.long_ms:
+            self.done |= bit
+            self.queue.push(self.base | LONG << 4 | i)
+
+    def _release(self, i, bit):
+        keep = ~bit
+        self.down &= keep
+        self.rising &= keep
+        self.done &= keep
+        self.queue.push(self.base | RELEASE << 4 | i)
+        if self.stuck & bit:
+            self.stuck &= keep
+            self.queue.push(self.base | UNSTUCK << 4 | i)
