@@ -111,9 +111,9 @@ def rows() -> Iterator[tuple[str, str, object, str, str]]:
                min_heap(mpy + DEVICE_GAME + OK), "B", note)
         yield (AREA, "min heap, whole game, choosing from legal(), .mpy",
                min_heap(mpy + LEGAL_GAME + OK), "B",
-               "legal() lists up to ~500 reports on a tall tower; stations use limits()")
+               "legal() lists ~500 reports on a tall tower (stations use limits()); unix port")
     yield (AREA, "min heap, whole game, limits() + act(), .py source",
-           min_heap(DEVICE_GAME + OK), "B", "compiling the modules from source dominates; ship .mpy")
+           min_heap(DEVICE_GAME + OK), "B", "compiling the modules dominates (ship .mpy); unix port")
     speed = SPEED % (log, ROUNDS, CONFIG, SEED)
     note = f"act() replaying that game {ROUNDS} times, setup included"
     yield (AREA, "actions/s, MicroPython unix port", int(_micropython(speed + "print(rate)")[-1]),

@@ -27,7 +27,7 @@ SEEDS = st.binary(min_size=16, max_size=16).map(bytes.hex)
 def configs(draw: st.DrawFn) -> dict:
     mode = draw(st.sampled_from(["composure", "patient", "clowder"]))
     clowder = mode == "clowder"
-    players = draw(st.integers(1 if clowder else 2, 6))
+    players = draw(st.integers(1, 8) if clowder else st.integers(2, 6))
     colours = ["c%d" % k for k in range(draw(st.integers(1, 8)))]
     black_cat = not clowder and draw(st.booleans())
     config = {

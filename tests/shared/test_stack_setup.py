@@ -170,4 +170,7 @@ def test_settled_config_holds_every_default():
         "per_colour": 4, "black_cats": 8, "table_colour": None, "cat_grams": 6,
     }
     assert new("stack", {"mode": "clowder"}, "s").config["players"] == 1
-    raises(RuleError, new, "stack", {"mode": "clowder", "players": 7}, "s")
+    assert new("stack", {"mode": "clowder", "players": 8}, "s").players() == 8
+    text = message(RuleError, new, "stack", {"mode": "clowder", "players": 9}, "s")
+    assert "the Clowder Collaboration is for 1 to 8 players" in text
+    raises(RuleError, new, "stack", {"mode": "clowder", "players": 0}, "s")

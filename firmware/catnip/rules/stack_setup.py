@@ -14,7 +14,8 @@ except ImportError:  # CPython
 
 BLACK = "black"
 BASE_CATS = const(4)
-MAX_PLAYERS = const(6)
+MAX_PLAYERS = const(6)  # the setup tables stop at 6
+MAX_CLOWDER = const(8)  # the Clowder names no limit; 8 keeps turns coming round
 MAX_CATS_PER_COLOUR = const(99)
 
 # Cats pulled at random and removed from play once the base is built, by
@@ -54,14 +55,14 @@ def settle_config(config):
         if c[key] not in options:
             raise RuleError("%s must be one of %s; got %r" % (key, ", ".join(options), c[key]))
     clowder = c["mode"] == "clowder"
-    least = 1 if clowder else 2
+    least, most = (1, MAX_CLOWDER) if clowder else (2, MAX_PLAYERS)
     players = config.get("players", least)
     if clowder:
-        why = "the Clowder Collaboration is for 1 to %d players" % MAX_PLAYERS
+        why = "the Clowder Collaboration is for 1 to %d players" % most
     else:
         why = "%s is for 2 to %d players; alone, play the Clowder Collaboration" % (
-            c["mode"], MAX_PLAYERS)
-    check_number(players, "players", (least, MAX_PLAYERS), why)
+            c["mode"], most)
+    check_number(players, "players", (least, most), why)
     settled = {"players": players}
     settled.update(c)
     c = settled
