@@ -135,6 +135,8 @@ class Game:
 
 def _copy(x):
     """Deep copy of nested dicts, lists, tuples and sets; anything else is shared."""
+    if isinstance(x, (int, str)) or x is None:
+        return x
     if isinstance(x, dict):
         return {k: _copy(v) for k, v in x.items()}
     if isinstance(x, list):
