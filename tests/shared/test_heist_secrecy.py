@@ -112,7 +112,7 @@ class ShowsTheSeed(Heist):
 
 def _leak_found(cls):
     """Play a leaky game under the watch; the message of the first failure."""
-    game = cls({"players": 4}, "leaky")
+    game = cls({"players": 4}, "a leaky table")
     watch = Watch(game)
     msg = message(AssertionError, play_randomly, game, "leak", 200, watch)
     assert game.result() is None, cls.__name__

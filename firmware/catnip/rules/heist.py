@@ -105,7 +105,6 @@ class Heist(Game):
         self.round = 0
         self.phase = PLAY
         self.turn = None  # the seat due to reveal next
-        self.outcome = None
         self._open_round([])
 
     def deal_safe_cards(self):
@@ -142,13 +141,13 @@ class Heist(Game):
 
     def apply(self, player, action):
         name = action[0]
-        if name != self.phase:
+        if name != self.phase:  # each phase takes the action of its name
             raise RuleError(self._wrong_action(name))
         events = []
         if name == GEMS:
             self._check_gems(action)
-            self._fill_safe(list(action[1:]), events)
             self.bag = [self.bag[c] - action[1 + c] for c in range(3)]
+            self._fill_safe(list(action[1:]), events)
         elif name == PLAY:
             self._play(player, action, events)
         else:
@@ -189,8 +188,8 @@ class Heist(Game):
             "table": [[p, card, list(loot)] for p, card, loot in self.table],
             "seats": seats,
         }
-        if self.outcome is not None:
-            v["result"] = self.outcome
+        if self.phase == OVER:
+            v["result"] = self.result()
         return v
 
     def private(self, player):
@@ -203,7 +202,7 @@ class Heist(Game):
         }
 
     def result(self):
-        return self.outcome
+        return standings(self.shields) if self.phase == OVER else None
 
     # ---- rounds ------------------------------------------------------------
 
@@ -211,8 +210,7 @@ class Heist(Game):
         """Reveal the next safe card and fill the safe, or end the game."""
         if not self.safe_deck:
             self.phase = OVER
-            self.outcome = standings(self.shields)
-            events.append({"type": "end", "result": self.outcome})
+            events.append({"type": "end", "result": self.result()})
             return
         self.round += 1
         card = self.safe_deck.pop()
