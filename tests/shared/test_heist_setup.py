@@ -1,11 +1,11 @@
 # Meow Heist setup for every player count, from the rulebook's Setup section
 # and the original edition's, plus the settings catnip accepts.
 from check import message
-from heist_check import refused
+from heist_check import refused, rigged
 
 from catnip import rules
 from catnip.rules.engine import RuleError
-from catnip.rules.heist import Heist
+from catnip.rules.heist import Heist, safe_cards
 
 # Cat cards after the rulebook's removals, and safe cards dealt, per count.
 HANDS = {
@@ -124,3 +124,14 @@ def test_no_action_before_the_game_knows_the_player():
     refused(game, 3, ("play", 1), "cannot act now")
     assert "no player 3" in message(RuleError, game.view, 3)
     assert game.legal(3) == [] and game.legal(-1) == []
+
+
+def test_the_bag_never_runs_dry():
+    # The highest safe cards a game can deal never add up to the 100 gems.
+    for n, count in SAFE_CARDS.items():
+        assert sum(sorted(safe_cards(n))[-count:]) <= 84
+    game = rigged([14, 13, 12, 11, 10, 9, 8, 7], players=4)
+    while game.result() is None:
+        for seat in range(4):
+            game.act(seat, game.legal(seat)[0])
+    assert sum(game.public()["bag"]) == 16
