@@ -72,10 +72,6 @@ def rocks_held(game):
             + sum(game.view(p)["shield"][3] for p in range(game.players())))
 
 
-def _multiset(cards):
-    return sorted(cards)
-
-
 class Watch:
     """Checks every invariant after each action of a game; pass it as
     play_randomly's `each`. `secrecy_every` spaces out the (costly) secrecy
@@ -118,11 +114,11 @@ class Watch:
         for p in range(game.players()):
             v = game.view(p)
             on_table = [card for seat, card, _ in pub["table"] if seat == p]
-            assert _multiset(v["hand"] + v["used"] + v["face_down"] + on_table) == self.sets[p]
+            assert sorted(v["hand"] + v["used"] + v["face_down"] + on_table) == self.sets[p]
             if returning:
                 assert v["used"] == []
             else:
-                assert _multiset(v["used"] + on_table) == _multiset(self.revealed[p])
+                assert sorted(v["used"] + on_table) == sorted(self.revealed[p])
                 for card in self.revealed[p]:
                     assert self.revealed[p].count(card) <= self.sets[p].count(card)
 

@@ -68,6 +68,8 @@ class Game:
     # ---- shared machinery ------------------------------------------------
 
     def act(self, player, action):
+        if not isinstance(action, (tuple, list)):
+            raise RuleError("an action is a tuple that starts with its name, e.g. ('play', 3)")
         action = tuple(action)
         if self.result() is not None:
             raise RuleError("the game is over; start a new one")

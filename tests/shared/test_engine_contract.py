@@ -1,6 +1,9 @@
-# Game.state() must be a snapshot: "refused actions change nothing" tests
-# compare a state taken before an action with one taken after.
-from catnip.rules.engine import Game
+# The engine's shared machinery. Game.state() must be a snapshot: "refused
+# actions change nothing" tests compare a state taken before an action with
+# one taken after.
+from check import message
+
+from catnip.rules.engine import Game, RuleError
 
 
 class Counter(Game):
@@ -40,3 +43,11 @@ def test_equal_games_compare_equal():
     assert a != b
     b.act(0, ("tap",))
     assert a == b
+
+
+def test_an_action_must_be_a_tuple():
+    game = Counter({"players": 1}, "seed")
+    for action in ("tap", 5, None):
+        assert "an action is a tuple" in message(RuleError, game.act, 0, action)
+    game.act(0, ["tap"])  # a list, as a log read back from JSON gives it
+    assert game.log == [(0, ("tap",))]
