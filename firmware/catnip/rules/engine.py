@@ -68,6 +68,8 @@ class Game:
     # ---- shared machinery ------------------------------------------------
 
     def act(self, player, action):
+        if not isinstance(action, (tuple, list)):
+            raise RuleError("an action is a tuple that starts with its name, e.g. ('play', 3)")
         action = tuple(action)
         if self.result() is not None:
             raise RuleError("the game is over; start a new one")
@@ -119,16 +121,33 @@ class Game:
         return r
 
     def state(self):
-        """Full internal state (secrets included) for equality checks."""
+        """Full internal state (secrets included) for equality checks. The
+        containers are copied, so a state taken before an action still shows
+        the old values afterwards (keep game state in plain containers)."""
         d = {}
         for k, v in self.__dict__.items():
             if k != "rng":
-                d[k] = v
+                d[k] = _copy(v)
         d["rng"] = self.rng.state()
         return d
 
     def __eq__(self, other):
         return type(self) is type(other) and self.state() == other.state()
+
+
+def _copy(x):
+    """Deep copy of nested dicts, lists, tuples and sets; anything else is shared."""
+    if isinstance(x, (int, str)) or x is None:
+        return x
+    if isinstance(x, dict):
+        return {k: _copy(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_copy(v) for v in x]
+    if isinstance(x, tuple):
+        return tuple(_copy(v) for v in x)
+    if isinstance(x, set):
+        return set(x)
+    return x
 
 
 def _names(players):

@@ -1,0 +1,462 @@
+# Meow Heist: every player secretly plays a numbered cat card, then the cards
+# are revealed in turn; a number seen for the first time this round takes that
+# many gems from the safe (most valuable first, black rocks for any shortage),
+# a repeated number steals everything from its most recent revealer.
+#
+# Rules: the Meow Heist rulebook (3-6 players, 2-player rules) and the original
+# edition (six cards 1-6 for everyone, returned each round). catnip's reading
+# of the open points is in docs/heist.md.
+#
+# Seats are numbered clockwise. Gem counts are lists in colour order
+# [red, yellow, blue]; loot adds black rocks: [red, yellow, blue, rocks].
+from catnip.rules.engine import Game, RuleError
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+
+RED = const(0)
+BLUE = const(2)
+ROCKS = const(3)
+COLOURS = ("red", "yellow", "blue")
+POINTS = (3, 2, 1, -1)  # red, yellow, blue, black rock
+BAG = (10, 30, 60)
+
+FULL_SET = (1, 2, 2, 3, 3, 4, 4, 5, 5, 6)
+ONE_EACH = (1, 2, 3, 4, 5, 6)
+# Cards each player puts back in the box, by player count (one card per value).
+SET_ASIDE = {2: (2, 3, 4, 5), 3: (2, 5), 4: (), 5: (2, 4, 5), 6: (2, 5)}
+SAFE_CARDS = {2: 4, 3: 6, 4: 8, 5: 5, 6: 6}
+
+VARIANTS = ("standard", "original")
+GEM_MODES = ("digital", "physical")
+DEFAULTS = {"players": 4, "variant": "standard", "gems": "digital", "start": 0}
+
+GEMS, PLAY, REVEAL, OVER = "gems", "play", "reveal", "over"
+
+
+def cat_cards(players, variant):
+    """The cat cards each player starts with, ascending."""
+    if variant == "original":
+        return list(ONE_EACH)
+    cards = list(FULL_SET)
+    for value in SET_ASIDE[players]:
+        cards.remove(value)
+    return cards
+
+
+def safe_cards(players):
+    """The safe cards in the box for this player count (5-16, without 15 and
+    16 for four or fewer players)."""
+    return [n for n in range(5, 17) if players > 4 or n < 15]
+
+
+def score(loot):
+    return sum(POINTS[i] * loot[i] for i in range(4))
+
+
+class Heist(Game):
+    NAME = "heist"
+
+    # ---- setup -------------------------------------------------------------
+
+    def settle(self, config):
+        unknown = [k for k in config if k not in DEFAULTS]
+        if unknown:
+            raise RuleError("unknown setting %s; Meow Heist takes %s"
+                            % (", ".join(sorted(unknown)), ", ".join(DEFAULTS)))
+        c = dict(DEFAULTS)
+        c.update(config)
+        n = c["players"]
+        if type(n) is not int or not 2 <= n <= 6:
+            raise RuleError("Meow Heist is for 2 to 6 players, not %r" % (n,))
+        if c["variant"] not in VARIANTS:
+            raise RuleError("variant must be %s, not %r" % (" or ".join(VARIANTS), c["variant"]))
+        if c["variant"] == "original" and n == 2:
+            raise RuleError("the original edition is for 3-6 players; two players "
+                            "always use the 2-player rules (variant 'standard')")
+        if c["gems"] not in GEM_MODES:
+            raise RuleError("gems must be %s, not %r" % (" or ".join(GEM_MODES), c["gems"]))
+        s = c["start"]
+        if type(s) is not int or not 0 <= s < n:
+            raise RuleError("start must be a seat from 0 to %d: whoever most recently saw "
+                            "a cat, not %r" % (n - 1, s))
+        return c
+
+    def setup(self):
+        n = self.players()
+        cards = cat_cards(n, self.config["variant"])
+        # Cards come back every round with two players and in the original edition.
+        self.returning = n == 2 or self.config["variant"] == "original"
+        self.hands = [list(cards) for _ in range(n)]  # available cards, ascending
+        self.used = [[] for _ in range(n)]  # set aside face down for good
+        self.face_down = [[] for _ in range(n)]  # this round's secret choices
+        self.committed = [False] * n
+        self.safe_deck = self.deal_safe_cards()  # secret order; top card last
+        self.safe_shown = []
+        self.bag = list(BAG)
+        self.safe = [0, 0, 0]  # gems in the safe this round
+        self.removed = [0, 0, 0]  # gems left in the safe at a round's end
+        self.shields = [[0, 0, 0, 0] for _ in range(n)]
+        self.table = []  # [seat, card, loot] per revealed card, in reveal order
+        self.round = 0
+        self.phase = PLAY
+        self.turn = None  # the seat due to reveal next
+        self._open_round([])
+
+    def deal_safe_cards(self):
+        """Shuffle the safe cards face down and count out this game's."""
+        deck = safe_cards(self.players())
+        self.rng.shuffle(deck)
+        return deck[:SAFE_CARDS[self.players()]]
+
+    # ---- the contract ------------------------------------------------------
+
+    def start_player(self):
+        return (self.config["start"] + self.round - 1) % self.players()
+
+    def cards_per_round(self):
+        return self.round if self.players() == 2 else 1
+
+    def to_act(self):
+        if self.phase == GEMS:
+            return [self.start_player()]
+        if self.phase == PLAY:
+            return [p for p in range(self.players()) if not self.committed[p]]
+        if self.phase == REVEAL:
+            return [self.turn]
+        return []
+
+    def legal(self, player):
+        if player not in self.to_act():
+            return []
+        if self.phase == GEMS:
+            return self._gem_entries()
+        if self.phase == PLAY:
+            return [("play",) + c for c in _choices(self.hands[player], self.cards_per_round())]
+        return [("reveal", v) for v in _distinct(self.face_down[player])]
+
+    def apply(self, player, action):
+        name = action[0]
+        if name != self.phase:  # each phase takes the action of its name
+            raise RuleError(self._wrong_action(name))
+        events = []
+        if name == GEMS:
+            self._check_gems(action)
+            self.bag = [self.bag[c] - action[1 + c] for c in range(3)]
+            self._fill_safe(list(action[1:]), events)
+        elif name == PLAY:
+            self._play(player, action, events)
+        else:
+            self._check_reveal(player, action)
+            self._reveal(player, action[1], events)
+            self._continue_reveals(events)
+        return events
+
+    def public(self):
+        n = self.players()
+        seats = []
+        for p in range(n):
+            loot = [0, 0, 0, 0]
+            for seat, _, on_card in self.table:
+                if seat == p:
+                    for i in range(4):
+                        loot[i] += on_card[i]
+            seats.append({
+                "hand": len(self.hands[p]),
+                "face_down": len(self.face_down[p]),
+                "committed": self.committed[p],
+                "loot": loot,
+            })
+        v = {
+            "round": self.round,
+            "rounds": len(self.safe_shown) + len(self.safe_deck),
+            "phase": self.phase,
+            "start": self.start_player(),
+            "to_act": self.to_act(),
+            "turn": self.turn,
+            "cards_per_round": self.cards_per_round(),
+            "safe_card": self.safe_shown[-1],
+            "safe_cards_shown": list(self.safe_shown),
+            "safe_cards_left": len(self.safe_deck),
+            "safe": list(self.safe),
+            "bag": list(self.bag),
+            "removed": list(self.removed),
+            "table": [[p, card, list(loot)] for p, card, loot in self.table],
+            "seats": seats,
+        }
+        if self.phase == OVER:
+            v["result"] = self.result()
+        return v
+
+    def private(self, player):
+        return {
+            "hand": list(self.hands[player]),
+            "used": list(self.used[player]),
+            "face_down": sorted(self.face_down[player]),
+            "shield": list(self.shields[player]),
+            "score": score(self.shields[player]),
+        }
+
+    def result(self):
+        return standings(self.shields) if self.phase == OVER else None
+
+    # ---- rounds ------------------------------------------------------------
+
+    def _open_round(self, events):
+        """Reveal the next safe card and fill the safe, or end the game."""
+        if not self.safe_deck:
+            self.phase = OVER
+            events.append({"type": "end", "result": self.result()})
+            return
+        self.round += 1
+        card = self.safe_deck.pop()
+        self.safe_shown.append(card)
+        events.append({"type": "safe", "round": self.round, "start": self.start_player(),
+                       "card": card})
+        if self.config["gems"] == "physical":
+            self.phase = GEMS
+        else:
+            self._fill_safe(self._draw(card), events)
+
+    def _draw(self, count):
+        """Draw `count` gems from the bag without replacement. The bag never
+        runs dry: no player count's safe cards add up to 100 gems."""
+        got = [0, 0, 0]
+        left = self.bag[0] + self.bag[1] + self.bag[2]
+        for _ in range(count):
+            k = self.rng.below(left)
+            c = RED
+            while k >= self.bag[c]:
+                k -= self.bag[c]
+                c += 1
+            self.bag[c] -= 1
+            got[c] += 1
+            left -= 1
+        return got
+
+    def _fill_safe(self, gems, events):
+        self.safe = gems
+        self.phase = PLAY
+        events.append({"type": "draw", "gems": list(gems)})
+
+    def _play(self, player, action, events):
+        cards = action[1:]
+        self._check_play(player, cards)
+        hand = self.hands[player]
+        for card in cards:
+            hand.remove(card)
+        self.face_down[player] = list(cards)
+        self.committed[player] = True
+        events.append({"type": "play", "player": player, "cards": len(cards)})
+        if all(self.committed):
+            self.phase = REVEAL
+            self.turn = self.start_player()
+            self._continue_reveals(events)
+
+    def _continue_reveals(self, events):
+        """Pass the turn clockwise to the next seat with face-down cards and
+        reveal for it when it has no choice left; end the round when every
+        card is up."""
+        n = self.players()
+        while True:
+            seat = self.turn
+            for _ in range(n):
+                if self.face_down[seat]:
+                    break
+                seat = (seat + 1) % n
+            else:
+                self._close_round(events)
+                return
+            self.turn = seat
+            if len(_distinct(self.face_down[seat])) > 1:
+                return
+            self._reveal(seat, self.face_down[seat][0], events)
+
+    def _reveal(self, player, card, events):
+        self.face_down[player].remove(card)
+        victim = None
+        for entry in self.table:
+            if entry[1] == card:
+                victim = entry
+        if victim is None:
+            loot = self._take_from_safe(card)
+            events.append({"type": "take", "player": player, "card": card, "loot": list(loot)})
+        else:
+            # The Thief's Code: the latest card of this number holds its loot.
+            loot = victim[2]
+            victim[2] = [0, 0, 0, 0]
+            events.append({"type": "steal", "player": player, "card": card,
+                           "from": victim[0], "loot": list(loot)})
+        self.table.append([player, card, loot])
+        self.turn = (player + 1) % self.players()
+
+    def _take_from_safe(self, count):
+        loot = [0, 0, 0, 0]
+        for c in range(RED, BLUE + 1):
+            k = min(count, self.safe[c])
+            self.safe[c] -= k
+            loot[c] = k
+            count -= k
+        loot[ROCKS] = count  # the rock supply never runs out
+        return loot
+
+    def _close_round(self, events):
+        for player, card, loot in self.table:
+            shield = self.shields[player]
+            for i in range(4):
+                shield[i] += loot[i]
+            if self.returning:
+                self.hands[player].append(card)
+            else:
+                self.used[player].append(card)
+        for p in range(self.players()):
+            self.hands[p].sort()
+            self.used[p].sort()
+        left = self.safe
+        self.removed = [self.removed[c] + left[c] for c in range(3)]
+        events.append({"type": "collect", "round": self.round, "removed": list(left)})
+        self.safe = [0, 0, 0]
+        self.table = []
+        self.committed = [False] * self.players()
+        self.turn = None
+        self._open_round(events)
+
+    # ---- checks (before anything changes) ----------------------------------
+
+    def _wrong_action(self, name):
+        if name not in (GEMS, PLAY, REVEAL):
+            return ("unknown action %r; Meow Heist takes ('play', card, ...), ('reveal', card) "
+                    "and ('gems', red, yellow, blue)" % (name,))
+        if name == GEMS and self.config["gems"] == "digital":
+            return "catnip draws the gems itself in this game (gems: 'digital'); nothing to enter"
+        if self.phase == GEMS:
+            return ("the safe is still empty: player %d enters the gems drawn from the bag, "
+                    "e.g. ('gems', 1, 3, 8)" % self.start_player())
+        if self.phase == PLAY:
+            return "cards are being played face down now: ('play', card, ...)"
+        return "cards are being revealed now: player %d reveals with ('reveal', card)" % self.turn
+
+    def _check_gems(self, action):
+        need = self.safe_shown[-1]
+        if len(action) != 4 or not all(type(k) is int and k >= 0 for k in action[1:]):
+            raise RuleError("enter the gems drawn as three counts, red, yellow and blue, "
+                            "e.g. ('gems', 1, 3, 8)")
+        got = action[1] + action[2] + action[3]
+        if got != need:
+            raise RuleError("the safe card says %d gems but %d red + %d yellow + %d blue make %d; "
+                            "count the gems again" % (need, action[1], action[2], action[3], got))
+        for c in range(3):
+            if action[1 + c] > self.bag[c]:
+                raise RuleError("the bag holds only %d %s gems now (%d came out before); "
+                                "count the %s gems again"
+                                % (self.bag[c], COLOURS[c], BAG[c] - self.bag[c], COLOURS[c]))
+
+    def _gem_entries(self):
+        need = self.safe_shown[-1]
+        bag = self.bag
+        entries = []
+        for r in range(min(need, bag[0]) + 1):
+            for y in range(min(need - r, bag[1]) + 1):
+                if need - r - y <= bag[2]:
+                    entries.append(("gems", r, y, need - r - y))
+        return entries
+
+    def _check_play(self, player, cards):
+        k = self.cards_per_round()
+        example = "('play', 3)" if k == 1 else "('play', %s)" % ", ".join(str(v) for v in ONE_EACH[:k])
+        if len(cards) != k:
+            raise RuleError("round %d: play %d card%s face down, e.g. %s"
+                            % (self.round, k, "" if k == 1 else "s", example))
+        for card in cards:
+            if type(card) is not int:
+                raise RuleError("a card is its number, e.g. %s, not %r" % (example, card))
+        for i in range(1, k):
+            if cards[i] < cards[i - 1]:
+                raise RuleError("list the cards in ascending order, e.g. %s" % example)
+        hand = self.hands[player]
+        for card in cards:
+            if not 1 <= card <= 6:
+                raise RuleError("there is no cat card %d: they are numbered 1 to 6" % card)
+            if cards.count(card) > hand.count(card):
+                if card in self.used[player]:
+                    why = "was used in an earlier round and is set aside for the rest of the game"
+                else:
+                    why = "is in your hand only once"
+                raise RuleError("your %d %s; choose among your available cards" % (card, why))
+
+    def _check_reveal(self, player, action):
+        if len(action) != 2 or type(action[1]) is not int:
+            raise RuleError("reveal one face-down card by its number, e.g. ('reveal', 3)")
+        if action[1] not in self.face_down[player]:
+            raise RuleError("%r is not among your face-down cards; reveal one of them" % (action[1],))
+
+
+def _choices(cards, k, first=0):
+    """Every way to pick k of the ascending `cards`, each multiset once, as
+    ascending tuples."""
+    if k == 0:
+        yield ()
+        return
+    previous = None
+    for i in range(first, len(cards) - k + 1):
+        if cards[i] == previous:
+            continue
+        previous = cards[i]
+        for rest in _choices(cards, k - 1, i + 1):
+            yield (cards[i],) + rest
+
+
+def _distinct(cards):
+    out = []
+    for c in sorted(cards):
+        if c not in out:
+            out.append(c)
+    return out
+
+
+def standings(shields):
+    """The final result from each player's loot [red, yellow, blue, rocks]:
+    highest score first; a tie goes to fewer black rocks; still tied, the
+    players share the rank."""
+    n = len(shields)
+    scores = [score(s) for s in shields]
+    rocks = [s[ROCKS] for s in shields]
+    ranks = []
+    for p in range(n):
+        ahead = [q for q in range(n)
+                 if scores[q] > scores[p] or (scores[q] == scores[p] and rocks[q] < rocks[p])]
+        ranks.append(1 + len(ahead))
+    return {
+        "ranks": ranks,
+        "winners": [p for p in range(n) if ranks[p] == 1],
+        "scores": scores,
+        "rocks": rocks,
+        "shields": [list(s) for s in shields],
+        "tiebreaks": _tiebreaks(scores, rocks, ranks),
+    }
+
+
+def _tiebreaks(scores, rocks, ranks):
+    """Why tied scores ended where they did: fewer black rocks ranks higher;
+    equal rocks too share the rank."""
+    notes = []
+    n = len(scores)
+    for s in sorted(set(scores), reverse=True):
+        tied = [p for p in range(n) if scores[p] == s]
+        if len(tied) < 2:
+            continue
+        if len(set(rocks[p] for p in tied)) > 1:
+            notes.append({"players": tied, "by": "rocks",
+                          "why": "tied on %d points; fewer black rocks ranks higher (%s)"
+                          % (s, ", ".join("player %d: %d" % (p, rocks[p]) for p in tied))})
+        for r in sorted(set(rocks[p] for p in tied)):
+            shared = [p for p in tied if rocks[p] == r]
+            if len(shared) > 1:
+                notes.append({"players": shared, "by": "shared",
+                              "why": "tied on %d points and %d black rocks; they share rank %d"
+                              % (s, r, ranks[shared[0]])})
+    return notes
