@@ -136,6 +136,16 @@ def test_far_apart_changes_on_one_page_get_their_own_windows():
     shows_frame(display, panel)
 
 
+def test_a_page_goes_out_whole_when_that_is_cheaper():
+    display, panel, bus = rig()
+    bus.clear()
+    for band in (0, 1, 2, 4, 5, 6, 7):  # two runs, seven bands: 142 bytes as bands
+        display.pixel(band * 16 + 3, 4, 1)
+    display.show()
+    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 129)]
+    shows_frame(display, panel)
+
+
 def test_pages_changed_in_the_same_bands_share_a_window():
     display, panel, bus = rig()
     bus.clear()

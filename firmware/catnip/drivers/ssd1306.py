@@ -64,6 +64,25 @@ def _diff(frame, shadow, page: int) -> int:
     return mask
 
 
+def _cheaper_whole(mask):
+    """True when sending the whole page costs fewer bus bytes than sending the
+    changed bands: each run costs a 7-byte window command plus its address
+    byte, each band its address byte, the control byte and 16 pixels; the
+    whole page one window and 1 + 1 + 128 bytes."""
+    runs = bands = 0
+    prev = 0
+    for b in range(_BANDS):
+        bit = (mask >> b) & 1
+        bands += bit
+        runs += bit & (1 - prev)
+        prev = bit
+    return 8 * runs + 18 * bands > 8 + 130
+
+
+# One lookup per changed page in show(), built once.
+_WHOLE = bytes(_cheaper_whole(m) for m in range(256))
+
+
 def _is_run(mask):
     """True when the set bits of mask are contiguous."""
     return (mask + (mask & -mask)) & mask == 0
@@ -188,7 +207,7 @@ class SSD1306(framebuf.FrameBuffer):
         top = last = run = 0
         for page in range(self.pages):
             mask = _diff(self._raw, self._shadow, page)
-            if full:
+            if full or _WHOLE[mask]:
                 mask = _ALL_BANDS
             if run and mask == run and page == last + 1:
                 last = page
