@@ -10,7 +10,7 @@
 #
 # Change tracking. A shadow copy holds what the panel shows; a viper loop
 # compares frame and shadow word by word, copies what differs and returns a
-# bit per changed band (about 1 µs per page on the unix port). show()
+# bit per changed band (a whole unchanged frame: 1.6 µs on the unix port). show()
 # allocates nothing: every view it sends was sliced once, here.
 #
 # Window. Each run of changed bands gets one 7-byte command transaction setting
