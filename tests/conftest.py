@@ -8,3 +8,15 @@ ROOT = Path(__file__).resolve().parent.parent
 # `import devsim.bus` works from the repo root.
 for folder in (ROOT, ROOT / "devsim", ROOT / "tests" / "shared"):
     sys.path.insert(0, str(folder))
+
+# A shared module whose first line is "# micropython-only: <why>" needs a part
+# of MicroPython that CPython lacks (e.g. the built-in framebuf); it runs only
+# through tests/test_under_micropython.py.
+MICROPYTHON_ONLY = "# micropython-only:"
+
+
+def pytest_ignore_collect(collection_path, config):
+    if collection_path.suffix == ".py" and collection_path.parent.name == "shared":
+        with open(collection_path, encoding="utf-8") as source:
+            return source.readline().startswith(MICROPYTHON_ONLY) or None
+    return None

@@ -1,0 +1,388 @@
+# The table's wiring, read from a JSON file on the device (board.json), and
+# checked against what the RP2040 and the parts allow before any pin moves.
+#
+# PURE: runs on the Pico and on the laptop (which draws the wiring tables in
+# docs/hardware.md from the same files). The shipped layouts are in
+# firmware/boards/. Every problem in a file is reported at once, each naming
+# where it is and what to do about it.
+import json
+
+# RP2040 datasheet 1.4.3 (GPIO function table): the pins each I2C block can use.
+I2C_SDA = ((0, 4, 8, 12, 16, 20), (2, 6, 10, 14, 18, 26))
+I2C_SCL = ((1, 5, 9, 13, 17, 21), (3, 7, 11, 15, 19, 27))
+# GP23 (power-supply mode), GP24 (VBUS sense), GP25 (LED) and GP29 (VSYS/3)
+# are wired on the Pico itself and are not on its header.
+NOT_ON_HEADER = (23, 24, 25, 29)
+GPIO_COUNT = 30
+
+# Each station's buttons. Every screen is a short list: up/down move the
+# cursor, ok confirms, back steps out or takes a choice back before it is
+# locked in. Four fit half a PCF8574 and keep four direct stations at 16 GPIO.
+BUTTONS = ("up", "down", "ok", "back")
+
+OLED_ADDRS = (0x3C, 0x3D)  # the SSD1306's SA0 pin picks one
+EXPANDERS = {  # chip: (first address, last address, I/O pins)
+    "pcf8574": (0x20, 0x27, 8),
+    "pcf8574a": (0x38, 0x3F, 8),
+    "mcp23017": (0x20, 0x27, 16),
+}
+MUX_ADDRS = (0x70, 0x77)  # TCA9548A, A0-A2
+MUX_CHANNELS = 8
+MAX_STATIONS = 8
+TRAY_CELLS = (1, 4)  # one load cell, or one per corner
+MIN_I2C_HZ = 10000
+MAX_I2C_HZ = 400000  # the SSD1306's fastest I2C clock (datasheet 13, tcycle 2.5 µs)
+
+_TOP_KEYS = ("name", "about", "i2c", "mux", "stations", "tray", "buzzer", "table")
+
+
+class BoardError(ValueError):
+    """A board config the hardware cannot carry. `problems` lists each one."""
+
+    def __init__(self, problems):
+        self.problems = problems
+        super().__init__("board config has %d problem%s:\n  %s" % (
+            len(problems), "" if len(problems) == 1 else "s", "\n  ".join(problems)))
+
+
+class Board:
+    """A validated board config. The attributes are plain data: ints for pins
+    and addresses, dicts and lists shaped like the JSON file."""
+
+    def __init__(self, name, about, i2c, mux, stations, tray, buzzer, table):
+        self.name = name
+        self.about = about
+        self.i2c = i2c  # bus id -> {"sda", "scl", "freq"}
+        self.mux = mux  # None or {"bus", "addr", "reset"}
+        self.stations = stations  # [{"bus", "channel", "oled", "buttons"}]
+        self.tray = tray  # None or {"cells": [{"dout", "sck"}]}
+        self.buzzer = buzzer  # None or {"pin"}
+        self.table = table  # None or {"bus", "channel", "oled"}
+
+    def stations_for(self, players):
+        """The stations a game with `players` players uses: the first ones in
+        the file. A board with more stations leaves the rest dark."""
+        if players > len(self.stations):
+            raise BoardError(["a %d-player game needs %d stations but board '%s' has %d; "
+                              "use a board with more stations (the mux layout takes up to %d)"
+                              % (players, players, self.name, len(self.stations), MAX_STATIONS)])
+        if players < 1:
+            raise BoardError(["a game needs at least one player, not %d" % players])
+        return self.stations[:players]
+
+
+def load(path="board.json"):
+    """Read and validate a board file."""
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except OSError:
+        raise BoardError(["cannot read %s; copy one of firmware/boards/*.json to the device "
+                          "as %s" % (path, path)])
+    except ValueError as e:
+        raise BoardError(["%s is not valid JSON (%s)" % (path, e)])
+    return parse(data)
+
+
+def parse(data):
+    """Validate a board config (the parsed JSON) and return a Board, or raise
+    BoardError listing every problem."""
+    c = _Check()
+    if not isinstance(data, dict):
+        raise BoardError(["a board config is a JSON object, not %s" % type(data).__name__])
+    c.known(data, _TOP_KEYS, "board")
+    name = data.get("name")
+    if not isinstance(name, str) or not name:
+        c.fail("name: give the board a name, e.g. \"direct\"")
+    i2c = _buses(c, data.get("i2c"))
+    mux = _mux(c, data.get("mux"), i2c)
+    stations = _stations(c, data.get("stations"), i2c, mux)
+    table = None
+    if data.get("table") is not None:
+        table = _place(c, data["table"], "table", i2c, mux, ("bus", "channel", "oled"))
+        table["oled"] = _oled(c, _get(data["table"], "oled"), "table.oled")
+        c.device(table["bus"], table["channel"], table["oled"]["addr"], "table.oled")
+    tray = _tray(c, data.get("tray"))
+    buzzer = None
+    if data.get("buzzer") is not None:
+        b = data["buzzer"]
+        c.known(b, ("pin",), "buzzer")
+        buzzer = {"pin": c.pin(_get(b, "pin"), "buzzer.pin")}
+    c.shared_pins()
+    c.addresses(mux)
+    if c.problems:
+        raise BoardError(c.problems)
+    return Board(name, data.get("about", ""), i2c, mux, stations, tray, buzzer, table)
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _get(d, key):
+    return d.get(key) if isinstance(d, dict) else None
+
+
+class _Check:
+    def __init__(self):
+        self.problems = []
+        self.pins = {}  # GPIO -> [(where, shareable role)]
+        self.devices = []  # (bus, channel or None, address, where)
+
+    def fail(self, message):
+        self.problems.append(message)
+
+    def known(self, d, keys, where):
+        if not isinstance(d, dict):
+            self.fail("%s: expected an object with %s" % (where, ", ".join(keys)))
+            return
+        for k in d:
+            if k not in keys:
+                self.fail("%s: unknown key '%s' (known: %s)" % (where, k, ", ".join(keys)))
+
+    def pin(self, value, where, share=None):
+        """A GPIO number the Pico exposes; `share` names a role several users
+        may wire to one pin (an open-drain interrupt line, a common clock)."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail("%s: a pin is a GPIO number like 4 (for GP4), not %r" % (where, value))
+            return None
+        if not 0 <= value < GPIO_COUNT:
+            self.fail("%s: GP%d does not exist; the RP2040 has GP0-GP29" % (where, value))
+            return None
+        if value in NOT_ON_HEADER:
+            self.fail("%s: GP%d is not on the Pico's header (GP23, GP24, GP25 and GP29 are used "
+                      "on the board itself); pick a free pin from GP0-GP22 or GP26-GP28"
+                      % (where, value))
+            return None
+        self.pins.setdefault(value, []).append((where, share))
+        return value
+
+    def shared_pins(self):
+        for gp in sorted(self.pins):
+            users = self.pins[gp]
+            roles = set(role for _, role in users)
+            if len(users) > 1 and (None in roles or len(roles) > 1):
+                self.fail("GP%d is used twice: %s; give each its own pin"
+                          % (gp, " and ".join(w for w, _ in users)))
+
+    def address(self, value, where, low=0x08, high=0x77):
+        if isinstance(value, str):
+            text = value.lower()
+            try:
+                value = int(text[2:], 16) if text.startswith("0x") else int(text)
+            except ValueError:
+                self.fail("%s: '%s' is not an address; write it like \"0x3C\"" % (where, value))
+                return None
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            self.fail("%s: %r is not an address this part can have (0x%02X-0x%02X)"
+                      % (where, value, low, high))
+            return None
+        return value
+
+    def device(self, bus, channel, addr, where):
+        if bus is not None and addr is not None:
+            self.devices.append((bus, channel, addr, where))
+
+    def addresses(self, mux):
+        """Every mux channel sees the devices on its own segment plus those on
+        the bus upstream of the mux (the mux itself included); two parts at
+        one address on what one channel sees answer together."""
+        buses = set(d[0] for d in self.devices)
+        for bus in sorted(buses):
+            upstream = [d for d in self.devices if d[0] == bus and d[1] is None]
+            channels = sorted(set(d[1] for d in self.devices if d[0] == bus and d[1] is not None))
+            segments = [(None, upstream)]
+            segments += [(ch, upstream + [d for d in self.devices if d[0] == bus and d[1] == ch])
+                         for ch in channels]
+            reported = set()
+            for ch, seen in segments:
+                by_addr = {}
+                for d in seen:
+                    by_addr.setdefault(d[2], []).append(d[3])
+                for addr in sorted(by_addr):
+                    users = by_addr[addr]
+                    key = (addr, tuple(users))
+                    if len(users) > 1 and key not in reported:
+                        reported.add(key)
+                        place = "bus %d" % bus if ch is None else "bus %d channel %d" % (bus, ch)
+                        self.fail("%s: address 0x%02X is used by %s; give one of them another "
+                                  "address or move it to another bus or mux channel"
+                                  % (place, addr, " and ".join(users)))
+
+
+def _buses(c, value):
+    buses = {}
+    if not isinstance(value, list) or not value:
+        c.fail("i2c: list the I2C buses, e.g. [{\"id\": 0, \"sda\": 0, \"scl\": 1}]")
+        return buses
+    for i, b in enumerate(value):
+        where = "i2c[%d]" % i
+        c.known(b, ("id", "sda", "scl", "freq"), where)
+        bus_id = _get(b, "id")
+        if bus_id not in (0, 1) or isinstance(bus_id, bool):
+            c.fail("%s.id: the RP2040 has I2C buses 0 and 1, not %r" % (where, bus_id))
+            continue
+        if bus_id in buses:
+            c.fail("%s: bus %d is listed twice" % (where, bus_id))
+            continue
+        sda = c.pin(_get(b, "sda"), where + ".sda")
+        scl = c.pin(_get(b, "scl"), where + ".scl")
+        if sda is not None and sda not in I2C_SDA[bus_id]:
+            c.fail("%s.sda: GP%d cannot carry I2C%d SDA; use one of %s"
+                   % (where, sda, bus_id, _gps(I2C_SDA[bus_id])))
+        if scl is not None and scl not in I2C_SCL[bus_id]:
+            c.fail("%s.scl: GP%d cannot carry I2C%d SCL; use one of %s"
+                   % (where, scl, bus_id, _gps(I2C_SCL[bus_id])))
+        freq = b.get("freq", MAX_I2C_HZ) if isinstance(b, dict) else MAX_I2C_HZ
+        if isinstance(freq, bool) or not isinstance(freq, int) or not MIN_I2C_HZ <= freq <= MAX_I2C_HZ:
+            c.fail("%s.freq: %r Hz is outside %d-%d Hz (the SSD1306 tops out at 400 kHz)"
+                   % (where, freq, MIN_I2C_HZ, MAX_I2C_HZ))
+        buses[bus_id] = {"sda": sda, "scl": scl, "freq": freq}
+    return buses
+
+
+def _gps(pins):
+    return ", ".join("GP%d" % p for p in pins)
+
+
+def _mux(c, value, buses):
+    if value is None:
+        return None
+    c.known(value, ("bus", "addr", "reset"), "mux")
+    bus = _bus_ref(c, _get(value, "bus"), "mux.bus", buses)
+    addr = c.address(_get(value, "addr"), "mux.addr", MUX_ADDRS[0], MUX_ADDRS[1])
+    c.device(bus, None, addr, "mux")
+    reset = None
+    if _get(value, "reset") is not None:
+        reset = c.pin(value["reset"], "mux.reset")
+    return {"bus": bus, "addr": addr, "reset": reset}
+
+
+def _bus_ref(c, value, where, buses):
+    if not _is_int(value) or value not in buses:
+        c.fail("%s: there is no I2C bus %r in \"i2c\" (listed: %s)"
+               % (where, value, ", ".join(str(b) for b in sorted(buses)) or "none"))
+        return None
+    return value
+
+
+def _place(c, value, where, buses, mux, keys):
+    """The bus and mux channel a station (or the table display) hangs on."""
+    c.known(value, keys, where)
+    bus = _bus_ref(c, _get(value, "bus"), where + ".bus", buses)
+    channel = _get(value, "channel")
+    if channel is not None:
+        # With the channel wrong, where its parts sit is unknown: leave them
+        # out of the address check (bus None) rather than report knock-on clashes.
+        if mux is None:
+            c.fail("%s.channel: there is no \"mux\" on this board; drop the channel or add "
+                   "the TCA9548A" % where)
+            bus = None
+        elif not _is_int(channel) or not 0 <= channel < MUX_CHANNELS:
+            c.fail("%s.channel: a TCA9548A has channels 0-7, not %r" % (where, channel))
+            bus = None
+        elif bus is not None and bus != mux["bus"]:
+            c.fail("%s.channel: the mux is on bus %s, not bus %s" % (where, mux["bus"], bus))
+            bus = None
+    return {"bus": bus, "channel": channel}
+
+
+def _oled(c, value, where):
+    c.known(value, ("addr", "height", "flip"), where)
+    addr = c.address(_get(value, "addr"), where + ".addr", OLED_ADDRS[0], OLED_ADDRS[1])
+    height = value.get("height", 64) if isinstance(value, dict) else 64
+    if height not in (32, 64) or isinstance(height, bool):
+        c.fail("%s.height: an SSD1306 panel is 64 or 32 rows, not %r" % (where, height))
+    flip = value.get("flip", False) if isinstance(value, dict) else False
+    if not isinstance(flip, bool):
+        c.fail("%s.flip: true or false, not %r" % (where, flip))
+    return {"addr": addr, "height": height, "flip": flip}
+
+
+def _stations(c, value, buses, mux):
+    stations = []
+    if not isinstance(value, list) or not value:
+        c.fail("stations: list at least one station")
+        return stations
+    if len(value) > MAX_STATIONS:
+        c.fail("stations: %d listed, but games take at most 7 players and a TCA9548A has 8 "
+               "channels; list up to %d" % (len(value), MAX_STATIONS))
+    for i, s in enumerate(value):
+        where = "stations[%d]" % i
+        station = _place(c, s, where, buses, mux, ("bus", "channel", "oled", "buttons"))
+        station["oled"] = _oled(c, _get(s, "oled"), where + ".oled")
+        c.device(station["bus"], station["channel"], station["oled"]["addr"], where + ".oled")
+        station["buttons"] = _buttons(c, _get(s, "buttons"), where + ".buttons", station)
+        stations.append(station)
+    return stations
+
+
+def _buttons(c, value, where, station):
+    c.known(value, ("gpio", "expander"), where)
+    if not isinstance(value, dict) or len(value) != 1 or not ("gpio" in value or "expander" in value):
+        c.fail("%s: give exactly one of \"gpio\" (a pin per button) or \"expander\"" % where)
+        return None
+    if "gpio" in value:
+        names = _button_names(c, value["gpio"], where + ".gpio")
+        return {"gpio": dict((n, c.pin(value["gpio"][n], "%s.gpio.%s" % (where, n)))
+                             for n in names)}
+    e = value["expander"]
+    w = where + ".expander"
+    c.known(e, ("chip", "addr", "pins", "int"), w)
+    chip = _get(e, "chip")
+    if not isinstance(chip, str) or chip not in EXPANDERS:
+        c.fail("%s.chip: '%s' is not a supported expander (%s)"
+               % (w, chip, ", ".join(sorted(EXPANDERS))))
+        return None
+    low, high, io = EXPANDERS[chip]
+    addr = c.address(_get(e, "addr"), w + ".addr", low, high)
+    c.device(station["bus"], station["channel"], addr, w)
+    pins = {}
+    names = _button_names(c, _get(e, "pins"), w + ".pins")
+    for n in names:
+        p = e["pins"][n]
+        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < io:
+            c.fail("%s.pins.%s: a %s has pins 0-%d, not %r" % (w, n, chip, io - 1, p))
+        elif p in pins.values():
+            c.fail("%s.pins.%s: expander pin %d is already a button" % (w, n, p))
+        else:
+            pins[n] = p
+    interrupt = None
+    if e.get("int") is not None:
+        # Expander INT outputs are open drain: several may share one pin.
+        interrupt = c.pin(e["int"], w + ".int", share="expander interrupt")
+    return {"expander": {"chip": chip, "addr": addr, "pins": pins, "int": interrupt}}
+
+
+def _button_names(c, value, where):
+    if not isinstance(value, dict):
+        c.fail("%s: map each button (%s) to a pin" % (where, ", ".join(BUTTONS)))
+        return []
+    missing = [b for b in BUTTONS if b not in value]
+    extra = [b for b in value if b not in BUTTONS]
+    if missing:
+        c.fail("%s: no pin for %s; every station has %s" % (where, ", ".join(missing),
+                                                             ", ".join(BUTTONS)))
+    if extra:
+        c.fail("%s: unknown button %s; the buttons are %s" % (where, ", ".join(extra),
+                                                               ", ".join(BUTTONS)))
+    return [b for b in BUTTONS if b in value]
+
+
+def _tray(c, value):
+    if value is None:
+        return None
+    c.known(value, ("cells",), "tray")
+    cells = _get(value, "cells")
+    if not isinstance(cells, list) or len(cells) not in TRAY_CELLS:
+        c.fail("tray.cells: list one HX711 (a single load cell) or four (one per corner), "
+               "each {\"dout\": pin, \"sck\": pin}")
+        return None
+    out = []
+    for i, cell in enumerate(cells):
+        w = "tray.cells[%d]" % i
+        c.known(cell, ("dout", "sck"), w)
+        # HX711s may share one SCK and be read in step; each needs its own DOUT.
+        out.append({"dout": c.pin(_get(cell, "dout"), w + ".dout"),
+                    "sck": c.pin(_get(cell, "sck"), w + ".sck", share="HX711 clock")})
+    return {"cells": out}

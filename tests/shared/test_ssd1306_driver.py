@@ -1,0 +1,230 @@
+# micropython-only: the driver subclasses MicroPython's built-in framebuf.
+#
+# The SSD1306 driver against the SSD1306 model on the fake machine's I2C bus:
+# whatever the driver draws is what the panel shows, with little traffic.
+import gc
+
+import machine
+from catnip.drivers.ssd1306 import SSD1306
+from catnip.rules.rng import Rng
+from check import raises
+from devsim import bus as buses
+from devsim.models.ssd1306 import SSD1306 as Panel
+from oled import assert_shows, frame_of, rotated
+
+# The datasheet's software initialisation flow chart, in its order.
+DATASHEET_ORDER = (0xA8, 0xD3, 0x40, (0xA0, 0xA1), (0xC0, 0xC8), 0xDA, 0x81, 0xA4, 0xA6, 0xD5,
+                   0x8D, 0xAF)
+
+
+def rig(height=64, addr=0x3C, flip=False):
+    buses.reset()
+    panel = buses.bus(0).attach(addr, Panel(height))
+    i2c = machine.I2C(0, scl=machine.Pin(5), sda=machine.Pin(4))
+    return SSD1306(i2c, addr, height, flip=flip), panel, buses.bus(0)
+
+
+def shows_frame(display, panel, what="the frame"):
+    assert_shows(panel, frame_of(display, 128, display.height), what)
+
+
+def _matches(op, want):
+    return op in want if isinstance(want, tuple) else op == want
+
+
+def test_init_follows_the_datasheet_flow_chart():
+    for height in (64, 32):
+        display, panel, _ = rig(height)
+        ops = [c[0] for c in panel.commands]
+        assert ops[0] == 0xAE, "the panel stays dark while it is configured"
+        at = 0
+        for want in DATASHEET_ORDER:
+            while at < len(ops) and not _matches(ops[at], want):
+                at += 1
+            assert at < len(ops), "init lacks %r in the datasheet's order: %r" % (want, ops)
+        assert panel.mux == height and panel.charge_pump and panel.display_on
+        assert panel.com_pins == (0x12 if height == 64 else 0x02)
+        assert panel.mode == 0, "horizontal addressing lets one window span pages"
+        assert (0x8D, 0x14) in panel.commands
+        assert ops.index(0x8D) < ops.index(0xAF), "charge pump before display on"
+        shows_frame(display, panel, "a blank frame (GDDRAM noise cleared)")
+
+
+def _draw_randomly(fb, rng, height):
+    kind = rng.below(9)
+    x, y = rng.below(140) - 6, rng.below(height + 12) - 6
+    w, h = rng.below(60) + 1, rng.below(30) + 1
+    c = rng.below(2)
+    if kind == 0:
+        fb.pixel(x, y, c)
+    elif kind == 1:
+        fb.line(x, y, rng.below(128), rng.below(height), c)
+    elif kind == 2:
+        fb.rect(x, y, w, h, c)
+    elif kind == 3:
+        fb.fill_rect(x, y, w, h, c)
+    elif kind == 4:
+        fb.text("cat %d" % rng.below(100), x, y, c)
+    elif kind == 5:
+        fb.hline(x, y, w, c)
+    elif kind == 6:
+        fb.vline(x, y, h, c)
+    elif kind == 7:
+        fb.scroll(rng.below(5) - 2, rng.below(5) - 2)
+    elif rng.below(6) == 0:
+        fb.fill(c)
+    else:
+        fb.ellipse(x, y, w // 2, h // 2, c, bool(c))
+
+
+def test_random_drawings_reach_the_panel_pixel_for_pixel():
+    for height in (64, 32):
+        display, panel, _ = rig(height)
+        rng = Rng("random drawings %d" % height)
+        for step in range(60):
+            for _ in range(rng.below(4) + 1):
+                _draw_randomly(display, rng, height)
+            display.show()
+            shows_frame(display, panel, "step %d of the random drawing" % step)
+
+
+def test_flip_turns_the_picture_and_later_updates_stay_turned():
+    display, panel, _ = rig()
+    display.text("upside", 3, 5, 1)
+    display.fill_rect(100, 40, 20, 10, 1)
+    display.show()
+    display.flip(True)
+    assert_shows(panel, rotated(frame_of(display, 128, 64), 64), "the frame turned over")
+    display.text("more", 40, 30, 1)
+    display.show()
+    assert_shows(panel, rotated(frame_of(display, 128, 64), 64), "a partial update turned over")
+    display.flip(False)
+    shows_frame(display, panel, "the frame upright again")
+    _, panel, _ = rig(flip=True)
+    assert panel.seg_remap is False and panel.com_remap is False
+
+
+def test_no_change_sends_nothing():
+    display, _, bus = rig()
+    display.text("steady", 0, 0, 1)
+    display.show()
+    bus.clear()
+    display.show()
+    display.pixel(3, 3, 1)
+    display.pixel(3, 3, 0)
+    display.show()
+    assert bus.transactions == []
+
+
+def test_a_small_change_sends_one_window_and_one_band():
+    display, panel, bus = rig()
+    bus.clear()
+    display.text(">", 0, 16, 1)  # a cursor: page 2, columns 0-7
+    display.show()
+    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 17)]
+    assert panel.commands[-2:] == [(0x21, 0, 15), (0x22, 2, 2)]
+    shows_frame(display, panel, "the cursor")
+
+
+def test_far_apart_changes_on_one_page_get_their_own_windows():
+    display, panel, bus = rig()
+    bus.clear()
+    display.pixel(0, 9, 1)
+    display.pixel(127, 9, 1)
+    display.show()
+    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 17)] * 2
+    shows_frame(display, panel)
+
+
+def test_a_page_goes_out_whole_when_that_is_cheaper():
+    display, panel, bus = rig()
+    bus.clear()
+    for band in (0, 1, 2, 4, 5, 6, 7):  # two runs, seven bands: 142 bytes as bands
+        display.pixel(band * 16 + 3, 4, 1)
+    display.show()
+    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 129)]
+    shows_frame(display, panel)
+
+
+def test_pages_changed_in_the_same_bands_share_a_window():
+    display, panel, bus = rig()
+    bus.clear()
+    display.fill_rect(20, 0, 10, 64, 1)  # band 1 of every page
+    display.show()
+    assert bus.transactions[0] == (0x3C, "w", 7)
+    assert bus.transactions[1:] == [(0x3C, "w", 17)] * 8
+    assert panel.commands[-1] == (0x22, 0, 7)
+    bus.clear()
+    display.fill(1)
+    display.show()
+    assert bus.transactions == [(0x3C, "w", 7)] + [(0x3C, "w", 129)] * 8
+    shows_frame(display, panel, "a full frame")
+
+
+def test_settings_reach_the_panel():
+    display, panel, _ = rig()
+    display.contrast(0x10)
+    assert panel.contrast == 0x10
+    raises(ValueError, display.contrast, 256)
+    display.invert(True)
+    assert panel.inverted
+    display.invert(False)
+    assert not panel.inverted
+    display.sleep(True)
+    assert not panel.lit() and panel.commands[-1] == (0x8D, 0x10)
+    display.sleep(False)
+    assert panel.lit()
+    shows_frame(display, panel, "the frame kept through sleep")
+    raises(ValueError, SSD1306, display.i2c, 0x3C, 48)
+
+
+def test_an_unplugged_panel_raises_and_is_repainted_when_back():
+    display, panel, _ = rig()
+    display.text("hello", 0, 0, 1)
+    display.show()
+    panel.unplug()
+    display.text("lost?", 0, 20, 1)
+    raises(OSError, display.show)
+    panel.plug()  # powered up again: dark, reset state, noise in GDDRAM
+    display.init_display()
+    shows_frame(display, panel, "the whole frame after the panel came back")
+
+
+def test_a_failed_show_resends_everything_next_time():
+    display, panel, bus = rig()
+    display.text("one", 0, 0, 1)
+    panel.present = False
+    raises(OSError, display.show)
+    panel.present = True
+    bus.clear()
+    display.show()
+    assert sum(n for _, _, n in bus.transactions) >= 1024
+    shows_frame(display, panel)
+
+
+class CountingI2C:
+    """Takes every write without allocating, to measure the driver alone."""
+
+    def __init__(self):
+        self.bytes = 0
+
+    def writeto(self, addr, buf, stop=True):
+        self.bytes += len(buf)
+        return len(buf)
+
+
+def test_show_allocates_nothing():
+    display = SSD1306(CountingI2C())
+    display.show()
+    for change in (None, "one band", "two pages", "everything"):
+        if change == "one band":
+            display.text("x", 5, 5, 1)
+        elif change == "two pages":
+            display.text("x", 0, 60, 1)
+            display.pixel(127, 0, 1)
+        elif change == "everything":
+            display.fill(1)
+        gc.collect()
+        before = gc.mem_alloc()
+        display.show()
+        assert gc.mem_alloc() == before, "show() allocated %d bytes" % (gc.mem_alloc() - before)
