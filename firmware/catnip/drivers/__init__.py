@@ -1,0 +1,1 @@
+# Device drivers: the only firmware code that talks to `machine`.
