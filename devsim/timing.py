@@ -132,6 +132,7 @@ class VirtualClock(_Clock):
         self.masking = masking
         self._next_isr = isr_every_us if isr_every_us else -1
         self.isr_count = 0
+        self._sleepers = []  # wake-up times of the tasks in pause_ms()
 
     def now_us(self):
         return self._now
@@ -171,9 +172,21 @@ class VirtualClock(_Clock):
         self.advance(us)
 
     async def pause_ms(self, ms):
-        """asyncio.sleep_ms in virtual time: the time passes, then other tasks run."""
-        self.advance(ms * 1000)
-        await asyncio.sleep(0)
+        """asyncio.sleep_ms in virtual time. Time moves on only when every
+        pausing task waits: the one due first moves it to its wake-up time,
+        so tasks interleave as they would on the Pico."""
+        wake = self._now + ms * 1000
+        sleepers = self._sleepers
+        sleepers.append(wake)
+        try:
+            await asyncio.sleep(0)
+            while self._now < wake:
+                if wake <= min(sleepers):
+                    self.advance(wake - self._now)
+                else:
+                    await asyncio.sleep(0)
+        finally:
+            sleepers.remove(wake)
 
 
 class RealClock(_Clock):

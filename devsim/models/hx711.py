@@ -241,3 +241,63 @@ class HX711Model:
                 return
             self.pulses += 1  # 26th or 27th: input selection
         self.longest_pulse_us = max(self.longest_pulse_us, width)
+
+
+class Playback:
+    """The cheapest stand-in for a row of HX711s on one clock: every DOUT
+    plays back `word` (a 24-bit code), with no timing at all. It allocates
+    nothing, so it measures the driver alone. It is also the driver's clock:
+    time stands still, and any sleep lets a new conversion complete."""
+
+    def __init__(self, word, cells=1):
+        outer = self
+        self.pulse = 0  # rising edges since the last conversion
+        self.pulses = 0  # all rising edges
+        self.word = word
+
+        class Sck:
+            def init(self, *args, **kw):
+                pass
+
+            def __call__(self, level=-1):
+                if level == 1:
+                    outer.pulse += 1
+                    outer.pulses += 1
+
+        class Dout:
+            def init(self, *args, **kw):
+                pass
+
+            def __call__(self):
+                n = outer.pulse
+                if n > 24:
+                    return 1  # pulled high by the 25th pulse until the next conversion
+                return outer.word >> (24 - n) & 1 if n else 0
+
+        self.sck = Sck()
+        self.douts = tuple(Dout() for _ in range(cells))
+
+    def ticks_ms(self):
+        return 0
+
+    def ticks_diff(self, end, start):
+        return end - start
+
+    def sleep_ms(self, ms):
+        self.pulse = 0
+
+    def sleep_us(self, us):
+        self.pulse = 0
+
+    def pause_ms(self, ms):
+        self.pulse = 0
+        return _yield_now()
+
+
+def _yield_now():
+    """Let other tasks run, without allocating on MicroPython."""
+    import asyncio
+
+    if hasattr(asyncio, "sleep_ms"):
+        return asyncio.sleep_ms(0)
+    return asyncio.sleep(0)

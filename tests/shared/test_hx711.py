@@ -4,7 +4,7 @@ from hx711_rig import DOUTS, SCK, Level, check_reads, expected, models, no_viola
 
 from catnip.drivers import hx711
 from catnip.drivers.hx711 import A64, A128, B32, HX711, HX711Group, SensorFault
-from devsim.models.hx711 import DEAD, DISCONNECTED, SHORTED, HX711Model, constant
+from devsim.models.hx711 import DEAD, DISCONNECTED, SHORTED, HX711Model, Playback
 from devsim.timing import VirtualClock
 
 VALUES = (0, 1, -1, 2, -2, 123456, -123456, 0x7FFFFE, -0x7FFFFF,  # in range
@@ -317,6 +317,83 @@ def test_stuck_low_async_is_quiet_after_the_first_fault():
         assert raised == [hx711.STUCK_LOW]
 
 
+def test_run_delivers_readings_and_one_fault_per_outage():
+    import asyncio
+
+    with VirtualClock() as clock:
+        chips, a, b = models(clock, 4)
+        group = HX711Group(SCK, DOUTS, clock=clock)
+        readings, faults = [], []
+
+        def on_counts(counts):
+            readings.append((clock.now_us(), list(counts)))
+
+        def on_fault(error):
+            faults.append((clock.now_us(), error.cells))
+
+        async def main():
+            task = asyncio.create_task(group.run(on_counts, on_fault))
+            await clock.pause_ms(1000)  # settles, then ~6 readings
+            chips[1].set_fault(DEAD)
+            await clock.pause_ms(3000)  # one fault, then quiet
+            chips[1].set_fault(None)
+            await clock.pause_ms(1000)
+            group.power_down()
+            await clock.pause_ms(2000)  # asleep: no readings, no faults
+            asleep = len(readings)
+            group.power_up()
+            await clock.pause_ms(1000)
+            task.cancel()
+            return asleep
+
+        asleep = _run(main())
+        assert len(faults) == 1 and faults[0][1] == 0b0010
+        assert all(r[1] == [1000, 2000, 3000, 4000] for r in readings)
+        during = [t for t, _ in readings if 1000000 < t < 4000000]
+        assert not [t for t in during if t > faults[0][0]]
+        after = [t for t, _ in readings if t > 4400000]
+        assert after and group.fault == 0
+        assert asleep == len([t for t, _ in readings if t < 7000000])
+        no_violations(*chips)
+
+
+def test_run_allocates_nothing_per_reading():
+    try:
+        import micropython
+
+        lock, unlock = micropython.heap_lock, micropython.heap_unlock
+    except (ImportError, AttributeError):
+        return  # CPython: nothing to measure; the MicroPython run checks it
+    import asyncio
+
+    cells = Playback(0x0F0F0F, 4)
+    group = HX711Group(cells.sck, cells.douts, clock=cells)
+    seen = [0]
+
+    class Done(Exception):
+        pass
+
+    def on_counts(counts):
+        seen[0] += 1
+        if seen[0] == 3:
+            lock()
+        elif seen[0] == 40:
+            unlock()
+            raise Done()
+
+    def on_fault(error):
+        raise error
+
+    try:
+        asyncio.run(group.run(on_counts, on_fault))
+    except Done:
+        pass
+    except MemoryError:
+        unlock()
+        raise
+    assert seen[0] == 40 and group.counts[2] == 0x0F0F0F
+
+
 def test_read_path_allocates_nothing():
     try:
         import micropython
@@ -324,8 +401,8 @@ def test_read_path_allocates_nothing():
         lock, unlock = micropython.heap_lock, micropython.heap_unlock
     except (ImportError, AttributeError):
         return  # CPython: nothing to measure; the MicroPython run checks it
-    pins = _ScriptedPins(0x123456)
-    group = HX711Group(pins.sck, pins.douts, clock=pins)
+    cells = Playback(0x123456, 4)
+    group = HX711Group(cells.sck, cells.douts, clock=cells)
     for _ in range(4):  # past the settling readings
         group.read()
     lock()
@@ -334,47 +411,3 @@ def test_read_path_allocates_nothing():
     finally:
         unlock()
     assert counts[0] == 0x123456 and counts[3] == 0x123456
-
-
-class _ScriptedPins:
-    """Four HX711s played back without allocating: any sleep lets a
-    conversion complete, then 24 pulses shift `word` out of every DOUT.
-    Also serves as the driver's clock (time stands still)."""
-
-    def __init__(self, word):
-        outer = self
-        self.pulse = 0
-        self.word = word
-
-        class Sck:
-            def init(self, *args, **kw):
-                pass
-
-            def __call__(self, level=-1):
-                if level == 1:
-                    outer.pulse += 1
-
-        class Dout:
-            def init(self, *args, **kw):
-                pass
-
-            def __call__(self):
-                n = outer.pulse
-                if n > 24:
-                    return 1  # pulled high by the 25th pulse until the next conversion
-                return outer.word >> (24 - n) & 1 if n else 0
-
-        self.sck = Sck()
-        self.douts = (Dout(), Dout(), Dout(), Dout())
-
-    def ticks_ms(self):
-        return 0
-
-    def ticks_diff(self, a, b):
-        return a - b
-
-    def sleep_ms(self, ms):
-        self.pulse = 0
-
-    def sleep_us(self, us):
-        self.pulse = 0

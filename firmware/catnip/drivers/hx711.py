@@ -170,13 +170,32 @@ class HX711Group:
         wait quietly, trying again every conversion period, until every cell
         answers again (then `fault` is 0 and settled readings resume)."""
         self._check_powered()
+        return await self._serve(None, None)
+
+    async def run(self, on_counts, on_fault):
+        """Read for ever: on_counts(counts) after every settled reading,
+        on_fault(SensorFault) once when cells stop answering, then nothing
+        until they answer again. Idles while powered down. One coroutine for
+        the whole session, so a reading allocates nothing."""
+        await self._serve(on_counts, on_fault)
+
+    async def _serve(self, on_counts, on_fault):
         clock = self._clock
         while True:
+            if not self.powered:
+                if on_counts is None:
+                    self._check_powered()
+                await clock.pause_ms(self.period_ms)
+                continue
             start = clock.ticks_ms()
             missing = self._not_ready()
-            while missing and clock.ticks_diff(clock.ticks_ms(), start) < self.timeout_ms:
+            while missing and self.powered:
+                if clock.ticks_diff(clock.ticks_ms(), start) >= self.timeout_ms:
+                    break
                 await clock.pause_ms(self._poll_ms)
                 missing = self._not_ready()
+            if not self.powered:
+                continue
             if missing:
                 code, cells = NO_DATA, missing
                 self._lost()
@@ -184,12 +203,18 @@ class HX711Group:
                 status = self._transfer()
                 if status == _OK:
                     self.fault = 0
-                    return self._result()
+                    if on_counts is None:
+                        return self._result()
+                    on_counts(self._result())
+                    continue
                 if status == _SETTLING:
                     continue
                 code, cells = STUCK_LOW, status
             if not self.fault:
-                raise self._failed(code, cells)
+                error = self._failed(code, cells)
+                if on_fault is None:
+                    raise error
+                on_fault(error)
             await clock.pause_ms(self.period_ms)
 
     def _result(self):
