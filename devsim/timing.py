@@ -160,6 +160,18 @@ class VirtualClock(_Clock):
                 break
         self._now = end
 
+    def run_until(self, t_us):
+        """Let time reach t_us while the CPU waits on hardware (a PIO state
+        machine): timers fire; interrupts due meanwhile run during the wait."""
+        while self._timers and self._timers[0][0] <= t_us:
+            self._fire_due(self._timers[0][0])
+        if self._next_isr >= 0:
+            while self._next_isr <= t_us:
+                self._next_isr += self.isr_every_us
+                self.isr_count += 1
+        if t_us > self._now:
+            self._now = t_us
+
     def pin_access(self):
         self.advance(self.pin_op_us)
 

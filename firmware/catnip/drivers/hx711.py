@@ -233,7 +233,8 @@ class HX711Group:
         """Clock one word out of every chip, choosing the next input.
         Return _OK (counts updated), _SETTLING (reading dropped) or the mask
         of cells whose DOUT never rose after the word."""
-        stuck = self._shift(self.input)
+        self._shift(self.input)
+        stuck = self._stuck()
         word_input = self._chip_input
         self._chip_input = self.input
         if stuck:
@@ -259,12 +260,10 @@ class HX711Group:
         return _OK
 
     def _shift(self, extra):
-        """24 data pulses then `extra` selection pulses. Each pulse is two pin
-        writes with interrupts off, so it lasts one pin write whatever else
-        the Pico is doing; DOUT is sampled after the falling edge (data is
-        valid 0.1 us after the rising edge and held until the next one).
-        Returns the mask of cells whose DOUT is still low afterwards with an
-        all-zero word: the line is stuck low, not driven by an HX711."""
+        """24 data pulses into self._acc, then `extra` selection pulses.
+        Each pulse is two pin writes with interrupts off, so it lasts one pin
+        write whatever else the Pico is doing; DOUT is sampled after the
+        falling edge (valid 0.1 us after the rising edge, held until the next)."""
         sck = self._sck
         douts = self._douts
         acc = self._acc
@@ -285,8 +284,14 @@ class HX711Group:
             sck(1)
             sck(0)
             irq_on(state)
+
+    def _stuck(self):
+        """Mask of the cells whose DOUT is still low after the read with an
+        all-zero word: the 25th pulse sets DOUT high, so no HX711 drives it."""
+        acc = self._acc
+        douts = self._douts
         stuck = 0
-        for i in range(n):
+        for i in range(self._n):
             if not acc[i] and not douts[i]():
                 stuck |= 1 << i
         return stuck
