@@ -23,7 +23,6 @@ from devsim import pins
 A128 = 1  # pulses after the 24 data bits that select each input
 B32 = 2
 A64 = 3
-INPUT_NAMES = {A128: "A x128", B32: "B x32", A64: "A x64"}
 
 POWER_DOWN_US = 60  # PD_SCK high longer than this powers the chip down
 SETTLING_CONVERSIONS = 4

@@ -30,7 +30,6 @@ except ImportError:  # CPython
 A128 = const(1)  # channel A, gain 128 (25 pulses)
 B32 = const(2)  # channel B, gain 32 (26 pulses)
 A64 = const(3)  # channel A, gain 64 (27 pulses)
-INPUT_NAMES = {A128: "channel A x128", B32: "channel B x32", A64: "channel A x64"}
 
 MAX_COUNT = const(0x7FFFFF)  # the chip saturates at these codes
 MIN_COUNT = const(-0x800000)
@@ -343,6 +342,6 @@ def _pin(pin, mode):
 
 
 def _check_input(input):
-    if input not in INPUT_NAMES:
+    if input not in (A128, B32, A64):
         raise ValueError("input must be A128, B32 or A64 (channel A x128, channel B x32, "
                          "channel A x64), not %r" % (input,))
