@@ -41,6 +41,7 @@ def test_saturation_is_reported_at_both_rails():
         assert hx.read() == -0x800000 and hx.saturated
         chip.counts_at.value = 0x7FFFFE
         assert hx.read() == 0x7FFFFE and not hx.saturated
+        no_violations(chip)
 
 
 def test_first_reading_after_power_up_is_the_settled_fourth_conversion():
@@ -52,6 +53,7 @@ def test_first_reading_after_power_up_is_the_settled_fourth_conversion():
         # (10000, 20000, 30000 on the way up) were clocked out and dropped.
         assert chip.conversions == 4 and chip.words_read == 4
         assert 400000 <= clock.now_us() - start < 401000
+        no_violations(chip)
 
 
 def test_channel_switch_takes_effect_on_the_next_conversion():
@@ -170,6 +172,7 @@ def test_dead_sensor_times_out_with_a_clear_fault():
         assert hx.fault == hx711.NO_DATA
         chip.set_fault(None)  # power comes back: the chip starts from reset
         assert hx.read() == 5 and hx.fault == 0
+        no_violations(chip)
 
 
 def test_unplugged_dout_reads_as_no_sensor_thanks_to_the_pull_up():
@@ -200,6 +203,7 @@ def test_rate_80_reads_at_12_5_ms_per_conversion():
             hx.read()
         assert 125000 - 1000 <= clock.now_us() - t <= 125000 + 1000
         assert hx.timeout_ms == 52
+        no_violations(chip)
 
 
 def test_bad_configuration_is_refused():
@@ -240,6 +244,7 @@ def test_one_dead_cell_of_four_is_named():
         assert fault.cells == 0b0100
         assert "load cell 2 (DOUT Pin(GPIO5))" in str(fault)
         assert "load cell 0" not in str(fault)
+        no_violations(*chips)
 
 
 def _run(coro):
