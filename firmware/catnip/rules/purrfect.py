@@ -1,0 +1,478 @@
+# Purrfect: swap same-cat cards face down until one hand holds nine of a cat.
+# Rules: shared/rules/purrfect-rulebook.txt; our readings are in docs/purrfect.md.
+#
+# Hands live on the players' stations and the device carries out every swap,
+# so the engine enforces what the paper game leaves to honesty: an offer holds
+# one cat only, an accepted offer is answered with as many cards of one cat,
+# and no screen but its holder's ever shows a hand or an offered cat.
+#
+# A card is an int, cat * 9 + pose, over all seven cats. `owner` is a 63-byte
+# array holding each card's player (NOBODY for the cats left in the box), so
+# every hand holds exactly its cards and no card can be in two places. An open
+# offer is a tuple (id, player, cards); ids count up through the game. The id,
+# the player and the meow for the offer's size are public; the size is shown
+# only as its meow, and the cat never.
+from catnip.rules.engine import Game, RuleError
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+
+HAND = const(9)  # cards per hand, and poses per cat
+MAX_OFFER = const(4)
+GOAL = const(5)  # pawprints that end the game
+NOBODY = const(255)
+MIN_PLAYERS = const(4)
+MAX_PLAYERS = const(7)
+
+STATIONS = "stations"  # the device holds the hands and makes the swaps
+SCOREKEEPER = "scorekeeper"  # paper cards; the device keeps meows and score
+
+# (name, colour): every name starts with a different letter.
+CATS = (
+    ("Ash", "grey"),
+    ("Biscuit", "brown"),
+    ("Cleo", "orange"),
+    ("Dusk", "blue"),
+    ("Ember", "red"),
+    ("Fern", "green"),
+    ("Goldie", "yellow"),
+)
+POSES = (
+    "sitting", "sleeping", "stretching", "grooming", "pouncing",
+    "yawning", "loafing", "peeking", "rolling",
+)
+# (word, language): how cats are heard around the world, in plain ASCII so
+# the stations' font can show every one.
+MEOWS = (
+    ("meow", "English"),
+    ("miaou", "French"),
+    ("miau", "Spanish"),
+    ("miao", "Italian"),
+    ("miauw", "Dutch"),
+    ("mjau", "Swedish"),
+    ("mjav", "Danish"),
+    ("mja", "Icelandic"),
+    ("miaw", "Welsh"),
+    ("meu", "Catalan"),
+    ("miaau", "Afrikaans"),
+    ("myau", "Russian"),
+    ("nyav", "Ukrainian"),
+    ("mnau", "Czech"),
+    ("mijau", "Croatian"),
+    ("mijav", "Slovene"),
+    ("niaou", "Greek"),
+    ("miyav", "Turkish"),
+    ("mlav", "Armenian"),
+    ("miyau", "Hebrew"),
+    ("myaun", "Hindi"),
+    ("miaomiao", "Mandarin"),
+    ("nyaa", "Japanese"),
+    ("yaong", "Korean"),
+    ("meo", "Vietnamese"),
+    ("ngiyaw", "Tagalog"),
+    ("meong", "Indonesian"),
+    ("ngiau", "Malay"),
+    ("nyau", "Swahili"),
+)
+
+
+def cat_of(card):
+    return card // HAND
+
+
+def card_name(card):
+    """A card as a station shows it, e.g. 'Cleo peeking'."""
+    return "%s %s" % (CATS[card // HAND][0], POSES[card % HAND])
+
+
+def combinations(items, k):
+    """Every k-item tuple from `items`, keeping their order."""
+    n = len(items)
+    if not 0 < k <= n:
+        return
+    idx = list(range(k))
+    while True:
+        yield tuple(items[i] for i in idx)
+        i = k - 1
+        while i >= 0 and idx[i] == i + n - k:
+            i -= 1
+        if i < 0:
+            return
+        idx[i] += 1
+        for j in range(i + 1, k):
+            idx[j] = idx[j - 1] + 1
+
+
+class Purrfect(Game):
+    NAME = "purrfect"
+
+    # ---- setting up ----------------------------------------------------------
+
+    def settle(self, config):
+        players = config.setdefault("players", MIN_PLAYERS)
+        if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise RuleError(
+                "Purrfect is for %d to %d players, not %r"
+                % (MIN_PLAYERS, MAX_PLAYERS, players)
+            )
+        mode = config.setdefault("mode", STATIONS)
+        if mode not in (STATIONS, SCOREKEEPER):
+            raise RuleError(
+                "mode %r is unknown; choose %r (hands on the stations) or %r "
+                "(paper cards, the device keeps score)" % (mode, STATIONS, SCOREKEEPER)
+            )
+        for key in config:
+            if key not in ("players", "mode"):
+                raise RuleError(
+                    "Purrfect has no setting %r; it takes 'players' and 'mode'" % key
+                )
+        return config
+
+    def setup(self):
+        n = self.players()
+        words = list(range(len(MEOWS)))
+        self.rng.shuffle(words)
+        self.meows = words[:MAX_OFFER]  # meows[k - 1] is said for k cards
+        self.pawprints = [0] * n
+        self.rounds = []  # [declarer, [best...]] per finished round
+        self.round = 1
+        self.winner = None
+        self.reason = ""
+        self.offers = []
+        self.next_offer = 1
+        self.owner = bytearray([NOBODY] * (len(CATS) * HAND))
+        self.cats = []
+        if self.config["mode"] == STATIONS:
+            order = list(range(len(CATS)))
+            self.rng.shuffle(order)
+            # Which decks are in play is seen at the table; the draw order is not.
+            self.cats = sorted(order[:n])
+            self._deal()
+
+    def _deal(self):
+        deck = [c for cat in self.cats for c in range(cat * HAND, cat * HAND + HAND)]
+        self.rng.shuffle(deck)
+        for i, card in enumerate(deck):
+            self.owner[card] = i // HAND
+        self.offers = []
+
+    # ---- who acts, and what they may do -------------------------------------
+
+    def to_act(self):
+        # Offers, swaps and declarations have no turn order.
+        return [] if self.winner is not None else list(range(self.players()))
+
+    def legal(self, player):
+        return list(self.each_legal(player))
+
+    def each_legal(self, player):
+        """legal() one action at a time. A player with nine of a cat facing
+        many 4-card offers has nearly 2,000 actions, so a station never lists
+        them: it builds an action from the player's picks and vets it with
+        check()."""
+        if self.winner is not None:
+            return
+        if self.config["mode"] == SCOREKEEPER:
+            n = self.players()
+            for declarer in range(n):
+                others = [p for p in range(n) if p != declarer]
+                for mask in range(1, 1 << len(others)):
+                    best = tuple(p for i, p in enumerate(others) if mask >> i & 1)
+                    yield ("score", declarer) + best
+            return
+        yield ("declare",)
+        groups = self._free_groups(player)
+        for k in range(1, MAX_OFFER + 1):
+            for group in groups:
+                for cards in combinations(group, k):
+                    yield ("offer",) + cards
+        for oid, by, cards in self.offers:
+            if by == player:
+                yield ("withdraw", oid)
+        for oid, by, cards in self.offers:
+            if by != player:
+                for group in groups:
+                    for given in combinations(group, len(cards)):
+                        yield ("accept", oid) + given
+
+    def check(self, player, action):
+        """The action in canonical form (cards and players in ascending order)
+        if the rules allow it now, else RuleError saying why. Changes nothing:
+        a station can call it to vet an action before sending it."""
+        kind = action[0]
+        if self.config["mode"] == SCOREKEEPER:
+            if kind != "score":
+                raise RuleError(
+                    "in scorekeeper mode the only action is ('score', declarer, "
+                    "best, ...): who declared, then who held the best hand"
+                )
+            return self._check_score(action)
+        if kind == "declare":
+            if len(action) != 1:
+                raise RuleError("('declare',) takes nothing else")
+            return action
+        if kind == "offer":
+            return ("offer",) + self._own_cards(player, action[1:], "an offer")
+        if kind == "withdraw":
+            if len(action) != 2:
+                raise RuleError("write it as ('withdraw', offer_id)")
+            offer = self._open_offer(action[1])
+            if offer[1] != player:
+                raise RuleError(
+                    "offer #%d is player %d's; only they can withdraw it"
+                    % (offer[0], offer[1])
+                )
+            return action
+        if kind == "accept":
+            if len(action) < 2:
+                raise RuleError("write it as ('accept', offer_id, card, ...)")
+            offer = self._open_offer(action[1])
+            if offer[1] == player:
+                raise RuleError(
+                    "offer #%d is your own; withdraw it instead of accepting it" % offer[0]
+                )
+            given = self._own_cards(player, action[2:], "an answer")
+            if len(given) != len(offer[2]):
+                raise RuleError(
+                    "offer #%d is a '%s': answer with the number of cards that "
+                    "meow stands for (you gave %d)"
+                    % (offer[0], self._meow(offer[2]), len(given))
+                )
+            return ("accept", offer[0]) + given
+        raise RuleError(
+            "unknown action %r; Purrfect takes 'offer', 'withdraw', 'accept' "
+            "and 'declare'" % (kind,)
+        )
+
+    def _own_cards(self, player, cards, what):
+        """Cards `player` may put face down now, sorted; RuleError if not."""
+        if not 1 <= len(cards) <= MAX_OFFER:
+            raise RuleError("%s is 1 to %d cards, not %d" % (what, MAX_OFFER, len(cards)))
+        for card in cards:
+            if type(card) is not int or not 0 <= card < len(self.owner):
+                raise RuleError("%r is not a card; cards are numbered 0-62" % (card,))
+            if self.owner[card] != player:
+                raise RuleError("%s is not in your hand" % card_name(card))
+            offer = self._offer_holding(card)
+            if offer is not None:
+                raise RuleError(
+                    "%s is already in your offer #%d; withdraw that offer to use it"
+                    % (card_name(card), offer[0])
+                )
+        cards = tuple(sorted(cards))
+        for i in range(1, len(cards)):
+            if cards[i] == cards[i - 1]:
+                raise RuleError("%s is listed twice" % card_name(cards[i]))
+            if cat_of(cards[i]) != cat_of(cards[0]):
+                raise RuleError(
+                    "%s must show one cat only: %s and %s differ"
+                    % (what, card_name(cards[0]), card_name(cards[i]))
+                )
+        return cards
+
+    def _open_offer(self, oid):
+        if type(oid) is int:
+            for offer in self.offers:
+                if offer[0] == oid:
+                    return offer
+        raise RuleError(
+            "offer #%s is not open (withdrawn, taken, or from another round); "
+            "choose one of the open offers" % (oid,)
+        )
+
+    def _check_score(self, action):
+        n = self.players()
+        if len(action) < 3:
+            raise RuleError("write it as ('score', declarer, best, ...): at least one best hand")
+        for p in action[1:]:
+            if type(p) is not int or not 0 <= p < n:
+                raise RuleError("%r is not a player; players are 0-%d" % (p, n - 1))
+        declarer = action[1]
+        best = sorted(action[2:])
+        for i, p in enumerate(best):
+            if p == declarer:
+                raise RuleError(
+                    "player %d declared; the best hand is counted among the others" % p
+                )
+            if i and best[i - 1] == p:
+                raise RuleError("player %d is listed twice among the best hands" % p)
+        return ("score", declarer) + tuple(best)
+
+    # ---- carrying actions out ----------------------------------------------
+
+    def apply(self, player, action):
+        action = self.check(player, action)
+        kind = action[0]
+        if kind == "offer":
+            return self._offer(player, action[1:])
+        if kind == "withdraw":
+            return self._withdraw(action[1])
+        if kind == "accept":
+            return self._accept(player, action[1], action[2:])
+        if kind == "declare":
+            return self._declare(player)
+        return self._end_round(action[1], list(action[2:]), None)
+
+    def _offer(self, player, cards):
+        oid = self.next_offer
+        self.next_offer += 1
+        self.offers.append((oid, player, cards))
+        return [{"type": "offer", "offer": oid, "player": player, "meow": self._meow(cards)}]
+
+    def _withdraw(self, oid):
+        offer = self._take_offer(oid)
+        return [{"type": "withdraw", "offer": oid, "player": offer[1],
+                 "meow": self._meow(offer[2])}]
+
+    def _accept(self, player, oid, given):
+        offer = self._take_offer(oid)
+        for card in offer[2]:
+            self.owner[card] = player
+        for card in given:
+            self.owner[card] = offer[1]
+        return [{"type": "swap", "offer": oid, "player": offer[1], "by": player,
+                 "meow": self._meow(given)}]
+
+    def _take_offer(self, oid):
+        for i, offer in enumerate(self.offers):
+            if offer[0] == oid:
+                return self.offers.pop(i)
+
+    def _declare(self, player):
+        hand = self.hand(player)  # ascending, so one cat iff the ends agree
+        if cat_of(hand[0]) != cat_of(hand[-1]):
+            # Everyone heard the claim; only the fact that it failed is public.
+            return [{"type": "false declaration", "player": player}]
+        # The others count their best combinations aloud: these are public.
+        counts = [self.best_count(p) for p in range(self.players())]
+        others = [p for p in range(self.players()) if p != player]
+        top = max(counts[p] for p in others)
+        return self._end_round(player, [p for p in others if counts[p] == top], counts)
+
+    # ---- scoring, one mechanism for both modes ------------------------------
+
+    def _end_round(self, declarer, best, counts):
+        """Score a round: two pawprints to the declarer, one to each holder of
+        the best hand among the others; then end the game or start the next."""
+        self.pawprints[declarer] += 2
+        for p in best:
+            self.pawprints[p] += 1
+        self.rounds.append([declarer, best])
+        event = {"type": "round over", "round": self.round, "declarer": declarer,
+                 "best": list(best), "pawprints": list(self.pawprints)}
+        if counts is not None:
+            event["counts"] = counts
+        events = [event]
+        self.offers = []
+        self.winner, self.reason = self._decide(declarer)
+        if self.winner is not None:
+            events.append({"type": "game over", "winner": self.winner, "reason": self.reason})
+            return events
+        self.round += 1
+        if self.config["mode"] == STATIONS:
+            self._deal()
+            events.append({"type": "deal", "round": self.round})
+        return events
+
+    def _decide(self, declarer):
+        """(winner, reason) once someone has five pawprints, else (None, '').
+
+        The rulebook: the first to five wins; if a round ends with players tied
+        for the lead, the one who won two pawprints in it wins, even short of
+        five. We read it as: a tie for the lead at five or more goes to this
+        round's declarer, whatever their own count (docs/purrfect.md)."""
+        top = max(self.pawprints)
+        if top < GOAL:
+            return None, ""
+        leaders = [p for p, n in enumerate(self.pawprints) if n == top]
+        if len(leaders) > 1:
+            return declarer, (
+                "players %s tied at %d pawprints; player %d won this round's "
+                "two pawprints" % (", ".join(str(p) for p in leaders), top, declarer)
+            )
+        past = [n for n in self.pawprints if n >= GOAL]
+        if len(past) == 1:
+            return leaders[0], "first to %d pawprints" % GOAL
+        return leaders[0], "most pawprints (%d) of the players with %d or more" % (top, GOAL)
+
+    # ---- what the screens show ----------------------------------------------
+
+    def hand(self, player):
+        """The player's nine cards, ascending (their own station only)."""
+        return [c for c, p in enumerate(self.owner) if p == player]
+
+    def best_count(self, player):
+        """How many cards of one cat the player's best combination holds."""
+        counts = [0] * len(CATS)
+        for c, p in enumerate(self.owner):
+            if p == player:
+                counts[c // HAND] += 1
+        return max(counts)
+
+    def _meow(self, cards):
+        return MEOWS[self.meows[len(cards) - 1]][0]
+
+    def _offer_holding(self, card):
+        for offer in self.offers:
+            if card in offer[2]:
+                return offer
+        return None
+
+    def _free_groups(self, player):
+        """The player's cards in no open offer, one ascending list per cat."""
+        offered = set()
+        for offer in self.offers:
+            if offer[1] == player:
+                for card in offer[2]:
+                    offered.add(card)
+        groups = []
+        for cat in self.cats:
+            group = [c for c in range(cat * HAND, cat * HAND + HAND)
+                     if self.owner[c] == player and c not in offered]
+            if group:
+                groups.append(group)
+        return groups
+
+    def public(self):
+        v = {
+            "game": self.NAME,
+            "mode": self.config["mode"],
+            "players": self.players(),
+            # The table's legend: meows[k - 1] is said to offer k cards.
+            "meows": [list(MEOWS[i]) for i in self.meows],
+            "round": self.round,
+            "pawprints": list(self.pawprints),
+            "rounds": [[d, list(b)] for d, b in self.rounds],
+            "winner": self.winner,
+        }
+        if self.config["mode"] == STATIONS:
+            v["cats"] = [CATS[c][0] for c in self.cats]
+            v["offers"] = [{"offer": oid, "player": by, "meow": self._meow(cards)}
+                           for oid, by, cards in self.offers]
+        return v
+
+    def private(self, player):
+        if self.config["mode"] != STATIONS:
+            return {}
+        return {
+            "hand": self.hand(player),
+            "offered": [[oid, list(cards)] for oid, by, cards in self.offers if by == player],
+        }
+
+    def result(self):
+        if self.winner is None:
+            return None
+        order = sorted(range(self.players()), key=lambda p: -self.pawprints[p])
+        ranks = [0] * self.players()
+        ranks[self.winner] = 1
+        rank, last = 1, None
+        for i, p in enumerate(q for q in order if q != self.winner):
+            if self.pawprints[p] != last:
+                rank, last = i + 2, self.pawprints[p]
+            ranks[p] = rank
+        return {"ranks": ranks, "winner": self.winner,
+                "pawprints": list(self.pawprints), "reason": self.reason}
