@@ -9,6 +9,7 @@
 # player's own station). Events returned by act() are public too. The seed and
 # the full log leave the game only through record(), which refuses until the
 # game is over.
+from catnip.rules.log import Log
 from catnip.rules.rng import Rng, commit, new_seed
 
 
@@ -26,7 +27,7 @@ class Game:
         self.seed = seed if seed is not None else new_seed()
         self.seed_commit = commit(self.seed)
         self.rng = Rng(self.seed)
-        self.log = []
+        self.log = Log()
         self.setup()
 
     # ---- what a subclass provides --------------------------------------
@@ -81,6 +82,7 @@ class Game:
         if not action or not isinstance(action[0], str):
             raise RuleError("an action starts with its name, e.g. ('play', 3)")
         events = self.apply(player, action)
+        # A game validates its own items, so every accepted action is loggable.
         self.log.append((player, action))
         return events
 
@@ -132,11 +134,22 @@ class Game:
         return d
 
     def __eq__(self, other):
-        return type(self) is type(other) and self.state() == other.state()
+        # Compared in place: copying a long game's state twice to compare it
+        # would need more heap than the Pico has to spare.
+        if type(self) is not type(other) or self.rng.state() != other.rng.state():
+            return False
+        mine, theirs = self.__dict__, other.__dict__
+        if len(mine) != len(theirs):
+            return False
+        for k, v in mine.items():
+            if k != "rng" and (k not in theirs or theirs[k] != v):
+                return False
+        return True
 
 
 def _copy(x):
-    """Deep copy of nested dicts, lists, tuples and sets; anything else is shared."""
+    """Deep copy of nested dicts, lists, tuples, sets, bytearrays and logs;
+    anything else is shared."""
     if isinstance(x, (int, str)) or x is None:
         return x
     if isinstance(x, dict):
@@ -147,6 +160,10 @@ def _copy(x):
         return tuple(_copy(v) for v in x)
     if isinstance(x, set):
         return set(x)
+    if isinstance(x, bytearray):
+        return bytearray(x)
+    if isinstance(x, Log):
+        return x.copy()
     return x
 
 

@@ -1,0 +1,51 @@
+# The packed action log reads back exactly what was written.
+from check import message, raises
+
+from catnip.rules.log import Log
+from catnip.rules.rng import Rng
+
+
+def test_round_trip_of_numbers_and_words():
+    entries = [
+        (0, ("play", 3)),
+        (5, ("gems", -5, 0, (1 << 28) - 1, -(1 << 28) + 1)),
+        (1, ("drew", "red")),
+        (0, ("declare",)),
+        (3, ("drew", "red")),
+    ]
+    log = Log(entries)
+    assert list(log) == entries and log == entries and len(log) == 5
+    assert log[-1] == entries[-1] and log[1] == entries[1]
+    raises(IndexError, log.__getitem__, 5)
+
+
+def test_random_entries_round_trip():
+    pick = Rng("log")
+    entries = []
+    for _ in range(500):
+        action = ["w%d" % pick.below(5)]
+        for _ in range(pick.below(6)):
+            action.append(pick.below(65536) - 32768)
+        entries.append((pick.below(8), tuple(action)))
+    assert list(Log(entries)) == entries
+
+
+def test_packed_is_small():
+    log = Log((p % 7, ("offer", 10 + p % 50, 11 + p % 50)) for p in range(800))
+    # player, count, word, two small numbers: five bytes; the few numbers
+    # past 31 take a second byte (varints hold 6 value bits in the first).
+    assert log.nbytes() < 800 * 7
+
+
+def test_copy_is_independent():
+    log = Log([(0, ("a", 1))])
+    snapshot = log.copy()
+    log.append((1, ("b", 2)))
+    assert len(snapshot) == 1 and list(snapshot) == [(0, ("a", 1))]
+
+
+def test_items_that_cannot_be_packed_are_refused_whole():
+    log = Log([(0, ("a", 1))])
+    for bad in (1.5, None, True, 1 << 40, [1]):
+        assert "cannot log" in message(ValueError, log.append, (1, ("b", 2, bad)))
+    assert list(log) == [(0, ("a", 1))]
