@@ -16,7 +16,8 @@ def main(only: list[str]) -> None:
     table = Table(title="catnip benchmarks", show_lines=False)
     for column in ("area", "measure", "value", "unit", "note"):
         table.add_column(column, justify="right" if column == "value" else "left")
-    console = Console()
+    # Piped output (CI logs, closing notes) gets a wide table, not 80 columns.
+    console = Console(width=None if sys.stdout.isatty() else 180)
     for info in sorted(pkgutil.iter_modules(bench.__path__), key=lambda m: m.name):
         if not info.name.startswith("bench_") or (only and info.name not in only):
             continue

@@ -25,17 +25,16 @@ from catnip.rules.purrfect import Purrfect  # noqa: E402
 Row = tuple[str, str, object, str, str]
 SEED, CHOOSER = "bench-purrfect-7", "bench"
 
-# Plays the whole game and builds its record: the device holds the game, its
-# log and, at the end, the record in RAM, so this is the figure that must fit.
-# COLLECT says whether to gc.collect() after every action, as the device's
-# main loop should: without it the log's small tuples land all over the heap
-# between collections, and the log's own list soon has no block to grow into.
+# Plays the whole game (the sensible players' legal() lists included) and, if
+# RECORD, builds its record as one JSON-ready structure at the end. COLLECT
+# says whether to gc.collect() after every action, as the device's loop does.
 FULL_GAME = f"""
 from catnip import rules
 from purrfect_play import play_sensibly
 game = rules.new("purrfect", {{"players": 7}}, "{SEED}")
 play_sensibly(game, "{CHOOSER}", collect=COLLECT)
-record = game.record()
+if RECORD:
+    record = game.record()
 print("OK")
 """
 PICO_HEAP = 231_680  # free after boot, MicroPython 1.29 (docs: shared/design.md)
@@ -107,14 +106,17 @@ def rows() -> Iterator[Row]:
     yield ("purrfect", "7-player game: state at the end, without log",
            st["played"] - st["import"] - log, "B", "")
     yield ("purrfect", f"7-player game: log of {actions} actions", log, "B",
-           f"{log / actions:.0f} B an action (the engine's list of tuples)")
+           f"{log / actions:.0f} B an action (the engine's packed log)")
     yield ("purrfect", "7-player game: record() at the end", record, "B",
-           "a second copy of the log, as lists")
-    heap = min_heap("COLLECT = True" + FULL_GAME, path=[SHARED], hi=1024 * 1024)
-    yield ("purrfect", "7-player game: smallest heap to play it", heap, "B",
-           f"-X heapsize; {actions} actions, gc after each, then record(); Pico ~{heap // 2:,} B")
+           "the log unpacked into JSON-ready lists")
+    for record, how in ((False, "play it"), (True, "play it, then build record()")):
+        heap = min_heap(f"COLLECT = True\nRECORD = {record}" + FULL_GAME, path=[SHARED],
+                        hi=1024 * 1024)
+        yield ("purrfect", f"7-player game: smallest heap to {how}", heap, "B",
+               f"-X heapsize; {actions} actions, gc after each; Pico ~{heap // 2:,} B")
     for collect, how in ((True, "gc after each action"), (False, "no gc between actions")):
-        fits = completes(f"COLLECT = {collect}" + FULL_GAME, 2 * PICO_HEAP, path=[SHARED])
+        fits = completes(f"COLLECT = {collect}\nRECORD = True" + FULL_GAME, 2 * PICO_HEAP,
+                         path=[SHARED])
         yield ("purrfect", f"7-player game fits a Pico-sized heap, {how}",
                "yes" if fits else "no", "", f"unix heap {2 * PICO_HEAP:,} B = 2 x the Pico's")
     yield ("purrfect", "act() via replay, unix port", actions / st["replay_us"] * 1e6,
