@@ -3,17 +3,14 @@ docs/hardware.md that match the shipped board files."""
 
 from __future__ import annotations
 
-import re
 import struct
 import zlib
-from pathlib import Path
 
 import pytest
 
 from catnip_host.screens import DARK, LIT, png_bytes
-from catnip_host.wiring import shipped
+from catnip_host.wiring import generated, refresh
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "hardware.md"
 
 
 def _decode(png: bytes) -> tuple[int, int, bytes]:
@@ -51,11 +48,18 @@ def test_png_shows_each_pixel_as_a_square():
         png_bytes(image, 64)
 
 
-@pytest.mark.parametrize("name", ["direct", "mux"])
-def test_docs_wiring_tables_match_the_board_files(name):
-    text = DOCS.read_text()
-    found = re.search(rf"<!-- wiring:{name} -->\n(.*?)<!-- /wiring:{name} -->", text, re.S)
-    assert found, f"docs/hardware.md has no wiring:{name} section"
-    assert found.group(1) == shipped()[name], (
-        f"docs/hardware.md's {name} wiring is stale; paste the output of "
-        "`python -m catnip_host.wiring`")
+@pytest.mark.parametrize("path", sorted(generated()), ids=lambda p: p.name)
+def test_generated_hardware_docs_match_the_board_files(path):
+    marker, sections = generated()[path]
+    text = path.read_text()
+    for name in sections:
+        assert f"<!-- {marker}:{name} -->" in text, f"{path} has no {marker}:{name} section"
+    assert refresh(text, marker, sections) == text, (
+        f"{path}'s {marker} sections are stale; run `python -m catnip_host.wiring --write`")
+
+
+def test_refresh_replaces_only_the_marked_section():
+    text = "a\n<!-- parts:x -->\nold\n<!-- /parts:x -->\nb\n"
+    assert refresh(text, "parts", {"x": "new\n"}) == "a\n<!-- parts:x -->\nnew\n<!-- /parts:x -->\nb\n"
+    with pytest.raises(ValueError, match="no <!-- parts:y -->"):
+        refresh(text, "parts", {"y": ""})
