@@ -8,8 +8,9 @@
 # buttons report as part 0, the screen as part SCREEN). next()/get() fold
 # the parts into one station (catnip.health): it is online while both
 # answer, so the application sees one OFFLINE when either part goes and one
-# ONLINE when both are back. The table display (TABLE) and the tray (TRAY)
-# report OFFLINE/ONLINE in the same stream.
+# ONLINE when both are back, and no button event from a station that is
+# not online. The table display (TABLE) and the tray (TRAY) report
+# OFFLINE/ONLINE in the same stream.
 #
 # Buttons arrive as UP, DOWN, OK, BACK whichever pins they are wired to.
 import asyncio
@@ -25,7 +26,7 @@ except ImportError:  # CPython
 from catnip.board import BUTTONS, BoardError
 from catnip.drivers.buttons import Buttons, ExpanderSource, GpioSource
 from catnip.drivers.debounce import OFFLINE, ONLINE
-from catnip.health import StationHealth
+from catnip.health import StationEvents
 from catnip.screen import SCREEN, Screen
 
 UP = const(0)  # button numbers in events: the order of catnip.board.BUTTONS
@@ -124,7 +125,7 @@ class Hardware:
                     repeat |= 1 << bits[n]
             self._keys.append(keys)
             self.buttons.add(source, repeat)
-        self.health = StationHealth(players, SCREEN + 1)  # part 0: the buttons
+        self.health = StationEvents(players, SCREEN + 1)  # part 0: the buttons
         self.table = None
         if board.table is not None:
             self.table = Screen(self._port(board.table), board.table["oled"], queue, TABLE,
@@ -205,17 +206,13 @@ class Hardware:
     def next(self):
         """The oldest event as (station, kind, button), or None. Kinds are
         catnip.drivers.debounce's; OFFLINE and ONLINE have button 0."""
-        queue = self.buttons.queue
-        while queue.count:
-            code = queue.pop()
-            station, kind, low = code >> 8, code >> 4 & 15, code & 15
-            if station >= self.players:  # the table display, the tray
-                return station, kind, 0
-            if kind != OFFLINE and kind != ONLINE:
-                return station, kind, self._keys[station][low]
-            if self.health.report(station, kind, low):
-                return station, kind, 0
-        return None
+        code = self.health.take(self.buttons.queue)
+        if code < 0:
+            return None
+        station, kind, low = code >> 8, code >> 4 & 15, code & 15
+        if station < self.players:
+            low = self._keys[station][low]
+        return station, kind, low
 
     async def get(self):
         """Wait for the next event."""
