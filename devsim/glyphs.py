@@ -7,14 +7,17 @@
 # draws anyway. Every 8x8 window of the image is looked up among the 94
 # glyphs (space is left to the gaps) and their inverses; overlapping matches
 # are settled in favour of the one with more ink, so a stroke of one letter
-# is not read as a small glyph such as '.' or '-'.
+# is not read as a small glyph such as '.' or '-'. A glyph that is a bare
+# line or dot ('_', '-', '|', '.', ...) counts only where its ink ends at the
+# edge of its cell: the edge of a filled bar is not an underscore.
 WIDTH = 128
 
 _font = None
 
 
 def _glyphs():
-    """{8 column bytes: (character, inverted, ink)} for every printable glyph."""
+    """{8 column bytes: (character, inverted, ink, thin)} for every printable
+    glyph; thin: its ink fits in two rows or two columns."""
     global _font
     if _font is None:
         try:
@@ -29,10 +32,25 @@ def _glyphs():
             fb.fill(0)
             fb.text(chr(code), 0, 0, 1)
             ink = sum(_ones(b) for b in cell)
-            font[bytes(cell)] = (chr(code), False, ink)
-            font[bytes(255 - b for b in cell)] = (chr(code), True, ink)
+            rows = 0
+            for b in cell:
+                rows |= b
+            thin = _span(rows) <= 2 or _span(sum(1 << i for i in range(8) if cell[i])) <= 2
+            font[bytes(cell)] = (chr(code), False, ink, thin)
+            font[bytes(255 - b for b in cell)] = (chr(code), True, ink, thin)
         _font = font
     return _font
+
+
+def _span(mask):
+    """Distance from the lowest to the highest set bit, plus one."""
+    low = 0
+    while not mask >> low & 1:
+        low += 1
+    high = 7
+    while not mask >> high & 1:
+        high -= 1
+    return high - low + 1
 
 
 def _ones(b):
@@ -52,7 +70,7 @@ def find(image, height):
         band = _band(image, y)
         for x in range(WIDTH - 7):
             glyph = font.get(band[x:x + 8])
-            if glyph is not None:
+            if glyph is not None and (not glyph[3] or _bounded(image, height, x, y, glyph[1])):
                 hits.append((-glyph[2], y, x, glyph[0], glyph[1]))
     hits.sort()
     kept = []
@@ -83,6 +101,23 @@ def lines(image, height):
     if row_y is not None:
         out.append(text)
     return out
+
+
+def _bounded(image, height, x, y, inverted):
+    """True when no ink of the glyph at (x, y) runs on past its 8x8 cell."""
+    ink = 0 if inverted else 1
+    for i in range(8):
+        for inside, outside in (((x + i, y), (x + i, y - 1)), ((x + i, y + 7), (x + i, y + 8)),
+                                ((x, y + i), (x - 1, y + i)), ((x + 7, y + i), (x + 8, y + i))):
+            if _pixel(image, height, *inside) == ink and _pixel(image, height, *outside) == ink:
+                return False
+    return True
+
+
+def _pixel(image, height, x, y):
+    if not (0 <= x < WIDTH and 0 <= y < height):
+        return -1  # beyond the glass: neither lit nor dark ink
+    return image[(y >> 3) * WIDTH + x] >> (y & 7) & 1
 
 
 def _band(image, y):

@@ -26,9 +26,11 @@ from devsim.models.ssd1306 import SSD1306, render
 from devsim.models.tca9548a import TCA9548A
 from devsim.timing import VirtualClock
 
-# When each corner cell's first conversion completes: their oscillators are
-# not in step.
+# The corner cells' HX711s run on their own internal oscillators: each
+# starts converting at its own moment and keeps a rate a little apart
+# (per mille of the nominal period), so their conversions drift.
 CELL_PHASES_US = (0, 23000, 51000, 77000)
+CELL_SPREAD = (0, 7, -6, 12)
 
 
 class Table:
@@ -37,10 +39,11 @@ class Table:
     counts: what the load cells weigh, as a signed HX711 count at channel A
     x128: a number, or counts_at(t_us) returning a number (every cell reads
     it) or one number per cell. Assign `table.counts` to change it later.
+    rate: the HX711s' 10 or 80 samples/s, as their RATE pins are wired.
     stations: how many of the board's stations are plugged in (all of them
     by default)."""
 
-    def __init__(self, board, clock=None, counts=0, stations=None):
+    def __init__(self, board, clock=None, counts=0, rate=10, stations=None):
         self.board = board
         self.clock = clock or VirtualClock()
         self.counts = counts
@@ -61,10 +64,12 @@ class Table:
             self.display = self._panel(board.table)
         self.cells = []  # HX711 models, in the order of tray.cells
         if board.tray is not None:
+            period = 100000 if rate == 10 else 12500
             for i, cell in enumerate(board.tray["cells"]):
-                self.cells.append(HX711Model(self.clock, cell["sck"], cell["dout"],
-                                             _CellSource(self, i),
-                                             phase_us=CELL_PHASES_US[i % 4]))
+                self.cells.append(HX711Model(
+                    self.clock, cell["sck"], cell["dout"], _CellSource(self, i), rate=rate,
+                    phase_us=CELL_PHASES_US[i % 4] * period // 100000,
+                    period_us=period + period * CELL_SPREAD[i % 4] // 1000))
 
     # ---- wiring -----------------------------------------------------------
 
