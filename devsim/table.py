@@ -39,17 +39,21 @@ class Table:
     counts: what the load cells weigh, as a signed HX711 count at channel A
     x128: a number, or counts_at(t_us) returning a number (every cell reads
     it) or one number per cell. Assign `table.counts` to change it later.
-    rate: the HX711s' 10 or 80 samples/s, as their RATE pins are wired.
-    stations: how many of the board's stations are plugged in (all of them
-    by default)."""
+    rate: the HX711s' 10 or 80 samples/s, as their RATE pins are wired."""
 
-    def __init__(self, board, clock=None, counts=0, rate=10, stations=None):
+    def __init__(self, board, clock=None, counts=0, rate=10):
         self.board = board
         self.clock = clock or VirtualClock()
         self.counts = counts
-        self._installed = False
         self.clock.__enter__()  # a fresh pin board, timed by the clock
         self._installed = True
+        try:
+            self._build(board, rate)
+        except BaseException:
+            self.close()
+            raise
+
+    def _build(self, board, rate):
         buses.reset()
         soc.reset()
         self._lines = {}  # INT wires by Pico pin
@@ -57,8 +61,7 @@ class Table:
         if board.mux is not None:
             self.mux = _Mux(board.mux)
             self.bus(board.mux["bus"]).attach(board.mux["addr"], self.mux.model)
-        count = len(board.stations) if stations is None else stations
-        self.stations = [Station(self, k, board.stations[k]) for k in range(count)]
+        self.stations = [Station(self, k, config) for k, config in enumerate(board.stations)]
         self.display = None  # the table display's SSD1306 model
         if board.table is not None:
             self.display = self._panel(board.table)
