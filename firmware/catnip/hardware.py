@@ -117,12 +117,7 @@ class Hardware:
             port = self._port(stations[k])
             self.screens.append(Screen(port, stations[k]["oled"], queue, k, retry_ms))
             source, bits = _source(stations[k]["buttons"], port)
-            keys = bytearray(16)
-            repeat = 0
-            for n in range(len(BUTTONS)):
-                keys[bits[n]] = n
-                if BUTTONS[n] in REPEATING:
-                    repeat |= 1 << bits[n]
+            keys, repeat = _keymap(bits)
             self._keys.append(keys)
             self.buttons.add(source, repeat)
         self.health = StationEvents(players, SCREEN + 1)  # part 0: the buttons
@@ -261,6 +256,18 @@ def _source(buttons, port):
     for b in bits:
         mask |= 1 << b
     return ExpanderSource(chip(port, e["addr"]), mask, irq=e["int"] is not None), bits
+
+
+def _keymap(bits):
+    """From each button's source bit (in BUTTONS order): the table from
+    source bit to button number, and the mask of source bits that repeat."""
+    keys = bytearray(16)
+    repeat = 0
+    for n in range(len(BUTTONS)):
+        keys[bits[n]] = n
+        if BUTTONS[n] in REPEATING:
+            repeat |= 1 << bits[n]
+    return keys, repeat
 
 
 def _tray(tray, clock):

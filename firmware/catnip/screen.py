@@ -37,7 +37,8 @@ class Screen(SSD1306):
     """The panel `oled` ({"addr", "height", "flip"}, as in the board config)
     on `i2c`, which may be one channel of the mux (catnip.hardware.Channel).
     `queue` and `station` say where reports go; without a queue the screen
-    keeps its state in `online` only."""
+    keeps its state in `online` only. Draw, then flush(now); show() is the
+    driver's raw transfer, which raises."""
 
     def __init__(self, i2c, oled, queue=None, station=0, retry_ms=500, probe_ms=1000):
         self.online = None  # None until the first flush, then True or False
