@@ -235,7 +235,8 @@ def test_a_station_missing_from_the_start_is_one_offline_until_plugged():
         rig.table.stations[2].unplug()
         got = rig.run(1200)
         # Its expander is missed at the first poll, before any screen flushed.
-        assert got == [(2, "offline", 0), (0, "online", 0), (1, "online", 0), (TABLE, "online", 0)], got
+        assert got == [(2, "offline", 0), (0, "online", 0), (1, "online", 0),
+                       (TABLE, "online", 0)], got
         draw(rig.hw.screens[2], 2)
         rig.table.stations[2].plug()
         assert rig.run(600) == [(2, "online", 0)]
