@@ -31,6 +31,8 @@ from devsim.timing import VirtualClock
 # (per mille of the nominal period), so their conversions drift.
 CELL_PHASES_US = (0, 23000, 51000, 77000)
 CELL_SPREAD = (0, 7, -6, 12)
+# What an empty tray reads: a real bridge is never balanced to exactly 0.
+EMPTY_TRAY = 21000
 
 
 class Table:
@@ -38,10 +40,11 @@ class Table:
 
     counts: what the load cells weigh, as a signed HX711 count at channel A
     x128: a number, or counts_at(t_us) returning a number (every cell reads
-    it) or one number per cell. Assign `table.counts` to change it later.
+    it) or one number per cell; an empty tray's offset by default. Assign
+    `table.counts` to change it later.
     rate: the HX711s' 10 or 80 samples/s, as their RATE pins are wired."""
 
-    def __init__(self, board, clock=None, counts=0, rate=10):
+    def __init__(self, board, clock=None, counts=EMPTY_TRAY, rate=10):
         self.board = board
         self.clock = clock or VirtualClock()
         self.counts = counts

@@ -5,7 +5,7 @@ from buttoncheck import check_stream
 from catnip import board as boards
 from catnip.drivers.debounce import NAMES
 from catnip.hardware import Hardware
-from devsim.table import Table
+from devsim.table import EMPTY_TRAY, Table
 from oled import frame_of
 
 
@@ -23,7 +23,7 @@ class Rig:
     (station, kind name, button). On leaving a `with` block the whole
     stream must keep the input layer's invariants (tests/shared/buttoncheck)."""
 
-    def __init__(self, board, players, step_ms=10, counts=0, **timing):
+    def __init__(self, board, players, step_ms=10, counts=EMPTY_TRAY, **timing):
         self.table = Table(board, counts=counts)
         self.hw = Hardware(board, players, clock=self.table.clock, **timing)
         self.step_ms = step_ms

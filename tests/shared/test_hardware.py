@@ -386,6 +386,27 @@ def test_a_dead_load_cell_is_one_event_and_readings_resume():
         assert readings[0][1] == [100, 200, 300, 400] and readings[-1][1] == [-5, 6, 7, 8]
 
 
+def test_the_drifting_corner_cells_weigh_steadily_for_a_long_session():
+    import asyncio
+
+    with Rig(load("mux"), 2, counts=(-7000, 150000, 90000, 3)) as rig:
+        table = rig.table
+        readings = []
+
+        async def main():
+            task = asyncio.create_task(rig.hw.weigh(lambda c: readings.append(list(c))))
+            await table.clock.pause_ms(30000)
+            task.cancel()
+
+        asyncio.run(main())
+        rig.take()
+        # The four oscillators drift a whole period apart and back meanwhile.
+        assert rig.events == [] and len(readings) > 250
+        assert all(r == [-7000, 150000, 90000, 3] for r in readings)
+        for cell in table.cells:
+            assert not cell.violations, cell.violations
+
+
 def test_a_load_cell_missing_from_the_start_is_one_event():
     import asyncio
 
