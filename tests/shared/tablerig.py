@@ -1,0 +1,83 @@
+# The firmware's Hardware running on the simulated Table built from the same
+# board config, stepped in virtual time: the tests' picture of a game night.
+from boardcheck import shipped
+from buttoncheck import check_stream
+from catnip import board as boards
+from catnip.drivers.debounce import NAMES
+from catnip.hardware import Hardware
+from devsim.table import EMPTY_TRAY, Table
+from oled import frame_of
+
+
+def load(name, edit=None):
+    """A shipped board, optionally changed by edit(data) before validation."""
+    data = shipped(name)
+    if edit is not None:
+        edit(data)
+    return boards.parse(data)
+
+
+class Rig:
+    """Table + Hardware for `players`; every step advances the clock, moves
+    the buttons' contacts, polls and flushes, and keeps the events as
+    (station, kind name, button). On leaving a `with` block the whole
+    stream must keep the input layer's invariants (tests/shared/buttoncheck)."""
+
+    def __init__(self, board, players, step_ms=10, counts=EMPTY_TRAY, **timing):
+        self.table = Table(board, counts=counts)
+        self.hw = Hardware(board, players, clock=self.table.clock, **timing)
+        self.step_ms = step_ms
+        self.events = []  # tests may clear this
+        self.log = []  # every event, for the invariants
+
+    def run(self, ms):
+        """Step for `ms`; returns the events that came meanwhile."""
+        start = len(self.events)
+        for _ in range(ms // self.step_ms):
+            self.table.advance(self.step_ms)
+            now = self.table.ticks_ms()
+            self.hw.poll(now)
+            self.hw.flush(now)
+            self.take()
+        return self.events[start:]
+
+    def take(self):
+        while True:
+            event = self.hw.next()
+            if event is None:
+                return
+            event = (event[0], NAMES[event[1]], event[2])
+            self.events.append(event)
+            self.log.append(event)
+
+    def station(self, k):
+        """(the firmware's Screen, the table's Station) of station k."""
+        return self.hw.screens[k], self.table.stations[k]
+
+    def close(self):
+        self.table.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, *exc):
+        self.close()
+        if kind is None:
+            check_stream(self.log)
+        return False
+
+
+def draw(screen, k, note=""):
+    """Something only station k shows: its name, a note, a box at its own place."""
+    screen.fill(0)
+    screen.text("Station %d" % (k + 1), 0, 0, 1)
+    if note:
+        screen.text(note, 0, 16, 1)
+    screen.fill_rect(8 * k, 40, 6, 6, 1)
+
+
+def shown(screen, model):
+    """'' if the panel model shows exactly the screen's frame, else what differs."""
+    from devsim.models.ssd1306 import mismatch
+
+    return mismatch(frame_of(screen, 128, screen.height), model.screen(), model.height)
