@@ -14,6 +14,8 @@ def main() -> None:
 def sim() -> None:
     """Start the virtual table: the real firmware with simulated hardware."""
     raise click.ClickException(
-        "the virtual table is not built yet: it needs the station drivers and the "
-        "device app. Until then, `make test` exercises the rules under both interpreters."
+        "the virtual table is not built yet: the rules, drivers and simulated hardware "
+        "(devsim/table.py) are in place, but the device app that runs a game on the "
+        "stations is not. Until it lands, `make test` plays every game and drives every "
+        "simulated part under both interpreters."
     )
