@@ -22,6 +22,9 @@ GAMES = [
     ("stack", {"players": 5, "black_cat": True}),
     ("stack", {"players": 6, "mode": "patient", "black_cat": True, "draw": "physical"}),
     ("stack", {"players": 3, "mode": "clowder"}),
+    ("purrfect", {"players": 4}),
+    ("purrfect", {"players": 7}),
+    ("purrfect", {"players": 5, "mode": "scorekeeper"}),
 ]
 SEEDS = [("seed-a", "pick-a"), ("seed-b", "pick-b")]
 CASES = [(n, c, s, p) for n, c in GAMES for s, p in SEEDS]

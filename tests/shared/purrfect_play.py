@@ -6,14 +6,12 @@
 # soon as its hand is purrfect. It decides
 # from its own view() only, as a person at the table would. Mixing in a share
 # of uniformly random legal actions keeps every kind of action in play.
-import gc
 import sys
 
-from catnip.rules.rng import Rng
+from playout import any_legal, play_randomly
 
 # Under MicroPython, collect after every action, as the device's main loop
-# does: between collections the allocator walks up the heap, so the log's
-# small tuples would land all over it and the log's list could not grow.
+# does, so heap figures measure what the game holds, not uncollected garbage.
 TIDY = sys.implementation.name == "micropython"
 
 
@@ -37,7 +35,9 @@ def sensible_action(game, player, rng):
     free = _by_cat([c for c in v["hand"] if c not in offered])
     keep = max(sorted(held), key=lambda cat: len(held[cat]))
     # Give from the least-held cats first; ties in random order.
-    spare = [cat for cat in free if cat != keep]
+    # Sorted first: dict order differs between interpreters, and the same
+    # seed must make the same choices on both.
+    spare = sorted(cat for cat in free if cat != keep)
     rng.shuffle(spare)
     spare = sorted(spare, key=lambda cat: len(held[cat]))
     size = {}
@@ -63,22 +63,10 @@ def play_sensibly(game, seed, noise=0, max_actions=200000, each=None, collect=TI
     """Play a game to its end: each step a random player takes a uniformly
     random legal action with probability noise/16, else its sensible one.
     `each(game, player, action, events)` runs after every action."""
-    pick = Rng(seed)
-    for _ in range(max_actions):
-        if game.result() is not None:
-            return game
-        players = game.to_act()
-        assert players, "nobody may act but the game is not over"
-        player = pick.choice(players)
+
+    def choose(game, player, pick):
         if noise and pick.below(16) < noise:
-            action = pick.choice(game.legal(player))
-        else:
-            action = sensible_action(game, player, pick)
-            if action is None:
-                continue
-        events = game.act(player, action)
-        if collect:
-            gc.collect()
-        if each is not None:
-            each(game, player, action, events)
-    raise AssertionError("game did not end within %d steps" % max_actions)
+            return any_legal(game, player, pick)
+        return sensible_action(game, player, pick)
+
+    return play_randomly(game, seed, max_actions, each, choose, collect)
