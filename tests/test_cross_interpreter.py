@@ -31,12 +31,13 @@ CASES = [(n, c, s, p) for n, c in GAMES for s, p in SEEDS]
 
 # The cases travel in a file: this micropython build aborts on a long argv.
 SCRIPT = """
-import json, sys
+import gc, json, sys
 from crossplay import transcript
 with open(sys.argv[1]) as f:
     cases = json.load(f)
 for name, config, seed, pick in cases:
     print(json.dumps(transcript(name, config, seed, pick)))
+    gc.collect()
 """
 
 
@@ -44,7 +45,8 @@ for name, config, seed, pick in cases:
 def micropython_transcripts(tmp_path_factory) -> list[dict]:
     cases = tmp_path_factory.mktemp("cross") / "cases.json"
     cases.write_text(json.dumps(CASES))
-    proc = mpunix.run(["-c", SCRIPT, str(cases)], path=[mpunix.SHARED_TESTS])
+    proc = mpunix.run(["-c", SCRIPT, str(cases)], path=[mpunix.SHARED_TESTS],
+                       heap=16 * 1024 * 1024)  # transcripts are large; heap size is not the point
     assert proc.returncode == 0, proc.stderr + proc.stdout
     return [json.loads(line) for line in proc.stdout.splitlines()]
 
