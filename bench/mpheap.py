@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import platform
+import subprocess
 import sys
 from pathlib import Path
 
@@ -30,3 +32,20 @@ def min_heap(script: str, path: list[Path] | None = None, lo: int = 2_048,
         else:
             lo = mid
     return hi
+
+
+def compile_firmware(into: Path, extra: list[Path] = ()) -> str:
+    """Precompile the firmware (and `extra` files) to .mpy in `into`, as the
+    Pico loads it, and return a script prefix that imports those first.
+
+    Built for this machine's unix port (-march matching it), so modules with
+    native or viper code load here too."""
+    arch = {"x86_64": "x64", "aarch64": "armv7m"}.get(platform.machine(), "x64")
+    sources = [(src, src.relative_to(mpunix.FIRMWARE)) for src in mpunix.FIRMWARE.rglob("*.py")]
+    sources += [(src, Path(src.name)) for src in extra]
+    for src, rel in sources:
+        out = into / rel.with_suffix(".mpy")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([mpunix.tool("mpy-cross"), f"-march={arch}", "-o", str(out), str(src)],
+                       check=True)
+    return f"import sys\nsys.path.insert(0, {str(into)!r})\n"
