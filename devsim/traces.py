@@ -419,7 +419,8 @@ class Session:
          "start": us, "settle": us (when the load stops moving),
          "n": change in cats on the tray, "cats": cats on the tray after,
          "left": cats that left the tray, "stayed": cats that fell but stayed
-         on it, "fell": left + stayed, "lean": thousandths (4 cells), ...}
+         on it, "fell": left + stayed, "hit": cats that struck the tray
+         (the rest fell clear of it), "lean": thousandths (4 cells), ...}
 
     The settle time is physical: the conversions that complete up to one
     period later still average some of the motion in.
@@ -524,9 +525,11 @@ class Session:
         return x, y
 
     def _hand(self, t0, dur, m, w, press=True):
-        """A hand on the tower for `dur` us: tremor, and a push or a lift."""
+        """A hand on the tower for `dur` us: tremor, and a push or a lift.
+        Fingers cannot hold a force of a few grams steadier than about
+        0.01 N, a tenth of a 10 g cat, so the tremor is 4-15% of a cat."""
         self._add(Tremor(t0, dur, self.ms(80, 125), self.between(0, 628) / 100,
-                         self.share(m, 2, 10), w))
+                         self.share(self.per_cat, 4, 15), w))
         if press and dur > 200 * US_PER_MS:
             pdur = self.between(200 * US_PER_MS, dur)
             self._add(Bump(t0 + self.between(0, dur - pdur), pdur, self.share(m, -30, 60), w))
@@ -574,12 +577,15 @@ class Session:
             self._add(Bump(start, dur, self.share(m, 50, 300), w))
             end = start + dur
         else:
-            dur = self.ms(600, 2000)
-            lift = self.ms(100, 300)
-            self._hand(start, dur, m, w, press=False)
-            self._add(Ramp(start + lift, lift, -m, w))
-            self._add(Ramp(start + dur - lift, lift, m, w))
-            end = start + dur
+            # A cat lifted a little and reseated: part or all of its weight
+            # leaves the tower for a moment.
+            lift = self.ms(80, 250)
+            hold = self.ms(100, 400)
+            part = self.share(m, 30, 100)
+            self._hand(start, 2 * lift + hold, m, w, press=False)
+            self._add(Ramp(start, lift, -part, w))
+            self._add(Ramp(start + lift + hold, lift, part, w))
+            end = start + 2 * lift + hold
         return self._record("touch", start, end, before)
 
     def collapse(self):
@@ -611,7 +617,7 @@ class Session:
             end = max(end, lift + dur)
         else:
             falling.append([m, x, y, first])
-        left = stayed = 0
+        left = stayed = hit = 0
         fallen_mass = 0
         for cm, cx, cy, on in falling:
             tip = crash + self.ms(0, 150)
@@ -628,6 +634,7 @@ class Session:
                 impulse = cm * (land - tip) * (100 + e) // 100
                 thud = self._add(impulse_ring(land, self.ms(14, 30), self.ms(10, 40), impulse, lw))
                 end = max(end, self._settles(thud))
+                hit += 1
             if fate < self.stay:
                 self._add(Ramp(land, self.ms(10, 40), cm, lw))
                 self.loose.append([cm, lx, ly])
@@ -639,7 +646,7 @@ class Session:
                               fallen_mass * self.between(-50, 50) // 100, self._w()))
         end = max(end, self._settles(rock))
         return self._record("collapse", start, end, before, left=left, stayed=stayed,
-                            fell=left + stayed, held=held)
+                            fell=left + stayed, hit=hit, held=held)
 
     def remove(self, most=3):
         """Fallen cats lifted off the tray by hand (put aside, as the rules say)."""
