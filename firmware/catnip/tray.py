@@ -31,7 +31,9 @@ ALL_ONES = const(-1)  # 0xFFFFFF: what a DOUT line stuck high reads as
 _RING = const(16)  # recent readings (a power of two)
 _MASK = const(15)
 _SHORT = const(3)  # readings in the short flatness window
-_STUCK_RUN = const(16)  # identical readings in a row: a stuck sensor
+# Identical readings in a row that mean a stuck sensor. An HX711's noise is
+# tens of counts, so even two equal readings are unusual; eight are not chance.
+_STUCK_RUN = const(8)
 _RAIL_RUN = const(3)  # readings at full scale in a row: saturated
 _FRAC = const(3)  # levels are kept x8, an eighth of a count
 
@@ -127,13 +129,15 @@ class Calibration:
 
     def __init__(self, rate_hz, zero, sign, per_cat, cat_sd, noise, cats):
         self.rate_hz = rate_hz
-        self.zero = list(zero)
-        self.sign = list(sign)
+        self.zero = zero
+        self.sign = sign
         self.per_cat = per_cat
         self.cat_sd = cat_sd
         self.noise = noise
         self.cats = cats
         self.check()
+        self.zero = list(zero)
+        self.sign = list(sign)
 
     @property
     def cells(self):
@@ -143,8 +147,9 @@ class Calibration:
         if self.rate_hz not in (10, 80):
             raise TrayError("rate_hz must be 10 or 80 (the HX711's two rates), not %r"
                             % (self.rate_hz,))
-        if len(self.zero) not in (1, 4) or len(self.sign) != len(self.zero):
-            raise TrayError("a tray has 1 or 4 cells, each with a zero and a sign")
+        if (not isinstance(self.zero, (list, tuple)) or not isinstance(self.sign, (list, tuple))
+                or len(self.zero) not in (1, 4) or len(self.sign) != len(self.zero)):
+            raise TrayError("zero and sign are lists with one entry per cell (1 or 4 cells)")
         for z in self.zero:
             if not isinstance(z, int) or not MIN_COUNT <= z <= FULL_SCALE:
                 raise TrayError("each zero is a 24-bit reading, not %r" % (z,))
@@ -161,8 +166,9 @@ class Calibration:
             raise TrayError(
                 "noise must be 1..per_cat/2 counts, not %r: noisier than half a cat, the "
                 "tray cannot count; check the wiring and shield the cable" % (self.noise,))
-        if not isinstance(self.cats, int) or self.cats < 1:
-            raise TrayError("cats (how many cats calibrated per_cat) must be at least 1")
+        if not isinstance(self.cats, int) or not 1 <= self.cats <= 200:
+            raise TrayError("cats (how many cats calibrated per_cat) must be 1..200, not %r"
+                            % (self.cats,))
 
     def to_dict(self):
         d = {"version": CALIBRATION_VERSION}
@@ -354,14 +360,16 @@ class Tray:
         self._why = None
         self._resume = _MOVING
 
+        self._total = self._r = self._var = 0  # the last judgement (see _whole)
         self._set_noise(cal.noise)
         self._state = _MOVING
         self._absolute = True  # the first verdict counts from the calibration zero
         self._level = 0  # still level x8, relative to the calibration zero
         self._verdict_level = 0
         self._quiet = 0
-        self._sum = 0
+        self._sum = self._half = 0
         self._report = False  # this turn has something to report when quiet
+        self._fell_at = -(1 << 29)  # reading of the last collapse call
         self._start_episode()
 
         self.cats = 0
@@ -428,7 +436,7 @@ class Tray:
         if raw == prev[c]:
             runs[c] += 1
         else:
-            runs[c] = 0
+            runs[c] = 1
             prev[c] = raw
         if raw >= FULL_SCALE or raw <= MIN_COUNT:
             rails[c] += 1
@@ -441,6 +449,15 @@ class Tray:
             self._why = "saturated" if raw == ALL_ONES else "stuck"
             return 1
         return 0
+
+    def _suspect(self):
+        """Repeated or full-scale readings: a sensor that may be dying is no
+        evidence of a hand."""
+        runs, rails = self._runs, self._rails
+        for c in range(self._cells):
+            if runs[c] > 1 or rails[c]:
+                return True
+        return False
 
     def _fault(self, bad):
         if bad:
@@ -496,6 +513,8 @@ class Tray:
         if quiet < self._quiet_after:
             self._sum += y - self._verdict_level
             quiet = self._quiet = quiet + 1
+            if quiet == self._quiet_after >> 1:
+                self._half = self._sum
             self._level = (self._verdict_level << _FRAC) + (self._sum << _FRAC) // quiet
             if self._cells == 4:
                 ring, k, acc, lv = self._cell_ring, self._i << 2, self._cell_sum, self._cell_level
@@ -536,6 +555,12 @@ class Tray:
         self._enter = sigma * 9 // 2 + 1
         self._band_short = sigma * 4 + 1
         self._band_long = sigma * 5 + 1
+        # Three standard errors of the difference between the means of the
+        # two halves of the quiet period (x8), beyond which it had a trend.
+        # Mistaking noise for a trend only makes the quiet half a second later.
+        q = self._quiet_after
+        h = q >> 1
+        self._trend = sigma * _isqrt(1024 * 9 * q // (h * (q - h))) >> 2
 
     def _moving(self, i, ring):
         self._since += 1
@@ -555,7 +580,7 @@ class Tray:
             return self._verdict(i, ring)
         if self._flat_odd:
             self._flat_odd -= 1  # leaky: a stray unflat window does not start over
-        if self._since >= self._handling and not self._warned:
+        if self._since >= self._handling and not self._warned and not self._suspect():
             self._warned = self._report = True
             return {"ev": "handling", "t": self._ms()}
         return None
@@ -616,25 +641,26 @@ class Tray:
 
     def _verdict(self, i, ring):
         m = (ring[i] + ring[(i - 1) & _MASK] + ring[(i - 2) & _MASK]) // _SHORT
-        pc = self._per_cat
         # Mass above the zero: the first verdict measures it from the
         # calibration zero, later ones add the step since the episode began.
         mass = m if self._absolute else self.mass + m - self._before
-        total, r, var = self._judge_change(mass)
-        plausible = _whole(r, var)
-        if not plausible and not self._absolute and self._rewind(mass):
-            total, r, var = self._judge_change(mass)
-            plausible = True
+        plausible = self._whole(mass, self._anchor)
         if not plausible:
-            # Flat but not whole cats: a hand resting, or something else on
-            # the tray. Wait; if it stays so, ask.
+            # Still but not whole cats: a hand resting, or a hand that rested
+            # so long the last turn looked over, or something else on the
+            # tray. Wait; if it stays so, look back a turn, then ask.
             self._flat_odd += 2
-            if self._flat_odd < 2 * self._ask_after:
+            if self._flat_odd < 2 * self._quiet_after:
                 return None
+            if not self._absolute and self._rewind(mass):
+                plausible = True
+            elif self._flat_odd < 2 * self._ask_after:
+                return None
+        total = self._total
         self._settle_at(m)
         self._remember_cells(m)
         self.mass = mass
-        conf = self._confidence(r, var) if plausible else 0
+        conf = self._confidence() if plausible else 0
         if self._absolute:
             self._absolute = False
             self.cats = self.tower = total
@@ -646,6 +672,7 @@ class Tray:
             return self._ask_cats(total)
         n = self._anchor_cats + total - self.cats
         if self._impact(m):
+            self._fell_at = self.samples
             return self._count(n, conf, self._collapse)
         if n > 0:
             return self._count(n, conf, self._placed)
@@ -656,25 +683,24 @@ class Tray:
     def _rewind(self, mass):
         """Judged against the quiet state before the last one, is the change
         whole cats? Then the last turn was not over: go back to it."""
-        pc = self._per_cat
-        change = mass - self._earlier
-        total = (2 * change + pc) // (2 * pc)
-        r = _scaled(change - total * pc, 1000, pc)
-        if self._earlier_cats == self._anchor_cats or not _whole(r, self._step_var(total)):
+        if self._earlier_cats == self._anchor_cats or not self._whole(mass, self._earlier):
+            self._whole(mass, self._anchor)
             return False
         self._anchor = self._earlier
         self._anchor_cats = self._earlier_cats
         self._anchor_conf = self._earlier_conf
         return True
 
-    def _judge_change(self, mass):
-        """Cats gained since the last quiet state, the remainder (thousandths
-        of a cat) and the variance expected of it."""
+    def _whole(self, mass, anchor):
+        """Is the change from anchor to mass whole cats? Leaves the cats
+        (_total), the remainder in thousandths of a cat (_r) and the variance
+        expected of it (_var) for the verdict, without allocating."""
         pc = self._per_cat
-        change = mass - self._anchor
-        total = (2 * change + pc) // (2 * pc)
-        r = _scaled(change - total * pc, 1000, pc)
-        return total, r, self._step_var(total)
+        change = mass - anchor
+        self._total = total = (2 * change + pc) // (2 * pc)
+        self._r = r = _scaled(change - total * pc, 1000, pc)
+        self._var = var = self._step_var(total)
+        return _whole(r, var)
 
     def _step_var(self, n):
         """Variance of a change of n cats, in thousandths of a cat squared:
@@ -686,9 +712,10 @@ class Tray:
         a = min(n if n >= 0 else -n, 40)
         return a * sd * sd + a * a * (sd * sd // self.cal.cats) + 2 * noise * noise // _SHORT + 1
 
-    def _confidence(self, r, var):
+    def _confidence(self):
+        r = self._r
         a = r if r >= 0 else -r
-        x4 = 2000 * (1000 - 2 * a) // var
+        x4 = 2000 * (1000 - 2 * a) // self._var
         return 100 if x4 >= len(_LOGISTIC) else _LOGISTIC[x4]
 
     def _settle_at(self, m):
@@ -719,18 +746,31 @@ class Tray:
 
     def _quiet_now(self):
         """Half a second still: refine the level, call what is still
-        uncalled (removals), and close the turn with one event."""
+        uncalled (removals), and close the turn with one event. A slow,
+        steady slide within the noise band (a hand letting go very gently)
+        is not still: the episode goes on."""
+        q, h = self._quiet_after, self._quiet_after >> 1
+        trend = ((self._sum - self._half) << _FRAC) // (q - h) - (self._half << _FRAC) // h
         self._refine()
-        total, r, var = self._judge_change(self.mass)
+        if trend > self._trend or -trend > self._trend:
+            self._state = _MOVING
+            self._start_episode()
+            return None
+        self._whole(self.mass, self._anchor)
+        total = self._total
         n = self._anchor_cats + total - self.cats
         report, self._report = self._report, False
-        if not -450 <= r <= 450:
+        # Cats still falling land within a second of the first impact; later
+        # losses are hands tidying up.
+        fell = self.samples - self._fell_at <= self.rate + self._quiet_after
+        if not -450 <= self._r <= 450:
             return self._ask_cats(total)
-        conf = self._confidence(r, var)
+        conf = self._confidence()
         if n > 0:
             return self._count(n, conf, self._placed)
         if n < 0:
-            return self._count(n, conf, self._removed)
+            # After an impact, more cats gone are more of the collapse.
+            return self._count(n, conf, self._collapse if fell else self._removed)
         self.conf = self._anchor_conf * conf // 100
         self._anchor_here()
         return self._event("settled", 0, None) if report else None
@@ -738,11 +778,12 @@ class Tray:
     def _count(self, n, conf, then):
         self.cats += n
         self.conf = self._anchor_conf * conf // 100
+        ev = then(n)
         if self._quiet > self._quiet_after:
             self._anchor_here()
         else:
             self._report = True
-        return then(n)
+        return ev
 
     def _anchor_here(self):
         if self.cats != self._anchor_cats:
@@ -792,7 +833,10 @@ class Tray:
         return self._event("removed", n, None)
 
     def _collapse(self, n):
-        left = -n if n < 0 else 0
+        # Cats gone from the tray since the last quiet state (a cat being
+        # placed when the tower fell was never counted in it). Cats still
+        # falling after the first call make another, with the total so far.
+        left = max(0, self._anchor_cats - self.cats)
         most = max(left, self.tower + 1)
         if left:
             ask = self._propose("fell", left, left, most, self.conf,
