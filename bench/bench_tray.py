@@ -50,6 +50,8 @@ class Score:
     missed_placed: int = 0
     false_collapse: int = 0
     missed_collapse: int = 0
+    struck: int = 0  # collapses in which a cat struck the tray
+    missed_struck: int = 0
     asks: int = 0
     samples: int = 0
     latency_ms: list[float] = field(default_factory=list)
@@ -129,6 +131,9 @@ def judge(score: Score, rec: dict, events: list[tuple[int, dict]], tray: Tray,
     if kind == "collapse":
         score.collapses += 1
         score.missed_collapse += not collapses
+        if rec["hit"]:
+            score.struck += 1
+            score.missed_struck += not collapses
     else:
         score.false_collapse += len(collapses)
     score.asks += len(asks)
@@ -158,12 +163,15 @@ def evaluate(rate: int, noise_pct: float, placements: int = PLACEMENTS, cells: i
 def table_rows(score: Score):
     area = "tray"
     where = f"{score.rate}/s, noise {score.noise_pct:g}% of a cat"
-    yield (area, f"settled counts right, {where}", 100 * score.right / score.turns, "%",
-           f"{score.turns:,} turns, {score.placements:,} placements, {score.collapses:,} collapses")
+    yield (area, f"settled counts right, {where}", f"{100 * score.right / score.turns:.2f}", "%",
+           f"{score.turns:,} turns, {score.placements:,} placements, {score.collapses:,} "
+           f"collapses; {score.turns - score.right} wrong")
     yield (area, f"false placements, {where}", score.per_1000(score.false_placed), "/1000 turns",
-           f"missed placements {score.missed_placed}")
+           f"missed placements {score.missed_placed}; {score.placed_then_collapse} called "
+           f"just before the tower fell in the same turn")
     yield (area, f"false collapses, {where}", score.per_1000(score.false_collapse), "/1000 turns",
-           f"missed collapses {score.missed_collapse} of {score.collapses}")
+           f"missed {score.missed_collapse} of {score.collapses} collapses, "
+           f"{score.missed_struck} of the {score.struck} where a cat struck the tray")
     yield (area, f"questions asked, {where}", score.per_1000(score.asks), "/1000 turns",
            "'how many cats?' when the change is not whole cats")
     period = 1000 / score.rate
@@ -173,40 +181,75 @@ def table_rows(score: Score):
            f"{score.latency(0.95) / period:+.1f} samples")
 
 
-def unix_cost() -> float:
-    """Microseconds per reading on the MicroPython unix port, over a recorded
-    game at 80 samples/s (the trace is generated first, then only the tray
-    runs inside the timed loop)."""
+COST_SCRIPT = """
+import gc, time
+from devsim.traces import Session
+from catnip.tray import Tray, Calibration
+
+def per_reading(cal, readings, four=False):
+    best = None
+    for _ in range(3):
+        tray = Tray(cal, wedged=4)
+        tray.tare()
+        feed = tray.feed4 if four else tray.feed
+        t0 = time.ticks_us()
+        if four:
+            for r in readings:
+                feed(r[0], r[1], r[2], r[3])
+        else:
+            for r in readings:
+                feed(r)
+        dt = time.ticks_diff(time.ticks_us(), t0)
+        best = dt if best is None or dt < best else best
+    return best / len(readings)
+
+s = Session('cost', rate_hz=80, noise=86, per_cat=4300)
+s.game(bag=12)
+tr = s.trace
+game = [tr.counts_at(k * tr.period) for k in range(s.t // tr.period)]
+cal = Calibration(80, [game[0]], [1], 4300, 215, 86, 5)
+print('game', per_reading(cal, game))
+# A slow slide: the short window stays flat, the long one never does, so
+# every reading scans the whole long window. The slowest path there is.
+slide = game[:200] + [game[199] + 86 * k for k in range(4000)]
+print('slide', per_reading(cal, slide))
+del game, slide
+gc.collect()
+s4 = Session('cost4', rate_hz=80, cells=4, noise=86, per_cat=4300)
+s4.game(bag=12)
+tr = s4.trace
+game4 = [tr.counts4_at(k * tr.period) for k in range(s4.t // tr.period)]
+cal4 = Calibration(80, list(game4[0]), [1, 1, 1, 1], 4300, 215, 172, 5)
+print('four', per_reading(cal4, game4, True))
+gc.collect()
+before = gc.mem_alloc()
+tray = Tray(cal4, wedged=4)
+gc.collect()
+print('ram', gc.mem_alloc() - before)
+print('OK')
+"""
+
+
+def unix_costs() -> dict[str, float]:
+    """Per-reading cost (us) on the MicroPython unix port, with the traces
+    generated first so only the tray runs inside the timed loops; and the
+    heap a four-cell Tray takes (bytes)."""
     sys.path.insert(0, str(ROOT / "tests"))
     import mpunix
 
-    script = (
-        "import time\n"
-        "from devsim.traces import Session\n"
-        "from catnip.tray import Tray, Calibration\n"
-        "s = Session('cost', rate_hz=80, noise=86, per_cat=4300)\n"
-        "s.game(bag=12)\n"
-        "tr = s.trace\n"
-        "raws = [tr.counts_at(k * tr.period) for k in range(s.t // tr.period)]\n"
-        "cal = Calibration(80, [raws[0]], [1], 4300, 215, 86, 5)\n"
-        "best = None\n"
-        "for _ in range(3):\n"
-        "    tray = Tray(cal, wedged=4)\n"
-        "    tray.tare()\n"
-        "    feed = tray.feed\n"
-        "    t0 = time.ticks_us()\n"
-        "    for r in raws:\n"
-        "        feed(r)\n"
-        "    dt = time.ticks_diff(time.ticks_us(), t0)\n"
-        "    best = dt if best is None or dt < best else best\n"
-        "print(best / len(raws))\n"
-        "print('OK')\n"
-    )
-    proc = mpunix.run(["-c", script])
-    lines = proc.stdout.split()
-    if proc.returncode != 0 or not lines or lines[-1] != "OK":
+    proc = mpunix.run(["-c", COST_SCRIPT], heap=16 * 1024 * 1024)
+    lines = proc.stdout.split("\n")
+    if proc.returncode != 0 or "OK" not in lines:
         raise RuntimeError(f"micropython failed: {proc.stdout}{proc.stderr}")
-    return float(lines[-2])
+    return {name: float(value) for name, value in
+            (line.split() for line in lines if line and line != "OK")}
+
+
+def pico(us: float) -> str:
+    """The Pico estimate from design.md: 1 ms of unix-port compute is 60-90 ms."""
+    lo, hi = us * 60 / 1000, us * 90 / 1000
+    return (f"Pico ~{lo:.2f}-{hi:.2f} ms per reading, {lo * 80 / 10:.1f}-{hi * 80 / 10:.1f}% "
+            f"of the CPU at 80/s")
 
 
 def rows():
@@ -214,10 +257,12 @@ def rows():
     for rate in (10, 80):
         for pct in NOISE_PCT:
             yield from table_rows(evaluate(rate, pct))
-    cost = unix_cost()
-    yield ("tray", "per reading, MicroPython unix port", cost, "us",
-           f"Pico estimate {cost * 60 / 1000:.1f}-{cost * 90 / 1000:.1f} ms per reading "
-           f"(x60-90); at 80/s that is {cost * 60 * 80 / 10000:.1f}-"
-           f"{cost * 90 * 80 / 10000:.1f}% of the CPU")
+    cost = unix_costs()
+    yield ("tray", "per reading, a game (unix port)", cost["game"], "us", pico(cost["game"]))
+    yield ("tray", "per reading, worst path (unix port)", cost["slide"], "us",
+           pico(cost["slide"]) + "; a slow slide scans the whole long window")
+    yield ("tray", "per reading, four cells (unix port)", cost["four"], "us", pico(cost["four"]))
+    yield ("tray", "heap of a four-cell Tray (unix port)", int(cost["ram"]), "bytes",
+           f"about {int(cost['ram']) // 2:,} bytes on the Pico (unix objects are twice the size)")
     yield ("tray", "benchmark wall time, CPython", time.perf_counter() - started, "s",
            f"{PLACEMENTS:,} placements per row")

@@ -95,9 +95,6 @@ def _still(buf, n, cells):
     """Per-cell means and the variance of the total over n readings stored
     cell by cell in buf; or a string saying why they are not a still load.
     Runs once per capture, never per reading."""
-    for v in buf:
-        if v >= FULL_SCALE or v <= MIN_COUNT:
-            return "the reading is at full scale: check the wiring and that nothing presses on the tray"
     means = [sum(buf[k * cells + c] for k in range(n)) // n for c in range(cells)]
     totals = [sum(buf[k * cells + c] - means[c] for c in range(cells)) for k in range(n)]
     var = sum(t * t for t in totals) // (n - 1)
@@ -248,6 +245,11 @@ class Calibrator:
         if self._fill < self._n:
             return None
         self._fill = -1
+        for v in self._buf:
+            if v >= FULL_SCALE or v <= MIN_COUNT:
+                return {"cats": self._cats, "ok": False,
+                        "why": "the reading is at full scale: check the wiring and that "
+                               "nothing presses on the tray, then press OK again"}
         got = _still(self._buf, self._n, self.cells)
         if isinstance(got, str):
             return {"cats": self._cats, "ok": False, "why": got + ", then press OK again"}
@@ -335,6 +337,7 @@ class Tray:
         self._ask_after = rate * 3 // 2  # flat for 1.5 s but not whole cats
         self._no_data = max(3, rate * 3 // 10)  # 300 ms without readings
         self._quiet_after = rate // 2  # still for 0.5 s: the turn is over
+        self._follow = rate * 3 // 4  # losses this soon after an impact: still falling
         self._drift = 5 if rate == 10 else 8  # zero follows with a ~3 s time constant
         self._per_cat = cal.per_cat
         self._sharp = _scaled(cal.per_cat, _SHARP[rate], 1000)
@@ -370,6 +373,8 @@ class Tray:
         self._sum = self._half = 0
         self._report = False  # this turn has something to report when quiet
         self._fell_at = -(1 << 29)  # reading of the last collapse call
+        self._fell_ask = 0  # its question, and the cats it took off the tower
+        self._fell_left = 0
         self._start_episode()
 
         self.cats = 0
@@ -513,13 +518,14 @@ class Tray:
         if quiet < self._quiet_after:
             self._sum += y - self._verdict_level
             quiet = self._quiet = quiet + 1
-            if quiet == self._quiet_after >> 1:
-                self._half = self._sum
             self._level = (self._verdict_level << _FRAC) + (self._sum << _FRAC) // quiet
             if self._cells == 4:
                 ring, k, acc, lv = self._cell_ring, self._i << 2, self._cell_sum, self._cell_level
                 for c in range(4):
                     acc[c] += ring[k + c] - (lv[c] >> _FRAC)
+            if quiet == self._quiet_after >> 1:
+                self._half = self._sum
+                return self._lost()
             if quiet == self._quiet_after:
                 return self._quiet_now()
             return None
@@ -676,6 +682,9 @@ class Tray:
             return self._count(n, conf, self._collapse)
         if n > 0:
             return self._count(n, conf, self._placed)
+        if n < 0 and self.samples - self._fell_at <= self._follow:
+            # Cats lost just after an impact were still falling.
+            return self._count(n, conf, self._collapse)
         # Cats gone without an impact: a hand lifting them, perhaps to set
         # one back at once. Called when the tray is quiet.
         return None
@@ -684,7 +693,7 @@ class Tray:
         """Judged against the quiet state before the last one, is the change
         whole cats? Then the last turn was not over: go back to it."""
         if self._earlier_cats == self._anchor_cats or not self._whole(mass, self._earlier):
-            self._whole(mass, self._anchor)
+            self._whole(mass, self._anchor)  # the verdict uses the current anchor
             return False
         self._anchor = self._earlier
         self._anchor_cats = self._earlier_cats
@@ -760,20 +769,25 @@ class Tray:
         total = self._total
         n = self._anchor_cats + total - self.cats
         report, self._report = self._report, False
-        # Cats still falling land within a second of the first impact; later
-        # losses are hands tidying up.
-        fell = self.samples - self._fell_at <= self.rate + self._quiet_after
         if not -450 <= self._r <= 450:
             return self._ask_cats(total)
         conf = self._confidence()
         if n > 0:
             return self._count(n, conf, self._placed)
         if n < 0:
-            # After an impact, more cats gone are more of the collapse.
-            return self._count(n, conf, self._collapse if fell else self._removed)
+            return self._count(n, conf, self._removed)
         self.conf = self._anchor_conf * conf // 100
         self._anchor_here()
         return self._event("settled", 0, None) if report else None
+
+    def _lost(self):
+        """A quarter second still after cats went without an impact: long
+        enough that a cat lifted to be reseated would be back. Call it."""
+        mass = self.mass + (self._level >> _FRAC) - self._verdict_level
+        if not self._whole(mass, self._anchor):
+            return None
+        n = self._anchor_cats + self._total - self.cats
+        return self._count(n, self._confidence(), self._removed) if n < 0 else None
 
     def _count(self, n, conf, then):
         self.cats += n
@@ -786,6 +800,7 @@ class Tray:
         return ev
 
     def _anchor_here(self):
+        self._fell_ask = self._fell_left = 0  # a new turn, a new collapse
         if self.cats != self._anchor_cats:
             self._earlier = self._anchor
             self._earlier_cats = self._anchor_cats
@@ -835,9 +850,14 @@ class Tray:
     def _collapse(self, n):
         # Cats gone from the tray since the last quiet state (a cat being
         # placed when the tower fell was never counted in it). Cats still
-        # falling after the first call make another, with the total so far.
+        # falling after the first call make another, with the total so far;
+        # its question replaces the first one's.
         left = max(0, self._anchor_cats - self.cats)
-        most = max(left, self.tower + 1)
+        if self._fell_ask in self.pending:
+            del self.pending[self._fell_ask]
+        self.tower = max(0, self.tower - (left - self._fell_left))
+        self._fell_left = left
+        most = max(left, self.tower + left + 1)
         if left:
             ask = self._propose("fell", left, left, most, self.conf,
                                 "%d left the tray; add any that fell but stayed on it" % left)
@@ -845,7 +865,7 @@ class Tray:
             ask = self._propose("fell", None, 0, most, 0,
                                 "the tower came down but the cats stayed on the tray: "
                                 "how many fell?")
-        self.tower = max(0, self.tower - left)
+        self._fell_ask = ask["id"]
         self.top = min(self.top, self.tower)
         return self._event("collapse", n, ask, left)
 

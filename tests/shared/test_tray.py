@@ -4,7 +4,7 @@ from tray_checks import (PER_CAT, REALISTIC, agreeable, calibrate, check_counts,
                          check_no_phantoms, check_small_ints, digest, play, session)
 
 from catnip.tray import Calibration, Calibrator, Tray, TrayError
-from devsim.traces import Ramp, Session
+from devsim.traces import Ramp, Session, Trace, impulse_ring
 
 _CAL = {}
 
@@ -76,6 +76,10 @@ def test_calibrator_refuses_a_moving_or_stuck_capture():
     for _ in range(80):
         got = cal.feed(123456)
     assert not got["ok"] and "stuck" in got["why"], got
+    cal.capture(0)
+    for k in range(80):
+        got = cal.feed(0x7FFFFF if k == 40 else 1000 + k % 7)
+    assert not got["ok"] and "full scale" in got["why"], got
     assert "capture(0) first" in message(TrayError, cal.result)
 
 
@@ -178,6 +182,30 @@ def test_collapse_counts_the_cats_that_left():
     ask = fall["ask"]
     assert ask["ask"] == "fell" and ask["default"] == -rec["n"] and ask["conf"] >= 90
     assert ask["max"] >= rec["fell"]
+
+
+def test_cats_still_falling_add_to_the_collapse():
+    t = Trace("stagger", rate_hz=80, noise=REALISTIC, offset=100000)
+    one = (1.0,)
+    for k in range(8):
+        t.add(Ramp(2000000 * (k + 1), 100000, PER_CAT, one))
+    crash = 20000000
+    t.add(Ramp(crash, 40000, -2 * PER_CAT, one))  # two cats tip off...
+    t.add(impulse_ring(crash + 150000, 20000, 20000, PER_CAT * 200000, one))  # ...strike the tray
+    t.add(Ramp(crash + 500000, 40000, -PER_CAT, one))  # a third falls clear, later
+    tray = Tray(cal_for())
+    tray.tare()
+    events = []
+    for k in range(25000000 // 12500):
+        ev = tray.feed(t.counts_at(k * 12500))
+        if ev and ev["ev"] != "handling":
+            events.append(ev)
+    falls = [(e["ev"], e["n"], e["left"]) for e in events if e["ev"] == "collapse"]
+    assert falls == [("collapse", -2, 2), ("collapse", -1, 3)], events
+    assert tray.cats == 5 and tray.tower == 5
+    # The second question replaced the first.
+    fell = [a for a in tray.pending.values() if a["ask"] == "fell"]
+    assert [(a["default"], a["max"]) for a in fell] == [(3, 9)], fell
 
 
 def test_at_ten_per_second_a_glancing_fall_may_look_like_hands():
