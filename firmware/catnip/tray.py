@@ -381,11 +381,13 @@ class Tray:
         self.mass = 0  # counts above the zero
         self.conf = 0
         # The last quiet state: counts are judged against it. A hand can hold
-        # a cat still for half a second before letting go, so the quiet state
-        # before it is kept too, for a change that only it explains.
-        self._anchor = self._earlier = 0
-        self._anchor_cats = self._earlier_cats = 0
-        self._anchor_conf = self._earlier_conf = 0
+        # part of a cat still for half a second before letting go, so the
+        # last clean quiet state (whole cats from the clean one before it)
+        # is kept too, for a change that only it explains.
+        self._anchor = self._clean = 0
+        self._anchor_cats = self._clean_cats = 0
+        self._anchor_conf = self._clean_conf = 0
+        self._unclean = 0  # quiet states since the last clean one
         self.tower = 0  # cats on the tower, as far as the tray knows
         self.top = 0  # height of the last cat placed
         self._asked = 0
@@ -640,7 +642,7 @@ class Tray:
         self._settle_at(level)
         self._quiet = self._quiet_after + 1  # the capture was the refinement
         self._level = level << _FRAC
-        self._anchor_here()
+        self._anchor_here(clean=True)
         return self._event("settled", 0, None)
 
     # ---- verdicts --------------------------------------------------------
@@ -690,14 +692,17 @@ class Tray:
         return None
 
     def _rewind(self, mass):
-        """Judged against the quiet state before the last one, is the change
-        whole cats? Then the last turn was not over: go back to it."""
-        if self._earlier_cats == self._anchor_cats or not self._whole(mass, self._earlier):
+        """Judged against the last clean quiet state, is the change whole
+        cats? Then the last turn was not over: go back to it. Only one quiet
+        state back: further, the cats' differences add up until anything
+        looks whole."""
+        if self._unclean != 1 or not self._whole(mass, self._clean):
             self._whole(mass, self._anchor)  # the verdict uses the current anchor
             return False
-        self._anchor = self._earlier
-        self._anchor_cats = self._earlier_cats
-        self._anchor_conf = self._earlier_conf
+        self._anchor = self._clean
+        self._anchor_cats = self._clean_cats
+        self._anchor_conf = self._clean_conf
+        self._unclean = 0
         return True
 
     def _whole(self, mass, anchor):
@@ -799,15 +804,23 @@ class Tray:
             self._report = True
         return ev
 
-    def _anchor_here(self):
+    def _anchor_here(self, clean=False):
+        """This is a quiet state. It is clean if a person said so, or if it
+        is whole cats (within 0.1) from the last clean one: no hand held part
+        of a cat when the tray went quiet. (A hand holding less than that
+        does no harm: the rest of the cat is still whole.)"""
         self._fell_ask = self._fell_left = 0  # a new turn, a new collapse
-        if self.cats != self._anchor_cats:
-            self._earlier = self._anchor
-            self._earlier_cats = self._anchor_cats
-            self._earlier_conf = self._anchor_conf
         self._anchor = self.mass
         self._anchor_cats = self.cats
         self._anchor_conf = self.conf
+        off = self.mass - self._clean - (self.cats - self._clean_cats) * self._per_cat
+        if clean or _scaled(off if off >= 0 else -off, 1000, self._per_cat) <= 100:
+            self._clean = self.mass
+            self._clean_cats = self.cats
+            self._clean_conf = self.conf
+            self._unclean = 0
+        else:
+            self._unclean += 1
 
     def _impact(self, m):
         """Did cats hit the tray during this episode?"""
@@ -935,7 +948,7 @@ class Tray:
             self.cats = value
             self.tower = min(self.tower, value)
             self.conf = 100
-            self._anchor_here()
+            self._anchor_here(clean=True)
         return {"ev": "confirmed", "id": pid, "ask": what, "default": p["default"],
                 "value": value, "conf": p["conf"], "t": self._ms()}
 

@@ -230,6 +230,27 @@ def test_cats_that_fall_but_stay_make_the_tray_ask():
     assert ask["max"] >= s.truth[-1]["fell"]
 
 
+def test_a_hand_resting_part_of_a_cat_does_not_split_it():
+    cal = cal_for()
+    pc = cal.per_cat
+    t = Trace("rest", rate_hz=80, noise=REALISTIC, offset=cal.zero[0])
+    one = (1.0,)
+    # A light cat (0.9): the hand rests 0.17 of it on the tower for a second,
+    # long enough to look like the end of a turn, then lets go of the rest.
+    t.add(Ramp(3000000, 100000, pc * 17 // 100, one))
+    t.add(Ramp(4000000, 100000, pc * 73 // 100, one))
+    tray = Tray(cal)
+    tray.tare()
+    events = []
+    for k in range(7000000 // 12500):
+        ev = tray.feed(t.counts_at(k * 12500))
+        if ev and ev["ev"] != "handling":
+            events.append(ev)
+    kinds = [(e["ev"], e["n"], e["cats"]) for e in events]
+    assert ("placed", 1, 1) in kinds and kinds[-1] == ("settled", 0, 1), kinds
+    assert [e for e in events if "ask" in e and e["ask"]["ask"] == "cats"] == []
+
+
 def test_a_load_that_is_not_whole_cats_asks():
     s = Session("odd", rate_hz=80, noise=REALISTIC, per_cat=PER_CAT)
     s.t = 2000000
