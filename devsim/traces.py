@@ -525,11 +525,16 @@ class Session:
         return x, y
 
     def _hand(self, t0, dur, m, w, press=True):
-        """A hand on the tower for `dur` us: tremor, and a push or a lift.
-        Fingers cannot hold a force of a few grams steadier than about
-        0.01 N, a tenth of a 10 g cat, so the tremor is 4-15% of a cat."""
+        """A hand on the tower for `dur` us: tremor, a slow wander, and a
+        push or a lift. Fingers cannot hold a force of a few grams steadier
+        than about 0.01 N, a tenth of a 10 g cat: physiological tremor at
+        8-12 Hz (4-15% of a cat), and most of the fluctuation, below 5 Hz,
+        as a wander at 1-3 Hz (3-10% of a cat) that survives the averaging
+        of a 10/s conversion."""
         self._add(Tremor(t0, dur, self.ms(80, 125), self.between(0, 628) / 100,
                          self.share(self.per_cat, 4, 15), w))
+        self._add(Tremor(t0, dur, self.ms(300, 1000), self.between(0, 628) / 100,
+                         self.share(self.per_cat, 3, 10), w))
         if press and dur > 200 * US_PER_MS:
             pdur = self.between(200 * US_PER_MS, dur)
             self._add(Bump(t0 + self.between(0, dur - pdur), pdur, self.share(m, -30, 60), w))

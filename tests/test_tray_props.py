@@ -45,7 +45,9 @@ def test_no_drift_or_creep_makes_a_phantom(seed: str, drift: int, creep: int) ->
     s.t += 120_000_000  # two still minutes
     played = play(s, CAL[10])
     check_counts(played)
-    assert len(played.of("placed")) == 3
+    # Never a phantom: no more cats called placed than were placed, nothing
+    # called gone. (A hand can still make the tray ask instead of call.)
+    assert sum(e["n"] for e in played.of("placed")) <= 3
     assert not played.of("removed") and not played.of("collapse")
 
 

@@ -54,10 +54,11 @@ _LOGISTIC = (50, 56, 62, 68, 73, 78, 82, 85, 88, 90, 92, 94, 95, 96, 97, 98,
 # _SHARP is sharper than any hand. At 10 readings/s the converter's averaging
 # spreads a thud to the size of a finger's poke, so a milder bend (_BEND)
 # counts only with the shape of a fall: cats leaving the tray after a landing
-# lifted the load above where it started (_LANDING), or cats staying on the
-# tray after the load dipped below where it ends (_FALL) and then overshot it
-# (_BOUNCE). Only a drop with an impact is a collapse; a drop without one is
-# what a hand lifting cats off looks like.
+# (the load rose by _LANDING from its lowest point, once it had fallen half a
+# cat: a hand gripping cats to lift them presses before the drop, not after),
+# or cats staying on the tray after the load dipped below where it ends
+# (_FALL) and then overshot it (_BOUNCE). Only a drop with an impact is a
+# collapse; a drop without one is what a hand lifting cats off looks like.
 _SHARP = {10: 5000, 80: 6000}
 _BEND = const(1000)
 _LANDING = const(1000)
@@ -337,6 +338,10 @@ class Tray:
         self._ask_after = rate * 3 // 2  # flat for 1.5 s but not whole cats
         self._no_data = max(3, rate * 3 // 10)  # 300 ms without readings
         self._quiet_after = rate // 2  # still for 0.5 s: the turn is over
+        # A loss without an impact is called half a second after the load
+        # settled (the long window, then this): a cat lifted to be reseated
+        # would be back by then.
+        self._lost_after = rate // 2 - self._long
         self._follow = rate * 3 // 4  # losses this soon after an impact: still falling
         self._drift = 5 if rate == 10 else 8  # zero follows with a ~3 s time constant
         self._per_cat = cal.per_cat
@@ -509,6 +514,8 @@ class Tray:
         self._since = 0
         self._jolt = 0
         self._top = self._bottom = self._before
+        self._fallen = self._before - (self._per_cat >> 1)  # half a cat below the start
+        self._rebound = 0
         self._flat_odd = 0
         self._warned = False
 
@@ -527,6 +534,7 @@ class Tray:
                     acc[c] += ring[k + c] - (lv[c] >> _FRAC)
             if quiet == self._quiet_after >> 1:
                 self._half = self._sum
+            if quiet == self._lost_after:
                 return self._lost()
             if quiet == self._quiet_after:
                 return self._quiet_now()
@@ -582,8 +590,10 @@ class Tray:
         y = ring[i]
         if y > self._top:
             self._top = y
-        elif y < self._bottom:
+        if y < self._bottom:
             self._bottom = y
+        elif self._bottom < self._fallen and y - self._bottom > self._rebound:
+            self._rebound = y - self._bottom  # a rise after a fall: a landing
         if self._flat():
             return self._verdict(i, ring)
         if self._flat_odd:
@@ -786,8 +796,7 @@ class Tray:
         return self._event("settled", 0, None) if report else None
 
     def _lost(self):
-        """A quarter second still after cats went without an impact: long
-        enough that a cat lifted to be reseated would be back. Call it."""
+        """Cats went without an impact and were not set back: call it."""
         mass = self.mass + (self._level >> _FRAC) - self._verdict_level
         if not self._whole(mass, self._anchor):
             return None
@@ -806,15 +815,16 @@ class Tray:
 
     def _anchor_here(self, clean=False):
         """This is a quiet state. It is clean if a person said so, or if it
-        is whole cats (within 0.1) from the last clean one: no hand held part
-        of a cat when the tray went quiet. (A hand holding less than that
-        does no harm: the rest of the cat is still whole.)"""
+        is whole cats from the last clean one, within two standard deviations
+        of what the cats' differences and the noise allow (and never more
+        than 0.15): no hand held part of a cat when the tray went quiet."""
         self._fell_ask = self._fell_left = 0  # a new turn, a new collapse
         self._anchor = self.mass
         self._anchor_cats = self.cats
         self._anchor_conf = self.conf
-        off = self.mass - self._clean - (self.cats - self._clean_cats) * self._per_cat
-        if clean or _scaled(off if off >= 0 else -off, 1000, self._per_cat) <= 100:
+        n = self.cats - self._clean_cats
+        off = _scaled(self.mass - self._clean - n * self._per_cat, 1000, self._per_cat)
+        if clean or (-150 <= off <= 150 and off * off <= 4 * self._step_var(n)):
             self._clean = self.mass
             self._clean_cats = self.cats
             self._clean_conf = self.conf
@@ -831,10 +841,10 @@ class Tray:
         if jolt < _scaled(pc, _BEND, 1000):
             return False
         before = self._before
+        if m < before - (pc >> 1):  # cats left the tray: did some land first?
+            return self._rebound >= _scaled(pc, _LANDING, 1000)
         above = self._top - (before if before > m else m)
         below = (before if before < m else m) - self._bottom
-        if m < before - (pc >> 1):  # cats left the tray
-            return above >= _scaled(pc, _LANDING, 1000)
         return below >= _scaled(pc, _FALL, 1000) and above >= _scaled(pc, _BOUNCE, 1000)
 
     # ---- what happened ---------------------------------------------------

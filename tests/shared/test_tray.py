@@ -150,11 +150,14 @@ def test_drift_is_never_a_phantom_placement():
     # A cat's weight of drift every minute for five minutes, and 2% creep.
     s, played = _drifting("drift", PER_CAT, 20)
     check_counts(played)
-    assert played.kinds() == ["settled"] + ["handling", "placed", "settled"] * 6, played.kinds()
-    # The zero moved by five cats; the mass by no more than the filter's lag
-    # (~3 s of drift) and the creep, at each of the six placements.
+    assert [e["n"] for e in played.of("placed")] == [1] * 6, played.kinds()
+    assert not played.of("removed") and not played.of("collapse")
+    assert [e for e in played.events if "ask" in e[1] and e[1]["ask"]["ask"] != "height"] == []
+    # The zero moved by five cats; the mass only by what drifted during each
+    # of the six turns and the filter's ~3 s lag: about a tenth of a cat per
+    # placement at this rate (a realistic drift is a hundredth of it).
     weight = sum(cat[0] for cat in s.tower)
-    assert abs(played.tray.mass - weight) < PER_CAT * 6 // 10, (played.tray.mass, weight)
+    assert abs(played.tray.mass - weight) < PER_CAT * 6 * 15 // 100, (played.tray.mass, weight)
 
 
 def test_the_zero_follows_drift_and_creep():
@@ -349,5 +352,5 @@ def test_without_a_tare_the_count_comes_from_the_calibration_zero():
 def test_events_are_identical_on_both_interpreters():
     s = session("same", "ppppppcpt", stay=30)
     played = play(s, cal_for())
-    assert len(played.events) == 29, [e for _, e in played.events]
-    assert digest(played.events) == 959947907, digest(played.events)
+    assert len(played.events) == 27, [e for _, e in played.events]
+    assert digest(played.events) == 612322561, digest(played.events)
