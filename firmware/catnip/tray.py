@@ -10,11 +10,13 @@
 # count. A reading outside the noise band starts an episode; it ends when a
 # short window (3 readings) and a longer one (~100 ms) are flat and the load
 # is a whole number of cats away from the last quiet state. Placements and
-# collapses are called then; once the tray has been quiet for half a second
-# the level is refined, removals are called, and a "settled" event closes the
-# turn. Sharp bends, dips and overshoots in the episode tell cats hitting the
-# tray from a hand. The tray proposes; a person confirms: a placement proposes
-# its height, a collapse how many fell, a change that is not whole cats asks.
+# collapses are called then; removals half a second after the load settled
+# (a cat lifted to be reseated is back by then); once the tray has been quiet
+# for half a second the level is refined and a "settled" event closes the
+# turn. Sharp bends, rebounds, dips and overshoots in the episode tell cats
+# hitting the tray from a hand. The tray proposes; a person confirms: a
+# placement proposes its height, a collapse how many fell, a change that is
+# not whole cats asks.
 from array import array
 
 try:
@@ -36,6 +38,7 @@ _SHORT = const(3)  # readings in the short flatness window
 _STUCK_RUN = const(8)
 _RAIL_RUN = const(3)  # readings at full scale in a row: saturated
 _FRAC = const(3)  # levels are kept x8, an eighth of a count
+_POOL_MOST = const(400)  # cats pooled into the average at most (keeps the sum < 2**30)
 
 _SETTLED = const(0)
 _MOVING = const(1)
@@ -344,7 +347,11 @@ class Tray:
         self._lost_after = rate // 2 - self._long
         self._follow = rate * 3 // 4  # losses this soon after an impact: still falling
         self._drift = 5 if rate == 10 else 8  # zero follows with a ~3 s time constant
+        # The average cat: the calibration's, then pooled with every cat
+        # placed cleanly during play (_learn).
         self._per_cat = cal.per_cat
+        self._pool = cal.per_cat * cal.cats
+        self._pooled = cal.cats
         self._sharp = _scaled(cal.per_cat, _SHARP[rate], 1000)
 
         cells = self._cells = cal.cells
@@ -728,13 +735,13 @@ class Tray:
 
     def _step_var(self, n):
         """Variance of a change of n cats, in thousandths of a cat squared:
-        the cats' own spread, the error of the calibrated mean, and the noise
-        of the window and of the refined level before it."""
+        the cats' own spread, the error of the average cat (pooled over the
+        cats weighed so far), and the noise of the window and the level."""
         pc = self._per_cat
         sd = _scaled(self.cal.cat_sd, 1000, pc)
         noise = _scaled(self.noise, 1000, pc)
         a = min(n if n >= 0 else -n, 40)
-        return a * sd * sd + a * a * (sd * sd // self.cal.cats) + 2 * noise * noise // _SHORT + 1
+        return a * sd * sd + a * a * (sd * sd // self._pooled) + 2 * noise * noise // _SHORT + 1
 
     def _confidence(self):
         r = self._r
@@ -823,14 +830,26 @@ class Tray:
         self._anchor_cats = self.cats
         self._anchor_conf = self.conf
         n = self.cats - self._clean_cats
-        off = _scaled(self.mass - self._clean - n * self._per_cat, 1000, self._per_cat)
+        step = self.mass - self._clean
+        off = _scaled(step - n * self._per_cat, 1000, self._per_cat)
         if clean or (-150 <= off <= 150 and off * off <= 4 * self._step_var(n)):
+            if n == 1 and not clean:
+                self._learn(step)
             self._clean = self.mass
             self._clean_cats = self.cats
             self._clean_conf = self.conf
             self._unclean = 0
         else:
             self._unclean += 1
+
+    def _learn(self, cat):
+        """One cat placed cleanly weighs `cat`: pool it with the calibration's
+        cats, so the average cat is known better as the game goes on. Over a
+        big collapse the average's error is what adds up fastest."""
+        if self._pooled < _POOL_MOST:
+            self._pool += cat
+            self._pooled += 1
+            self._per_cat = self._pool // self._pooled
 
     def _impact(self, m):
         """Did cats hit the tray during this episode?"""
