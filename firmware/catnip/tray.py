@@ -384,7 +384,7 @@ class Tray:
         self._quiet = 0
         self._sum = self._half = 0
         self._report = False  # this turn has something to report when quiet
-        self._fell_at = -(1 << 29)  # reading of the last collapse call
+        self._fell_at = -(1 << 29)  # reading of the collapse's first call
         self._fell_ask = 0  # its question, and the cats it took off the tower
         self._fell_left = 0
         self._start_episode()
@@ -670,16 +670,19 @@ class Tray:
         # calibration zero, later ones add the step since the episode began.
         mass = m if self._absolute else self.mass + m - self._before
         plausible = self._whole(mass, self._anchor)
+        impact = not self._absolute and self._impact(m)
         if not plausible:
             # Still but not whole cats: a hand resting, or a hand that rested
             # so long the last turn looked over, or something else on the
-            # tray. Wait; if it stays so, look back a turn, then ask.
+            # tray. Wait; if it stays so, look back a turn, then ask. After
+            # an impact there is nothing more to wait for: something fell,
+            # and the collapse is called with no confidence in the count.
             self._flat_odd += 2
             if self._flat_odd < 2 * self._quiet_after:
                 return None
             if not self._absolute and self._rewind(mass):
                 plausible = True
-            elif self._flat_odd < 2 * self._ask_after:
+            elif self._flat_odd < 2 * self._ask_after and not impact:
                 return None
         total = self._total
         self._settle_at(m)
@@ -693,16 +696,17 @@ class Tray:
             self._anchor_here()
             self._report = True
             return None
+        n = self._anchor_cats + total - self.cats
+        if impact:
+            if self.samples - self._fell_at > self._follow:
+                self._fell_at = self.samples  # a new collapse begins
+            return self._count(n, conf, self._collapse)
         if not plausible:
             return self._ask_cats(total)
-        n = self._anchor_cats + total - self.cats
-        if self._impact(m):
-            self._fell_at = self.samples
-            return self._count(n, conf, self._collapse)
         if n > 0:
             return self._count(n, conf, self._placed)
         if n < 0 and self.samples - self._fell_at <= self._follow:
-            # Cats lost just after an impact were still falling.
+            # Cats lost just after the tower came down were still falling.
             return self._count(n, conf, self._collapse)
         # Cats gone without an impact: a hand lifting them, perhaps to set
         # one back at once. Called when the tray is quiet.
@@ -980,6 +984,13 @@ class Tray:
             self._anchor_here(clean=True)
         return {"ev": "confirmed", "id": pid, "ask": what, "default": p["default"],
                 "value": value, "conf": p["conf"], "t": self._ms()}
+
+    def calibration(self):
+        """The calibration with the average cat as learned in play, for the
+        app to save in place of the old one."""
+        c = self.cal
+        return Calibration(c.rate_hz, c.zero, c.sign, self._per_cat, c.cat_sd, c.noise,
+                           min(self._pooled, 200))
 
     def lean(self):
         """Where the cats' weight sits, from the four cells: [r, x, y] in

@@ -248,6 +248,9 @@ def test_the_average_cat_is_learned_from_placements():
     assert abs(learned - true_mean) < abs(cal.per_cat - true_mean) // 2, (
         cal.per_cat, learned, true_mean)
     assert played.tray._pooled > cal.cats + 10
+    saved = played.tray.calibration().to_dict()
+    assert saved["per_cat"] == learned and saved["cats"] == played.tray._pooled
+    assert saved["zero"] == cal.zero and saved["noise"] == cal.noise
 
 
 def test_a_hand_resting_part_of_a_cat_does_not_split_it():
