@@ -245,6 +245,20 @@ def unix_costs() -> dict[str, float]:
             (line.split() for line in lines if line and line != "OK")}
 
 
+def unix_import_heap() -> int:
+    """Heap that importing catnip.tray takes on the unix port (bytes)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    import mpunix
+
+    script = ("import gc\ngc.collect()\nbefore = gc.mem_alloc()\nimport catnip.tray\n"
+              "gc.collect()\nprint(gc.mem_alloc() - before)\nprint('OK')\n")
+    proc = mpunix.run(["-c", script])
+    lines = proc.stdout.split()
+    if proc.returncode != 0 or lines[-1:] != ["OK"]:
+        raise RuntimeError(f"micropython failed: {proc.stdout}{proc.stderr}")
+    return int(lines[-2])
+
+
 def pico(us: float) -> str:
     """The Pico estimate from design.md: 1 ms of unix-port compute is 60-90 ms."""
     lo, hi = us * 60 / 1000, us * 90 / 1000
@@ -264,5 +278,9 @@ def rows():
     yield ("tray", "per reading, four cells (unix port)", cost["four"], "us", pico(cost["four"]))
     yield ("tray", "heap of a four-cell Tray (unix port)", int(cost["ram"]), "bytes",
            f"about {int(cost['ram']) // 2:,} bytes on the Pico (unix objects are twice the size)")
+    imported = unix_import_heap()
+    yield ("tray", "heap to import catnip.tray (unix port)", imported, "bytes",
+           f"about {imported // 2:,} bytes on the Pico; frozen into the firmware, the "
+           f"bytecode would stay in flash")
     yield ("tray", "benchmark wall time, CPython", time.perf_counter() - started, "s",
            f"{PLACEMENTS:,} placements per row")
