@@ -1,0 +1,376 @@
+# The tray estimator on scripted sessions, under CPython and MicroPython.
+from check import message, raises
+from tray_checks import (PER_CAT, REALISTIC, agreeable, calibrate, check_counts,
+                         check_no_phantoms, check_small_ints, digest, play, session)
+
+from catnip.tray import Calibration, Calibrator, Tray, TrayError
+from devsim.traces import Ramp, Session, Trace, impulse_ring
+
+_CAL = {}
+
+
+def cal_for(rate=80, cells=1, noise=REALISTIC):
+    key = (rate, cells, noise)
+    if key not in _CAL:
+        _CAL[key] = calibrate(rate, noise, cells)[0].result()
+    return _CAL[key]
+
+
+# ---- calibration -------------------------------------------------------------
+
+
+def test_calibration_learns_cat_and_noise():
+    cal, answers = calibrate(80, REALISTIC)
+    assert [a["ok"] for a in answers] == [True] * 6, answers
+    c = cal.result()
+    assert abs(c.per_cat - PER_CAT) <= PER_CAT * 6 // 100, c.per_cat
+    # The noise is the reading noise plus what is left of the mains hum.
+    assert REALISTIC * 7 // 10 <= c.noise <= REALISTIC * 16 // 10, c.noise
+    assert c.sign == [1] and c.cats == 5
+    assert PER_CAT // 50 <= c.cat_sd <= PER_CAT // 5, c.cat_sd
+
+
+def test_calibration_four_cells_and_ten_per_second():
+    c = calibrate(10, REALISTIC, cells=4)[0].result()
+    assert c.cells == 4 and c.rate_hz == 10 and c.sign == [1, 1, 1, 1]
+    assert abs(c.per_cat - PER_CAT) <= PER_CAT * 6 // 100, c.per_cat
+
+
+def test_calibration_round_trips_as_json_ready_dict():
+    c = cal_for()
+    d = c.to_dict()
+    assert d["version"] == 1 and isinstance(d["zero"], list)
+    again = Calibration.from_dict(d)
+    assert again.to_dict() == d
+
+
+def test_bad_calibration_is_named():
+    d = cal_for().to_dict()
+    d2 = dict(d)
+    del d2["per_cat"]
+    assert "lacks per_cat" in message(TrayError, Calibration.from_dict, d2)
+    d2 = dict(d, version=7)
+    assert "calibrate the tray again" in message(TrayError, Calibration.from_dict, d2)
+    d2 = dict(d, per_cat=5)
+    assert "per_cat must be" in message(TrayError, Calibration.from_dict, d2)
+    d2 = dict(d, noise=d["per_cat"])
+    assert "shield the cable" in message(TrayError, Calibration.from_dict, d2)
+    d2 = dict(d, rate_hz=20)
+    assert "10 or 80" in message(TrayError, Calibration.from_dict, d2)
+    raises(TrayError, Calibration.from_dict, [1, 2])
+
+
+def test_calibrator_refuses_a_moving_or_stuck_capture():
+    s = Session("cal-moving", rate_hz=80, noise=REALISTIC, per_cat=PER_CAT)
+    rec = s.place()
+    cal = Calibrator(80)
+    assert "empty base" in message(TrayError, cal.capture, 1)
+    cal.capture(0)
+    got = None
+    k = rec["start"] // s.trace.period  # capture while the cat goes on
+    while got is None:
+        got = cal.feed(s.trace.counts_at(k * s.trace.period))
+        k += 1
+    assert not got["ok"] and "keep hands off" in got["why"], got
+    cal.capture(0)
+    for _ in range(80):
+        got = cal.feed(123456)
+    assert not got["ok"] and "stuck" in got["why"], got
+    cal.capture(0)
+    for k in range(80):
+        got = cal.feed(0x7FFFFF if k == 40 else 1000 + k % 7)
+    assert not got["ok"] and "full scale" in got["why"], got
+    assert "capture(0) first" in message(TrayError, cal.result)
+
+
+# ---- counting ----------------------------------------------------------------
+
+
+def test_settled_counts_at_80_per_second():
+    s = session("count80", "pppppppppp")
+    played = play(s, cal_for(80))
+    check_counts(played)
+    check_no_phantoms(played)
+    check_small_ints(played.tray)
+    assert played.tray.cats == 10 and played.tray.conf >= 95
+
+
+def test_settled_counts_at_10_per_second():
+    s = session("count10", "pppppppppp", rate=10)
+    played = play(s, cal_for(10))
+    check_counts(played)
+    check_no_phantoms(played)
+    assert played.tray.cats == 10
+
+
+def test_each_placement_is_one_placed_event_then_settled():
+    s = session("placed", "pppppp")
+    played = play(s, cal_for())
+    for i in range(len(s.truth)):
+        kinds = [k for k in played.kinds(i) if k != "handling"]
+        assert kinds == ["placed", "settled"], (i, played.turn_events[i])
+    first = played.of("placed")[0]
+    assert first["n"] == 1 and first["cats"] == 1 and 90 <= first["mass"] <= 110
+
+
+def test_removal_of_fallen_cats_is_counted():
+    # Every falling cat stays on the tray, so the tidy-up has cats to lift.
+    s = session("removal", "pppppppcr", stay=100, bounce=0)
+    played = play(s, cal_for())
+    check_counts(played)
+    removed = played.of("removed")
+    gone = sum(rec["n"] for rec in s.truth if rec["kind"] == "removed")
+    assert sum(e["n"] for e in removed) == gone, (removed, gone)
+
+
+def test_handling_spikes_are_never_counted():
+    s = session("touch", "pppppttttttttt")
+    played = play(s, cal_for())
+    check_counts(played)
+    check_no_phantoms(played)
+    touches = [i for i, rec in enumerate(s.truth) if rec["kind"] == "touch"]
+    assert any("handling" in played.kinds(i) for i in touches)
+    for i in touches:
+        assert "placed" not in played.kinds(i) and "removed" not in played.kinds(i)
+
+
+def _drifting(name, per_minute, creep):
+    s = Session(name, rate_hz=10, noise=REALISTIC, per_cat=PER_CAT,
+                drift_per_min=per_minute, creep_permille=creep)
+    s.t = 2000000
+    for _ in range(5):
+        s.place()
+    s.t += 5 * 60 * 1000000
+    s.place()
+    s.t += 3000000
+    return s, play(s, cal_for(10))
+
+
+def test_drift_is_never_a_phantom_placement():
+    # A cat's weight of drift every minute for five minutes, and 2% creep.
+    s, played = _drifting("drift", PER_CAT, 20)
+    check_counts(played)
+    assert [e["n"] for e in played.of("placed")] == [1] * 6, played.kinds()
+    assert not played.of("removed") and not played.of("collapse")
+    assert [e for e in played.events if "ask" in e[1] and e[1]["ask"]["ask"] != "height"] == []
+    # The zero moved by five cats; the mass only by what drifted during each
+    # of the six turns and the filter's ~3 s lag: about a tenth of a cat per
+    # placement at this rate (a realistic drift is a hundredth of it).
+    weight = sum(cat[0] for cat in s.tower)
+    assert abs(played.tray.mass - weight) < PER_CAT * 6 * 15 // 100, (played.tray.mass, weight)
+
+
+def test_the_zero_follows_drift_and_creep():
+    s, played = _drifting("creep", PER_CAT // 5, 5)
+    check_counts(played)
+    weight = sum(cat[0] for cat in s.tower)
+    assert abs(played.tray.mass - weight) < PER_CAT // 10, (played.tray.mass, weight)
+
+
+# ---- collapses -----------------------------------------------------------------
+
+
+def test_collapse_counts_the_cats_that_left():
+    # Every falling cat strikes the tray and bounces off it.
+    s = session("collapse80", "pppppppppc", stay=0, bounce=100)
+    played = play(s, cal_for())
+    check_counts(played)
+    rec = s.truth[-1]
+    falls = played.of("collapse")
+    assert len(falls) == 1, played.turn_events[-1]
+    fall = falls[0]
+    # The scale sees the net loss; a cat being placed as the tower fell
+    # was never counted, so whether it fell is the player's to add.
+    assert fall["n"] == rec["n"] and fall["left"] == -rec["n"], (fall, rec)
+    ask = fall["ask"]
+    assert ask["ask"] == "fell" and ask["default"] == -rec["n"] and ask["conf"] >= 90
+    assert ask["max"] >= rec["fell"]
+
+
+def test_cats_still_falling_add_to_the_collapse():
+    t = Trace("stagger", rate_hz=80, noise=REALISTIC, offset=100000)
+    one = (1.0,)
+    for k in range(8):
+        t.add(Ramp(2000000 * (k + 1), 100000, PER_CAT, one))
+    crash = 20000000
+    t.add(Ramp(crash, 40000, -2 * PER_CAT, one))  # two cats tip off...
+    t.add(impulse_ring(crash + 150000, 20000, 20000, PER_CAT * 200000, one))  # ...strike the tray
+    t.add(Ramp(crash + 500000, 40000, -PER_CAT, one))  # a third falls clear, later
+    tray = Tray(cal_for())
+    tray.tare()
+    events = []
+    for k in range(25000000 // 12500):
+        ev = tray.feed(t.counts_at(k * 12500))
+        if ev and ev["ev"] != "handling":
+            events.append(ev)
+    falls = [(e["ev"], e["n"], e["left"]) for e in events if e["ev"] == "collapse"]
+    assert falls == [("collapse", -2, 2), ("collapse", -1, 3)], events
+    assert tray.cats == 5 and tray.tower == 5
+    # The second question replaced the first.
+    fell = [a for a in tray.pending.values() if a["ask"] == "fell"]
+    assert [(a["default"], a["max"]) for a in fell] == [(3, 9)], fell
+
+
+def test_at_ten_per_second_a_glancing_fall_may_look_like_hands():
+    # The converter averages 100 ms, so cats that glance off the tray leave
+    # little trace of their impact: the loss is still counted, as a collapse
+    # or (when the impact is lost) a removal, never as anything else.
+    s = session("collapse10", "pppppppppc", rate=10, stay=0, bounce=100)
+    played = play(s, cal_for(10))
+    check_counts(played)
+    calls = [e for e in played.of("collapse") + played.of("removed")]
+    assert sum(e["n"] for e in calls) == s.truth[-1]["n"], calls
+
+
+def test_cats_that_fall_but_stay_make_the_tray_ask():
+    s = session("stay", "pppppppppc", stay=100, bounce=0)
+    played = play(s, cal_for())
+    check_counts(played)
+    fall = played.of("collapse")
+    assert len(fall) == 1, played.turn_events[-1]
+    ask = fall[0]["ask"]
+    assert ask["default"] is None and ask["conf"] == 0 and "stayed" in ask["why"]
+    assert ask["max"] >= s.truth[-1]["fell"]
+
+
+def test_the_average_cat_is_learned_from_placements():
+    # Calibrated with one batch of cats, played with cats 5% heavier.
+    cal = cal_for()
+    s = Session("heavier", rate_hz=80, noise=REALISTIC, per_cat=PER_CAT * 105 // 100)
+    s.t = 2000000
+    for _ in range(16):
+        s.place()
+    s.t += 2000000
+    played = play(s, cal)
+    check_counts(played)
+    true_mean = sum(c[0] for c in s.tower) // len(s.tower)
+    learned = played.tray._per_cat
+    assert abs(learned - true_mean) < abs(cal.per_cat - true_mean) // 2, (
+        cal.per_cat, learned, true_mean)
+    assert played.tray._pooled > cal.cats + 10
+    saved = played.tray.calibration().to_dict()
+    assert saved["per_cat"] == learned and saved["cats"] == played.tray._pooled
+    assert saved["zero"] == cal.zero and saved["noise"] == cal.noise
+
+
+def test_a_hand_resting_part_of_a_cat_does_not_split_it():
+    cal = cal_for()
+    pc = cal.per_cat
+    t = Trace("rest", rate_hz=80, noise=REALISTIC, offset=cal.zero[0])
+    one = (1.0,)
+    # A light cat (0.9): the hand rests 0.17 of it on the tower for a second,
+    # long enough to look like the end of a turn, then lets go of the rest.
+    t.add(Ramp(3000000, 100000, pc * 17 // 100, one))
+    t.add(Ramp(4000000, 100000, pc * 73 // 100, one))
+    tray = Tray(cal)
+    tray.tare()
+    events = []
+    for k in range(7000000 // 12500):
+        ev = tray.feed(t.counts_at(k * 12500))
+        if ev and ev["ev"] != "handling":
+            events.append(ev)
+    kinds = [(e["ev"], e["n"], e["cats"]) for e in events]
+    assert ("placed", 1, 1) in kinds and kinds[-1] == ("settled", 0, 1), kinds
+    assert [e for e in events if "ask" in e and e["ask"]["ask"] == "cats"] == []
+
+
+def test_a_load_that_is_not_whole_cats_asks():
+    s = Session("odd", rate_hz=80, noise=REALISTIC, per_cat=PER_CAT)
+    s.t = 2000000
+    for _ in range(3):
+        s.place()
+    # Half a cat's weight (a phone?) put on the tray.
+    s.trace.add(Ramp(s.t + 1000000, 100000, PER_CAT // 2, (1.0,)))
+    s.t += 4000000
+    played = play(s, cal_for())
+    asks = [e for e in played.events[-3:] if e[1].get("ask", {}).get("ask") == "cats"]
+    assert len(asks) == 1, played.events[-3:]
+    ask = asks[0][1]["ask"]
+    assert ask["default"] is None and "not a whole number" in ask["why"]
+    record = played.tray.confirm(ask["id"], 3)
+    assert record["value"] == 3 and played.tray.cats == 3 and played.tray.conf == 100
+
+
+# ---- four cells ----------------------------------------------------------------
+
+
+def test_four_cells_give_the_lean():
+    s = session("lean", "pppppppp", cells=4)
+    played = play(s, cal_for(80, 4))
+    check_counts(played)
+    for i, rec in enumerate(s.truth):
+        ev = [e for _, e in played.turn_events[i] if e["ev"] == "settled"][-1]
+        r, x, y = ev["lean"]
+        tr, tx, ty = rec["lean"]
+        assert abs(x - tx) <= 40 and abs(y - ty) <= 40, (i, ev["lean"], rec["lean"])
+        assert abs(r - tr) <= 50
+
+
+# ---- proposals ---------------------------------------------------------------
+
+
+def test_proposals_carry_confidence_and_log_the_answer():
+    s = session("asks", "pppppppp")
+    played = play(s, cal_for())
+    placed = played.of("placed")
+    # The four wedged cats propose nothing; then heights 1, 2, 3, ...
+    assert [("ask" in e) for e in placed] == [False] * 4 + [True] * 4
+    asks = [e["ask"] for e in placed[4:]]
+    assert [a["default"] for a in asks] == [1, 2, 3, 4]
+    for a in asks:
+        assert a["ask"] == "height" and a["min"] == 1 and a["conf"] == 50
+        assert sorted(a) == ["ask", "conf", "default", "id", "max", "min", "t", "why"]
+    tray = played.tray
+    last = asks[-1]
+    assert "from 1 to %d" % last["max"] in message(TrayError, tray.confirm, last["id"],
+                                                   last["max"] + 1)
+    assert last["id"] in tray.pending  # a refused answer changes nothing
+    rec = tray.confirm(last["id"], 2)
+    assert rec == {"ev": "confirmed", "id": last["id"], "ask": "height", "default": 4,
+                   "value": 2, "conf": 50, "t": rec["t"]}
+    assert tray.top == 2 and last["id"] not in tray.pending
+    assert "no open question" in message(TrayError, tray.confirm, last["id"], 2)
+    rec = tray.confirm(asks[-2]["id"], 3)  # accepted the default
+    assert rec["value"] == rec["default"] == 3
+
+
+def test_height_confidence_learns_from_answers():
+    s = session("learn", "pppppppp")
+    played = play(s, cal_for(), answer=agreeable)
+    asks = [e["ask"] for e in played.of("placed")[4:]]
+    # (accepted + 1) / (asked + 2): 1/2, 2/3, 3/4, 4/5.
+    assert [a["conf"] for a in asks] == [50, 66, 75, 80], asks
+    assert played.tray.pending == {}
+
+
+def test_tare_measures_a_still_second():
+    s = session("tare", "ppp")
+    tray = Tray(cal_for())
+    tray.tare()
+    events = []
+    for k in range(s.truth[0]["start"] // s.trace.period):
+        ev = tray.feed(s.trace.counts_at(k * s.trace.period))
+        if ev:
+            events.append(ev)
+    assert [e["ev"] for e in events] == ["settled"]
+    assert events[0]["cats"] == 0 and events[0]["conf"] == 100
+    assert REALISTIC // 2 <= tray.noise <= 2 * REALISTIC
+
+
+def test_without_a_tare_the_count_comes_from_the_calibration_zero():
+    cal = cal_for()
+    s = session("notare", "ppppp", offset=cal.zero[0] + 2 * PER_CAT)  # two cats' worth
+    played = play(s, cal, tare=False)
+    first = played.events[0][1]
+    assert first["ev"] == "settled" and first["cats"] == 2, played.events[:2]
+    assert played.counts[-1] == 7
+
+
+# ---- both interpreters decide alike ----------------------------------------------
+
+
+def test_events_are_identical_on_both_interpreters():
+    s = session("same", "ppppppcpt", stay=30)
+    played = play(s, cal_for())
+    assert len(played.events) == 27, [e for _, e in played.events]
+    assert digest(played.events) == 192978528, digest(played.events)

@@ -1,0 +1,164 @@
+# Shared checks for the tray estimator: build scripted sessions from
+# devsim.traces, play them into catnip.tray.Tray, and check what it said
+# against the ground truth. Used by the dual-interpreter tests here and by
+# the hypothesis properties in tests/test_tray_props.py.
+from catnip.tray import Calibrator, Tray
+from devsim.traces import Session
+
+PER_CAT = 4300  # a 10 g cat on a 5 kg cell
+REALISTIC = 86  # 2% of a cat: realistic reading noise
+
+# Turn letters for scripted sessions.
+_TURNS = {"p": "place", "c": "collapse", "r": "remove", "t": "touch"}
+
+
+def session(seed, script, rate=80, cells=1, noise=REALISTIC, **kw):
+    """A session that plays `script`: 'p' place, 'c' collapse, 'r' remove
+    fallen cats (if any are on the tray), 't' touch; then a still pause."""
+    s = Session(seed, rate_hz=rate, cells=cells, noise=noise, per_cat=PER_CAT, **kw)
+    s.t = 2000000  # two still seconds for the tare
+    for turn in script:
+        if turn != "r" or s.loose:
+            getattr(s, _TURNS[turn])()
+    s.t += 2000000
+    return s
+
+
+def calibrate(rate=80, noise=REALISTIC, cells=1, seed="cal", cats=5):
+    """Calibrate the way a maker does, on a trace: the empty base, then cats
+    one at a time, pressing OK when the tray is still."""
+    s = Session(seed, rate_hz=rate, cells=cells, noise=noise, per_cat=PER_CAT)
+    marks = s.calibrate(cats)
+    cal = Calibrator(rate, cells)
+    trace = s.trace
+    answers = []
+    k = 0
+    mark = 0
+    while k * trace.period < s.t + 1500000:
+        t = k * trace.period
+        if mark < len(marks) and t >= marks[mark][0]:
+            cal.capture(marks[mark][1])
+            mark += 1
+        got = cal.feed(trace.counts_at(t)) if cells == 1 else cal.feed4(*trace.counts4_at(t))
+        if got is not None:
+            answers.append(got)
+        k += 1
+    return cal, answers
+
+
+class Played:
+    """What a tray said about a session: every event with the reading's time
+    (us), and the tray's count at the end of each truth turn."""
+
+    def __init__(self, s, tray):
+        self.session = s
+        self.tray = tray
+        self.truth = s.truth
+        self.events = []
+        self.counts = []  # tray.cats just before each next turn starts
+        self.turn_events = [[] for _ in s.truth]
+
+    def kinds(self, turn=None):
+        evs = self.events if turn is None else self.turn_events[turn]
+        return [e["ev"] for _, e in evs]
+
+    def of(self, kind):
+        return [e for _, e in self.events if e["ev"] == kind]
+
+
+def play(s, cal, wedged=Session.WEDGED, tare=True, answer=None):
+    """Feed the whole trace of session s into a new Tray. At the end of each
+    turn answer(tray, turn_events, truth_record) plays the person at the
+    table, if given."""
+    tray = Tray(cal, wedged=wedged)
+    if tare:
+        tray.tare()
+    out = Played(s, tray)
+    trace = s.trace
+    ends = [rec["start"] for rec in s.truth[1:]] + [s.t]
+    turn = -1  # before the first turn
+    k = 0
+    while k * trace.period < s.t:
+        t = k * trace.period
+        while turn + 1 < len(s.truth) and t >= s.truth[turn + 1]["start"]:
+            turn += 1
+        if turn >= 0 and t >= ends[turn] - trace.period and len(out.counts) == turn:
+            out.counts.append(tray.cats)
+            if answer is not None:
+                answer(tray, out.turn_events[turn], s.truth[turn])
+        if s.cells == 1:
+            raw = trace.counts_at(t)
+            ev = tray.missed() if raw is None else tray.feed(raw)
+        else:
+            raws = trace.counts4_at(t)
+            ev = tray.missed() if raws[0] is None else tray.feed4(*raws)
+        if ev is not None:
+            out.events.append((t, ev))
+            if turn >= 0:
+                out.turn_events[turn].append((t, ev))
+        k += 1
+    while len(out.counts) < len(s.truth):
+        out.counts.append(tray.cats)
+    return out
+
+
+def truthful(tray, events, rec):
+    """A person who counts the cats on the tray when asked."""
+    for _, e in events:
+        ask = e.get("ask")
+        if ask and ask["ask"] == "cats" and ask["id"] in tray.pending:
+            tray.confirm(ask["id"], min(ask["max"], max(ask["min"], rec["cats"])))
+
+
+def agreeable(tray, events, rec):
+    """A person who accepts every suggested height."""
+    for _, e in events:
+        ask = e.get("ask")
+        if ask and ask["ask"] == "height" and ask["id"] in tray.pending:
+            tray.confirm(ask["id"], ask["default"])
+
+
+def check_counts(played):
+    """Every turn ends with the tray's count equal to the truth."""
+    for i, rec in enumerate(played.truth):
+        assert played.counts[i] == rec["cats"], (
+            "turn %d (%s at %d ms): tray says %d cats, truth %d; events %r"
+            % (i, rec["kind"], rec["start"] // 1000, played.counts[i], rec["cats"],
+               played.turn_events[i]))
+
+
+def check_no_phantoms(played):
+    """Placed events only on placement turns (or just before a collapse in
+    the same turn), removals only where cats left, collapses only where the
+    tower fell."""
+    for i, rec in enumerate(played.truth):
+        kinds = played.kinds(i)
+        if rec["kind"] in ("touch", "fault"):
+            assert "placed" not in kinds and "removed" not in kinds, (i, rec, kinds)
+        if rec["kind"] != "collapse":
+            assert "collapse" not in kinds, (i, rec, kinds)
+        if rec["kind"] == "placed":
+            assert kinds.count("placed") == 1, (i, rec, kinds)
+
+
+def check_small_ints(tray):
+    """Everything the per-reading path keeps stays a small int on the Pico."""
+    for name in ("_level", "_before", "_sum", "_top", "_bottom", "_jolt", "mass",
+                 "_anchor", "_verdict_level", "samples"):
+        v = getattr(tray, name)
+        assert -(1 << 30) < v < 1 << 30, (name, v)
+    for arr in (tray._ring, tray._cell_ring, tray._cell_level, tray._cell_mass,
+                tray._cell_sum):
+        for v in arr:
+            assert -(1 << 30) < v < 1 << 30, v
+
+
+def digest(events):
+    """A short fingerprint of an event stream, the same on both interpreters."""
+    h = 0
+    for t, e in events:
+        line = "%d %s %s %s %s %s" % (t, e["ev"], e.get("n"), e.get("cats"), e.get("mass"),
+                                      e.get("conf"))
+        for ch in line:
+            h = (h * 131 + ord(ch)) % 1000000007
+    return h
