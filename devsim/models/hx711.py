@@ -282,16 +282,22 @@ class HX711Model:
 
 
 class Playback:
-    """The cheapest stand-in for a row of HX711s on one clock: every DOUT
-    plays back `word` (a 24-bit code), with no timing at all. It allocates
-    nothing, so it measures the driver alone. It is also the driver's clock:
-    time stands still, and any sleep lets a new conversion complete."""
+    """The cheapest stand-in for a row of HX711s on one clock, converting in
+    step every `period_us`: every DOUT plays back `word` (a 24-bit code).
+    It allocates nothing, so it measures the driver alone. It is also the
+    driver's clock, and time moves only in its sleeps: a sleep while no word
+    waits skips to just before the next conversion, so a reading costs the
+    driver two polls. PD_SCK high for over 60 us resets the chips."""
 
-    def __init__(self, word, cells=1):
+    def __init__(self, word, cells=1, period_us=100000):
         outer = self
-        self.pulse = 0  # rising edges since the last conversion
+        self.pulse = 25  # rising edges since the last conversion; over 24: DOUT high
         self.pulses = 0  # all rising edges
         self.word = word
+        self.period_us = period_us
+        self.now = 0
+        self.due = period_us  # the next conversion
+        self.high_since = -1  # when PD_SCK rose, -1 while it is low
 
         class Sck:
             def init(self, *args, **kw):
@@ -301,6 +307,12 @@ class Playback:
                 if level == 1:
                     outer.pulse += 1
                     outer.pulses += 1
+                    outer.high_since = outer.now
+                elif level == 0:
+                    if outer.high_since >= 0 and outer.now - outer.high_since > 60:
+                        outer.pulse = 25  # woken from power-down: reset, no word yet
+                        outer.due = outer.now + outer.period_us
+                    outer.high_since = -1
 
         class Dout:
             def init(self, *args, **kw):
@@ -315,21 +327,36 @@ class Playback:
         self.sck = Sck()
         self.douts = tuple(Dout() for _ in range(cells))
 
+    def ticks_us(self):
+        return self.now & _TICKS_MAX
+
     def ticks_ms(self):
-        return 0
+        return (self.now // 1000) & _TICKS_MAX
 
     def ticks_diff(self, end, start):
-        return end - start
-
-    def sleep_ms(self, ms):
-        self.pulse = 0
+        return ((end - start + _TICKS_HALF) & _TICKS_MAX) - _TICKS_HALF
 
     def sleep_us(self, us):
-        self.pulse = 0
+        self.now += us
+        if self.high_since >= 0:
+            return  # powered down: no conversions
+        if self.now >= self.due:
+            self.pulse = 0  # a new word, replacing one nobody read
+            while self.due <= self.now:
+                self.due += self.period_us
+        elif self.pulse > 24 and self.now < self.due - 1:
+            self.now = self.due - 1  # nothing happens until then
+
+    def sleep_ms(self, ms):
+        self.sleep_us(ms * 1000)
 
     def pause_ms(self, ms):
-        self.pulse = 0
+        self.sleep_us(ms * 1000)
         return _yield_now()
+
+
+_TICKS_MAX = (1 << 30) - 1  # MicroPython's ticks wrap at 2**30
+_TICKS_HALF = 1 << 29
 
 
 def _yield_now():

@@ -24,6 +24,9 @@ except ImportError:  # CPython
 
 
 PIO_HZ = const(1000000)  # 1 us per cycle: PD_SCK high 2 us, low 2 us
+# Cycles of the longest pass: pull, set, 24 data bits of 4, mov, 3 selection
+# pulses of 4.
+_PASS_CYCLES = const(1 + 1 + 24 * 4 + 1 + 3 * 4)
 
 
 def pulses_per_word(cells):
@@ -78,21 +81,29 @@ class HX711PIO(HX711Group):
         super().power_down()
 
     def power_up(self):
+        if self.powered:
+            return
         super().power_up()  # PD_SCK low as a plain GPIO: the chips reset
         self._sm = rp2.StateMachine(self._sm_id, self._program, freq=PIO_HZ,
                                     sideset_base=self._sck, in_base=self._douts[0])
         self._sm.active(1)
 
-    def _shift(self, extra):
+    def _dry_pass(self):
+        return super()._dry_pass() + _PASS_CYCLES * 1000000 // PIO_HZ
+
+    def _shift(self, extra, level):
+        """The pass on the state machine; level 0 (a dry run) unpacks zeros
+        without asking it for pulses."""
         sm = self._sm
         acc = self._acc
         n = self._n
         per_word = self._per_word
         for i in range(n):
             acc[i] = 0
-        sm.put(extra - 1)
+        if level:
+            sm.put(extra - 1)
         for _ in range(24 // per_word):
-            word = sm.get()
+            word = sm.get() if level else 0
             shift = per_word * n
             for _ in range(per_word):
                 shift -= n
