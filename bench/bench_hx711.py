@@ -53,7 +53,7 @@ def _pio_pass(cells: int) -> tuple[int, int, int]:
 
 def _tray_session(rate: int, seconds: int = 30) -> tuple[int, int, int, int, int]:
     """The tray's four cells on the simulated table's oscillators (up to
-    1.2 % apart) read by run() for `seconds` of virtual time: readings,
+    1.8 % apart) read by run() for `seconds` of virtual time: readings,
     conversions, restarts, the longest gap between readings (ms) and the
     violations the models saw."""
     import asyncio
