@@ -51,7 +51,46 @@ def _pio_pass(cells: int) -> tuple[int, int, int]:
                 sum(len(c.violations) for c in chips))
 
 
+def _tray_session(rate: int, seconds: int = 30) -> tuple[int, int, int, int, int]:
+    """The tray's four cells on the simulated table's oscillators (up to
+    1.8 % apart) read by run() for `seconds` of virtual time: readings,
+    conversions, restarts, the longest gap between readings (ms) and the
+    violations the models saw."""
+    import asyncio
+
+    from catnip.drivers.hx711 import HX711Group
+    from devsim.models.hx711 import HX711Model, constant
+    from devsim.table import CELL_PHASES_US, CELL_SPREAD
+    from devsim.timing import VirtualClock
+
+    period = 100000 if rate == 10 else 12500
+    douts = (3, 4, 5, 6)
+    with VirtualClock() as clock:
+        chips = [HX711Model(clock, 2, d, constant(d), rate=rate,
+                            phase_us=CELL_PHASES_US[i] * period // 100000,
+                            period_us=period + period * CELL_SPREAD[i] // 1000)
+                 for i, d in enumerate(douts)]
+        group = HX711Group(2, douts, rate=rate, clock=clock)
+        times: list[int] = []
+
+        async def session() -> None:
+            task = asyncio.create_task(group.run(lambda counts: times.append(clock.now_us()),
+                                                 print))
+            await clock.pause_ms(seconds * 1000)
+            task.cancel()
+
+        asyncio.run(session())
+        gap = max(b - a for a, b in zip(times, times[1:]))
+        return (len(times), seconds * 1000000 // period, group.restarts, gap // 1000,
+                sum(len(c.violations) for c in chips))
+
+
 def rows() -> Iterator[tuple[str, str, object, str, str]]:
+    for rate in (10, 80):
+        readings, conversions, restarts, gap, violations = _tray_session(rate)
+        yield (AREA, f"tray readings in 30 s at {rate} SPS", readings, "",
+               f"of {conversions} conversions; {restarts} restarts to bring the drifting cells "
+               f"back in step, longest gap {gap} ms; {violations} violations")
     for n in (1, 4):
         cells = "1 cell" if n == 1 else "4 cells, one pass"
         elapsed, pulse, violations = _pio_pass(n)
@@ -62,6 +101,9 @@ def rows() -> Iterator[tuple[str, str, object, str, str]]:
     f = _measure()
     for n in (1, 4):
         cells = "1 cell" if n == 1 else "4 cells, one pass"
+        native = f[f"native_{n}_us"]
+        yield (AREA, f"clocking pass, native pin calls ({cells})", round(native, 1), "us",
+               f"unix port; a Pico at 60-90x: {native * 60 / 1000:.2f}-{native * 90 / 1000:.2f} ms")
         yield (AREA, f"read, driver alone ({cells})", round(f[f"alone_{n}_us"], 1), "us",
                "unix port, played-back chips: the driver's own cost")
         yield (AREA, f"read with bit-level model ({cells})", round(f[f"model_{n}_us"], 1), "us",

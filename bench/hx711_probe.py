@@ -5,7 +5,7 @@ import gc
 import asyncio
 from time import ticks_diff, ticks_us
 
-from catnip.drivers.hx711 import HX711Group
+from catnip.drivers.hx711 import A128, HX711Group
 from devsim.models.hx711 import HX711Model, Playback, constant
 from devsim.timing import RealClock, VirtualClock
 
@@ -125,7 +125,27 @@ def with_model_virtual_time(cells):
         report("virtual_%d_isrs" % cells, clock.isr_count)
 
 
+def native_pass(cells):
+    """One pass with native callables for the pins (as machine.Pin is on the
+    Pico), so the figure times to the Pico by design.md's 60-90x."""
+    import machine
+
+    chips = Playback(0x5A5A5A, cells)
+    group = HX711Group(chips.sck, chips.douts, clock=chips)
+    saved = machine.disable_irq, machine.enable_irq
+    machine.disable_irq, machine.enable_irq = bool, abs
+    group._sck = abs  # sck(level)
+    group._douts = tuple(bool for _ in range(cells))  # dout() -> 0
+    t0 = ticks_us()
+    for _ in range(READS * 5):
+        group._shift(A128, 1)
+        group._high_mask()
+    report("native_%d_us" % cells, ticks_diff(ticks_us(), t0) / (READS * 5))
+    machine.disable_irq, machine.enable_irq = saved
+
+
 for n in (1, 4):
+    native_pass(n)
     driver_alone(n)
     with_model_real_time(n)
     with_model_virtual_time(n)

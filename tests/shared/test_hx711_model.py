@@ -3,7 +3,7 @@
 from check import message
 from hx711_rig import Level
 
-from devsim.models.hx711 import (A64, A128, B32, DEAD, DISCONNECTED, SHORTED,
+from devsim.models.hx711 import (A64, A128, B32, DEAD, DISCONNECTED, RELOAD_US, SHORTED,
                                  HX711Model, constant)
 from devsim.timing import VirtualClock
 from machine import Pin
@@ -158,7 +158,63 @@ def test_serial_errors_are_recorded():
         assert "28 PD_SCK pulses" in whats[1]
 
 
-def test_abandoned_read_is_a_serial_error():
+def test_an_unread_word_is_replaced_with_dout_high_during_the_reload():
+    # Measured on real chips: DOUT goes high for about 75 us at each
+    # conversion, read or not, then low with the new word.
+    with VirtualClock(pin_op_us=0) as clock:
+        chip, sck, dout = _rig(clock, a=1000, rate=80)
+        chip.settle_step = 4
+        clock.sleep_us(12500 - clock.now_us())
+        assert dout() == 0 and chip.conversions == 1
+        chip.counts_at.value = 2000
+        clock.sleep_us(25000 - RELOAD_US - 1 - clock.now_us())
+        assert dout() == 0  # the first word still waits
+        clock.sleep_us(2)
+        assert dout() == 1  # reloading
+        clock.sleep_us(25000 - clock.now_us())
+        assert dout() == 0 and chip.conversions == 2
+        assert _clock_word(sck, dout) == (2000, 1)  # the first word is gone
+        assert chip.violations == []
+
+
+def test_a_conversion_during_a_read_loses_the_word():
+    # All of a read's pulses belong in one conversion period (datasheet). What
+    # a reload does to a word half clocked out is not specified; the model
+    # takes the worst case: the rest of the pulses clock out the new word.
+    with VirtualClock() as clock:
+        chip, sck, dout = _rig(clock, a=0x0F0F0F)
+        chip.settle_step = 4
+        _wait_ready(clock, dout)
+        word = 0
+        for _ in range(10):
+            sck(1)
+            sck(0)
+            word = word << 1 | dout()
+        chip.counts_at.value = 0x700000
+        clock.sleep_ms(100)  # the next conversion comes meanwhile
+        for _ in range(14):
+            sck(1)
+            sck(0)
+            word = word << 1 | dout()
+        assert word not in (0x0F0F0F, 0x700000)
+        whats = [what for t, what in chip.violations]
+        assert "bit 10 of 24" in whats[0] and "word is lost" in whats[0], whats
+
+
+def test_a_pulse_during_the_reload_is_a_violation():
+    # A slow read whose last selection pulse lands as the next conversion
+    # reloads the output: its pulses did not fit in one conversion period.
+    with VirtualClock(pin_op_us=0) as clock:
+        chip, sck, dout = _rig(clock, a=5, rate=80)
+        _wait_ready(clock, dout)
+        _clock_word(sck, dout, 26)
+        clock.sleep_us(25000 - RELOAD_US + 10 - clock.now_us())
+        sck(1)
+        sck(0)  # a 27th pulse, too late
+        assert "reloading the output" in chip.violations[0][1], chip.violations
+
+
+def test_a_read_left_unfinished_is_a_serial_error():
     with VirtualClock() as clock:
         chip, sck, dout = _rig(clock)
         _wait_ready(clock, dout)
@@ -166,7 +222,7 @@ def test_abandoned_read_is_a_serial_error():
             sck(1)
             sck(0)
         clock.sleep_ms(250)
-        assert "stopped after 10 of 24 bits" in chip.violations[0][1]
+        assert "bit 10 of 24" in chip.violations[0][1]
         assert dout() == 0  # a fresh conversion is ready again
 
 

@@ -15,13 +15,14 @@ EXPECTED_ONE_CELL = [
     0xA047,  # mov y, osr          side 0    (MOV 101, dest y=010, source osr=111)
     0xB142,  # nop                 side 1 [1]
     0x0186,  # jmp y--, select     side 0 [1]
+    0x8020,  # push block          side 0    (PUSH 100, block bit 5)
 ]
 
 
 def test_one_cell_program_encodes_as_the_datasheet_says():
     prog = program(1)
     assert prog.instructions == EXPECTED_ONE_CELL
-    assert (prog.wrap_target, prog.wrap) == (0, 7)
+    assert (prog.wrap_target, prog.wrap) == (0, 8)
     assert prog.config["push_thresh"] == 24 and prog.config["autopush"]
 
 

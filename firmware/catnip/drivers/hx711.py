@@ -14,6 +14,24 @@
 # DOUTs have one GPIO each (the four corner cells of the tray): one clocking
 # pass shifts a bit out of every chip at once. HX711 is the one-chip case.
 #
+# A pass must end before any chip converts again: the datasheet wants every
+# pulse of a read within one conversion period, and a chip reloads its output
+# at each conversion, read or not, with no sign of it on DOUT mid-word. The
+# chips run on their own oscillators, so the driver keeps time:
+# - `quiet` is the last moment every DOUT was high: each word now waiting was
+#   converted after it;
+# - no chip reloads sooner than 80 % of the nominal period after its last word
+#   became ready (the datasheet gives no tolerance; a measured chip ran 14 %
+#   fast, and the reload takes 75 us);
+# - a pass takes `pass_us`, measured on every pass and at construction by a
+#   dry run with the clock held low, plus a quarter for interrupts.
+# A pass starts only if it ends in time, and is discarded if it did not. When
+# the chips' conversions have drifted too far apart, or nobody polled DOUT
+# for too long, the driver restarts every chip at once by a power cycle,
+# which brings their conversions back in step; the next four conversions
+# settle and are dropped. Needing a second restart before a reading came out
+# means this board cannot read these chips at this rate: TOO_SLOW.
+#
 # The read path allocates nothing: the words are built in preallocated
 # arrays and every intermediate stays far below 2**30.
 import machine
@@ -38,19 +56,24 @@ _WRAP = const(0x1000000)
 _DATA_BITS = const(24)
 _SETTLE_READINGS = const(3)  # the 4th conversion after a change is settled
 _POWER_DOWN_HOLD_US = const(100)  # PD_SCK high this long surely powers down
+_QUIET_PERCENT = const(80)  # no reload sooner than this share of the period
 
 # Why a read failed (SensorFault.code).
 NO_DATA = const(1)  # DOUT never went low: no chip, no power, or a cut wire
 STUCK_LOW = const(2)  # DOUT stayed low through a read: wire shorted to ground
+TOO_SLOW = const(3)  # no pass could be fitted between conversions
+WRONG_RATE = const(4)  # the chips convert faster than `rate` says
 
-# What one clocking pass gave.
+# What one attempt at a reading gave, when it is not a fault code.
 _OK = const(0)
 _SETTLING = const(-1)
+_RESTARTED = const(-2)
 
 
 class SensorFault(Exception):
-    """A cell that does not answer. code is NO_DATA or STUCK_LOW; cells is a
-    bit mask of the cells concerned (bit 0 = the first DOUT)."""
+    """Cells that cannot be read. code is NO_DATA, STUCK_LOW, TOO_SLOW or
+    WRONG_RATE; cells is a bit mask of the cells concerned (bit 0 = the
+    first DOUT)."""
 
     def __init__(self, message, code, cells):
         super().__init__(message)
@@ -67,6 +90,7 @@ class SystemClock:
         import asyncio
 
         self.ticks_ms = time.ticks_ms
+        self.ticks_us = time.ticks_us
         self.ticks_diff = time.ticks_diff
         self.sleep_ms = time.sleep_ms
         self.sleep_us = time.sleep_us
@@ -79,11 +103,15 @@ class HX711Group:
     sck: GPIO number or machine.Pin wired to every PD_SCK.
     douts: GPIO numbers or Pins, one per chip. Chips run on their own
       oscillators, so a read waits until every DOUT is low, then clocks all
-      of them together; each chip holds its word until it is read.
+      of them together, if the pass ends before any of them converts again.
     rate: 10 or 80 samples/s, as the RATE pins are wired.
     input: A128, B32 or A64, selected on every chip.
     timeout_ms: how long DOUT may stay high before the cell counts as
       missing; default four conversion periods.
+
+    Raises ValueError if one pass takes too long on this board for `rate`.
+    pass_us is how long a pass takes here (measured); restarts counts the
+    times the chips had to be brought back in step.
     """
 
     def __init__(self, sck, douts, rate=10, input=A128, timeout_ms=None, clock=None):
@@ -97,21 +125,37 @@ class HX711Group:
         self._sck = _pin(sck, Pin.OUT)
         self._douts = tuple(_pin(d, Pin.IN) for d in douts)
         self._n = len(self._douts)
+        self._all = (1 << self._n) - 1
         self.counts = array("i", [0] * self._n)  # last settled reading per cell
         self._acc = array("i", [0] * self._n)
         self.saturated = 0  # bit i: cell i sat at MIN_COUNT or MAX_COUNT
         self.rate = rate
-        self.period_ms = 100 if rate == 10 else 13
+        period_us = 100000 if rate == 10 else 12500
+        self.period_ms = (period_us + 999) // 1000
         self.timeout_ms = timeout_ms or 4 * self.period_ms
         self._poll_ms = max(1, self.period_ms // 8)
+        self._poll_us = min(1000, period_us // 32)
+        self._window_us = period_us * _QUIET_PERCENT // 100
+        self._window_ms = self._window_us // 1000 + 1
         self.input = input
         self.fault = 0  # code of the fault now being reported, 0 when healthy
         self.fault_cells = 0
+        self._bad = 0  # the cells of the fault an attempt found
+        self.restarts = 0
+        self._unread_restarts = 0  # restarts since the last reading or fault
+        self._quiet_us = self._quiet_ms = self._last_quiet_us = self._down_us = 0
+        self._in_step = False  # the driver knows when the chips convert
+        self._chained = False  # the last attempt was a pass in time
+        self.pass_us = self._dry_pass()
+        if self._budget() >= self._window_us:
+            raise ValueError("one clocking pass of %d HX711s takes about %d us on this board, "
+                             "but at %d samples/s it must end within %d us of a conversion: "
+                             "use rate=10, fewer cells per PD_SCK pin, HX711PIO or less "
+                             "interrupt load" % (self._n, self.pass_us, rate, self._window_us))
         # Start from a known chip state whatever happened before (a soft reset
         # of the Pico leaves the chips running with their last input).
-        self.power_down()
-        self._clock.sleep_us(_POWER_DOWN_HOLD_US)
-        self.power_up()
+        self.powered = True
+        self._restart()
 
     # -- control ----------------------------------------------------------
 
@@ -125,14 +169,25 @@ class HX711Group:
         """Hold PD_SCK high: the chips sleep (< 1 uA) after 60 us."""
         self._sck(1)
         self.powered = False
+        self._down_us = self._clock.ticks_us()
 
     def power_up(self):
-        """Release PD_SCK: the chips reset to channel A x128 and convert again.
-        The first settled reading comes four conversions later."""
+        """Release PD_SCK: the chips reset to channel A x128 and convert again,
+        all in step. The first settled reading comes four conversions later.
+        Does nothing while powered."""
+        if self.powered:
+            return
+        clock = self._clock
+        hold = _POWER_DOWN_HOLD_US - clock.ticks_diff(clock.ticks_us(), self._down_us)
+        if hold > 0:
+            clock.sleep_us(hold)  # a shorter high would not reset the chips
         self._sck(0)
         self.powered = True
         self._chip_input = A128
         self._settle = _SETTLE_READINGS
+        self._in_step = True
+        self._chained = False
+        self._note_quiet()  # a chip fresh from reset holds no word
 
     # -- reading ----------------------------------------------------------
 
@@ -142,8 +197,12 @@ class HX711Group:
 
     def read(self, timeout_ms=None):
         """Wait (blocking) for the next settled reading of every cell; return
-        the counts array (signed counts, one per cell). A cell that gives no
-        data in time raises SensorFault, every time it is asked."""
+        the counts array (signed counts, one per cell). Cells that cannot be
+        read raise SensorFault, every time it is asked.
+
+        Called again within about a conversion period, read() follows the
+        chips; after a longer pause it restarts them in step first (four
+        conversions). For a steady stream use run()."""
         self._check_powered()
         clock = self._clock
         timeout_ms = timeout_ms or self.timeout_ms
@@ -152,20 +211,21 @@ class HX711Group:
             missing = self._not_ready()
             while missing:
                 if clock.ticks_diff(clock.ticks_ms(), start) >= timeout_ms:
+                    self._lost()
                     raise self._failed(NO_DATA, missing)
-                clock.sleep_ms(1)
+                clock.sleep_us(self._poll_us)
                 missing = self._not_ready()
-            status = self._transfer()
+            status = self._attempt()
             if status == _OK:
                 self.fault = 0
                 return self._result()
-            if status != _SETTLING:
-                raise self._failed(STUCK_LOW, status)
+            if status > 0:
+                raise self._failed(status, self._bad)
 
     async def read_async(self):
         """read() for asyncio: polls DOUT, letting other tasks run meanwhile.
 
-        A cell that stops answering raises SensorFault once; later calls
+        Cells that cannot be read raise SensorFault once; later calls
         wait quietly, trying again every conversion period, until every cell
         answers again (then `fault` is 0 and settled readings resume)."""
         self._check_powered()
@@ -173,8 +233,8 @@ class HX711Group:
 
     async def run(self, on_counts, on_fault):
         """Read for ever: on_counts(counts) after every settled reading,
-        on_fault(SensorFault) once when cells stop answering, then nothing
-        until they answer again. Idles while powered down. One coroutine for
+        on_fault(SensorFault) once when the cells cannot be read, then nothing
+        until they can again. Idles while powered down. One coroutine for
         the whole session, so a reading allocates nothing."""
         await self._serve(on_counts, on_fault)
 
@@ -199,16 +259,16 @@ class HX711Group:
                 code, cells = NO_DATA, missing
                 self._lost()
             else:
-                status = self._transfer()
+                status = self._attempt()
                 if status == _OK:
                     self.fault = 0
                     if on_counts is None:
                         return self._result()
                     on_counts(self._result())
                     continue
-                if status == _SETTLING:
+                if status < 0:
                     continue
-                code, cells = STUCK_LOW, status
+                code, cells = status, self._bad
             if not self.fault:
                 error = self._failed(code, cells)
                 if on_fault is None:
@@ -219,8 +279,8 @@ class HX711Group:
     def _result(self):
         return self.counts
 
-    def _not_ready(self):
-        """Mask of the cells with no conversion waiting (DOUT high)."""
+    def _high_mask(self):
+        """Mask of the DOUTs that are high."""
         douts = self._douts
         mask = 0
         for i in range(self._n):
@@ -228,23 +288,66 @@ class HX711Group:
                 mask |= 1 << i
         return mask
 
-    def _transfer(self):
-        """Clock one word out of every chip, choosing the next input.
-        Return _OK (counts updated), _SETTLING (reading dropped) or the mask
-        of cells whose DOUT never rose after the word."""
-        self._shift(self.input)
-        stuck = self._stuck()
+    def _not_ready(self):
+        """Mask of the cells with no conversion waiting (DOUT high); notes the
+        moment when none has one."""
+        clock = self._clock
+        now_us = clock.ticks_us()
+        now_ms = clock.ticks_ms()
+        mask = self._high_mask()
+        if mask == self._all:
+            self._quiet_us = now_us
+            self._quiet_ms = now_ms
+        return mask
+
+    def _note_quiet(self):
+        self._quiet_us = self._clock.ticks_us()
+        self._quiet_ms = self._clock.ticks_ms()
+
+    def _budget(self):
+        """The time to allow for one pass: the measured time and a quarter."""
+        return self.pass_us + (self.pass_us >> 2)
+
+    def _attempt(self):
+        """Every DOUT is low: clock a word out of every chip, choosing the
+        next input, if the pass surely ends before any chip converts again.
+        Anything out of time restarts the chips in step (see _resync).
+        Return _OK (counts updated), _SETTLING (word dropped), _RESTARTED,
+        or a fault code (cells in self._bad)."""
+        clock = self._clock
+        start = clock.ticks_us()
+        age = clock.ticks_diff(start, self._quiet_us)
+        if (not self._in_step or age + self._budget() > self._window_us
+                or clock.ticks_diff(clock.ticks_ms(), self._quiet_ms) > self._window_ms):
+            return self._resync(TOO_SLOW, self._all)
+        if self._chained and clock.ticks_diff(start, self._last_quiet_us) < self._window_us:
+            # Every DOUT fell again within the window: the chips convert
+            # faster than `rate` says, or no chip drives the wires.
+            return self._resync(WRONG_RATE, self._all)
+        self._last_quiet_us = self._quiet_us
+        self._shift(self.input, 1)
+        checked = clock.ticks_us()
+        low = self._all ^ self._high_mask()
+        took = clock.ticks_diff(clock.ticks_us(), start)
+        self.pass_us = max(took, self.pass_us - (self.pass_us >> 6))
+        if age + took > self._window_us:
+            return self._resync(TOO_SLOW, self._all)  # late: a chip may have converted
+        if low:
+            # The 25th pulse pulled every DOUT high, and no chip can have
+            # converted since: nothing drives these wires.
+            return self._resync(STUCK_LOW, low)
+        self._quiet_us = checked
+        self._quiet_ms = clock.ticks_ms()
+        self._chained = True
         word_input = self._chip_input
         self._chip_input = self.input
-        if stuck:
-            self._lost()
-            return stuck
         if word_input != self.input:
             self._settle = _SETTLE_READINGS
             return _SETTLING
         if self._settle:
             self._settle -= 1
             return _SETTLING
+        self._unread_restarts = 0
         acc = self._acc
         counts = self.counts
         saturated = 0
@@ -258,8 +361,37 @@ class HX711Group:
         self.saturated = saturated
         return _OK
 
-    def _shift(self, extra):
-        """24 data pulses into self._acc, then `extra` selection pulses.
+    def _resync(self, again, cells):
+        """Restart every chip in step. A DOUT low right after the restart is
+        shorted to ground: STUCK_LOW. If the last restart has not given a
+        reading yet, restarting does not help: report `again` for `cells`."""
+        if self._unread_restarts:
+            return self._fail(again, cells)
+        self._unread_restarts += 1
+        self.restarts += 1
+        shorted = self._restart()
+        if shorted:
+            return self._fail(STUCK_LOW, shorted)
+        return _RESTARTED
+
+    def _restart(self):
+        """Power-cycle every chip at once; return the mask of DOUTs that stay
+        low although no chip fresh from reset holds a word."""
+        self.power_down()
+        self.power_up()
+        return self._all ^ self._high_mask()
+
+    def _dry_pass(self):
+        """How long a pass takes on this board: one with the clock held low."""
+        clock = self._clock
+        start = clock.ticks_us()
+        self._shift(A64, 0)
+        self._high_mask()
+        return clock.ticks_diff(clock.ticks_us(), start)
+
+    def _shift(self, extra, level):
+        """24 data pulses into self._acc, then `extra` selection pulses; with
+        level 0 the same pin writes leave the clock low (a dry run).
         Each pulse is two pin writes with interrupts off, so it lasts one pin
         write whatever else the Pico is doing; DOUT is sampled after the
         falling edge (valid 0.1 us after the rising edge, held until the next)."""
@@ -273,35 +405,31 @@ class HX711Group:
             acc[i] = 0
         for _ in range(_DATA_BITS):
             state = irq_off()
-            sck(1)
+            sck(level)
             sck(0)
             irq_on(state)
             for i in range(n):
                 acc[i] = (acc[i] << 1) | douts[i]()
         for _ in range(extra):
             state = irq_off()
-            sck(1)
+            sck(level)
             sck(0)
             irq_on(state)
 
-    def _stuck(self):
-        """Mask of the cells whose DOUT is still low after the read with an
-        all-zero word: the 25th pulse sets DOUT high, so no HX711 drives it."""
-        acc = self._acc
-        douts = self._douts
-        stuck = 0
-        for i in range(self._n):
-            if not acc[i] and not douts[i]():
-                stuck |= 1 << i
-        return stuck
+    def _fail(self, code, cells):
+        self._bad = cells
+        self._lost()
+        return code
 
     def _lost(self):
-        """A chip that stops answering may come back reset: assume it did."""
-        self._chip_input = A128
-        self._settle = _SETTLE_READINGS
+        """A fault: a chip that stops answering may come back reset, and the
+        others went on converting unread. Restart them all before the next
+        pass."""
+        self._in_step = False
+        self._chained = False
+        self._unread_restarts = 0
 
     def _failed(self, code, cells):
-        self._lost()
         self.fault = code
         self.fault_cells = cells
         names = ", ".join("%d (DOUT %s)" % (i, self._douts[i])
@@ -309,9 +437,19 @@ class HX711Group:
         if code == NO_DATA:
             why = ("gave no conversion within %d ms: check the HX711's power and ground "
                    "and the DOUT and PD_SCK wires" % self.timeout_ms)
-        else:
+        elif code == STUCK_LOW:
             why = ("held DOUT low through a whole read: the DOUT wire is shorted to "
                    "ground or no HX711 drives it")
+        elif code == TOO_SLOW:
+            why = ("could not be read in time: a pass (about %d us here) must end within "
+                   "%d us of the conversions it reads, and the chips drifted apart again "
+                   "before they settled; use rate=10, HX711PIO, fewer cells per PD_SCK "
+                   "pin, or poll more often (less task or interrupt load)"
+                   % (self.pass_us, self._window_us))
+        else:
+            why = ("converted again within %d us, faster than rate=%d allows: check the "
+                   "RATE pin (low: 10, high: 80 samples/s) and the clock source"
+                   % (self._window_us, self.rate))
         return SensorFault("load cell %s %s" % (names, why), code, cells)
 
     def _check_powered(self):

@@ -10,7 +10,9 @@
 # One pass: the CPU puts (selection pulses - 1) in the TX FIFO; the program
 # clocks 24 bits, pushing a word every `per_word` bits (n bits per pulse,
 # at most 30 bits a word so every word is a small int on the RP2040), then
-# sends the 1-3 selection pulses and waits for the next request.
+# sends the 1-3 selection pulses, pushes an empty word to say the pass is
+# over (the CPU checks DOUT and the time after it), and waits for the next
+# request.
 import rp2
 from machine import Pin
 
@@ -24,6 +26,9 @@ except ImportError:  # CPython
 
 
 PIO_HZ = const(1000000)  # 1 us per cycle: PD_SCK high 2 us, low 2 us
+# Cycles of the longest pass: pull, set, 24 data bits of 4, mov, 3 selection
+# pulses of 4, push.
+_PASS_CYCLES = const(1 + 1 + 24 * 4 + 1 + 3 * 4 + 1)
 
 
 def pulses_per_word(cells):
@@ -51,6 +56,7 @@ def program(cells):
         label("select")                    # noqa: F821
         nop()                .side(1) [1]  # noqa: F821
         jmp(y_dec, "select") .side(0) [1]  # noqa: F821
+        push(block)          .side(0)      # noqa: F821  the pass is over
 
     return hx711_clock
 
@@ -78,23 +84,33 @@ class HX711PIO(HX711Group):
         super().power_down()
 
     def power_up(self):
+        if self.powered:
+            return
         super().power_up()  # PD_SCK low as a plain GPIO: the chips reset
         self._sm = rp2.StateMachine(self._sm_id, self._program, freq=PIO_HZ,
                                     sideset_base=self._sck, in_base=self._douts[0])
         self._sm.active(1)
 
-    def _shift(self, extra):
+    def _dry_pass(self):
+        return super()._dry_pass() + _PASS_CYCLES * 1000000 // PIO_HZ
+
+    def _shift(self, extra, level):
+        """The pass on the state machine; level 0 (a dry run) unpacks zeros
+        without asking it for pulses."""
         sm = self._sm
         acc = self._acc
         n = self._n
         per_word = self._per_word
         for i in range(n):
             acc[i] = 0
-        sm.put(extra - 1)
+        if level:
+            sm.put(extra - 1)
         for _ in range(24 // per_word):
-            word = sm.get()
+            word = sm.get() if level else 0
             shift = per_word * n
             for _ in range(per_word):
                 shift -= n
                 for i in range(n):
                     acc[i] = (acc[i] << 1) | (word >> (shift + i) & 1)
+        if level:
+            sm.get()  # the selection pulses are over too
