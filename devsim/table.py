@@ -40,13 +40,16 @@ class Table:
 
     counts: what the load cells weigh, as a signed HX711 count at channel A
     x128: a number, or counts_at(t_us) returning a number (every cell reads
-    it) or one number per cell; an empty tray's offset by default. Assign
-    `table.counts` to change it later.
+    it) or one number per cell, or a load-cell trace (devsim.traces.Trace,
+    one cell or four, as many as the board's tray has); an empty tray's
+    offset by default. Assign `table.counts` to change it later. None from
+    a source is a conversion with no data (DOUT stays high).
     rate: the HX711s' 10 or 80 samples/s, as their RATE pins are wired."""
 
     def __init__(self, board, clock=None, counts=EMPTY_TRAY, rate=10):
         self.board = board
         self.clock = clock or VirtualClock()
+        self._cell_count = len(board.tray["cells"]) if board.tray is not None else 0
         self.counts = counts
         self.clock.__enter__()  # a fresh pin board, timed by the clock
         self._installed = True
@@ -76,6 +79,20 @@ class Table:
                     self.clock, cell["sck"], cell["dout"], _CellSource(self, i), rate=rate,
                     phase_us=CELL_PHASES_US[i % 4] * period // 100000,
                     period_us=period + period * CELL_SPREAD[i % 4] // 1000))
+
+    # ---- what the load cells weigh ---------------------------------------
+
+    @property
+    def counts(self):
+        return self._counts
+
+    @counts.setter
+    def counts(self, counts):
+        cells = getattr(counts, "cells", None) if hasattr(counts, "cell") else None
+        if cells is not None and cells != self._cell_count:
+            raise ValueError("a %d-cell trace cannot weigh on a tray of %d load cells; build the "
+                             "trace with cells=%d" % (cells, self._cell_count, self._cell_count))
+        self._counts = counts
 
     # ---- wiring -----------------------------------------------------------
 
@@ -303,6 +320,8 @@ class _CellSource:
 
     def __call__(self, t_us):
         counts = self.table.counts
+        if hasattr(counts, "cell"):  # a trace: one source per cell
+            return counts.cell(self.i).counts_at(t_us)
         if callable(counts):
             counts = counts(t_us)
         if isinstance(counts, (tuple, list)):

@@ -14,7 +14,7 @@ Contract for the HX711 model (and anything else that samples a trace):
   is the signed 24-bit count (-0x800000 .. 0x7FFFFF) of the conversion that
   completes at t_us microseconds: the mean load over the conversion period
   before t_us (1/rate_hz, the HX711's averaging), plus noise. None means the
-  sensor produces no data from then on (DOUT stays high). Successive calls on
+  sensor produces no data from then on (DOUT stays high), until a repair. Successive calls on
   one source need non-decreasing t_us. Noise is drawn once per conversion
   period of the rate the trace was built for (10 or 80 samples/s), so sampling
   at that rate gives one fresh draw per sample; several calls in one period
@@ -284,6 +284,10 @@ class Trace:
         if kind not in FAULTS:
             raise ValueError("unknown fault %r; choose one of %s" % (kind, ", ".join(FAULTS)))
         self._faults.append((t_us, kind, cell))
+
+    def repair(self, t_us, cell=None):
+        """From t_us on, the sensor (or one cell) reads the load again."""
+        self._faults.append((t_us, None, cell))
 
     # ---- sampling ------------------------------------------------------
 

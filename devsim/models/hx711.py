@@ -60,7 +60,8 @@ class HX711Model:
     """One HX711 on board pins `sck` (PD_SCK, input) and `dout` (output).
 
     counts_at(t_us) -> int is the bridge signal as a signed count on channel A
-    at gain 128; gain 64 reads half of it. channel_b(t_us) -> int is channel B
+    at gain 128; gain 64 reads half of it. None means the chip gives no data
+    for that conversion: DOUT stays high (a load-cell trace's silent sensor). channel_b(t_us) -> int is channel B
     at gain 32, a separate input (0 if not given). phase_us delays the first
     conversion; period_us overrides the rate's period (oscillator spread): the
     time from one word being ready to the next.
@@ -141,7 +142,7 @@ class HX711Model:
         if self.input == B32:
             return self.channel_b(t_us)
         a = self.counts_at(t_us)
-        return a >> 1 if self.input == A64 else a
+        return a >> 1 if self.input == A64 and a is not None else a
 
     def _next_conversion(self, ready_us):
         """The word after this one is ready at ready_us; its reload starts
@@ -174,6 +175,8 @@ class HX711Model:
             return
         self.reloading = False
         target = self._source(t_us)
+        if target is None:
+            return  # no word: DOUT stays high, the filter keeps its state
         self.settle_step += 1
         if self.settle_step < SETTLING_CONVERSIONS:
             start = self._settle_from

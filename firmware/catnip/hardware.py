@@ -171,11 +171,12 @@ class Hardware:
             self.flush(ticks_ms())
             await asyncio.sleep_ms(frame_ms)
 
-    async def weigh(self, on_counts):
+    async def weigh(self, on_counts, on_fault=None):
         """Read the tray for the whole session: on_counts(counts) after every
         settled reading. Cells that stop answering give one (TRAY, OFFLINE, 0)
-        event, and `tray_fault` (a SensorFault: which cells, and why) until
-        the next reading, which gives (TRAY, ONLINE, 0)."""
+        event, on_fault(error) if given, and `tray_fault` (a SensorFault:
+        which cells, and why) until the next reading, which gives
+        (TRAY, ONLINE, 0). catnip.tray.TrayFeed takes both callbacks."""
         if self.tray is None:
             raise ValueError("board '%s' has no tray: add \"tray\" to board.json to weigh"
                              % self._board.name)
@@ -189,6 +190,8 @@ class Hardware:
         def fault(error):
             self.tray_fault = error
             self._push(TRAY, OFFLINE)
+            if on_fault is not None:
+                on_fault(error)
 
         await self.tray.run(counts, fault)
 

@@ -309,6 +309,7 @@ class Tray:
         event = tray.feed4(a, b, c, d)    # four corner cells: left-front,
                                           # right-front, right-back, left-back
         event = tray.missed()             # a reading was due and none came
+        event = tray.no_data()            # the driver reports the cells silent
 
     Each returns None or one event dict (docs/tray.md has the details):
 
@@ -439,6 +440,15 @@ class Tray:
             self._why = "no data"
             return self._enter_fault()
         return None
+
+    def no_data(self):
+        """The HX711 driver gave up waiting for the cells (it waits several
+        conversion periods first): the "no data" fault now, or None while a
+        fault is already reported. Good readings end it, as for missed()."""
+        if self._state == _FAULT:
+            return None
+        self._why = "no data"
+        return self._enter_fault()
 
     def tare(self):
         """The base is empty: the next still second is the zero, no cats."""
@@ -1017,3 +1027,30 @@ class Tray:
 
     def _ms(self):
         return _scaled(self.samples, 1000, self.rate)
+
+
+class TrayFeed:
+    """A Tray on the HX711 driver: pass `counts` and `fault` as the driver's
+    callbacks, HX711Group.run(feed.counts, feed.fault) or
+    Hardware.weigh(feed.counts, feed.fault). Each event the tray gives goes
+    to on_event(ev). A driver fault (reported once per outage) is the tray's
+    "no data" fault; the next reading ends it. Allocates nothing per reading
+    unless the tray returns an event."""
+
+    def __init__(self, tray, on_event):
+        self.tray = tray
+        self.on_event = on_event
+        self._four = tray.cal.cells == 4
+
+    def counts(self, counts):
+        if self._four:
+            ev = self.tray.feed4(counts[0], counts[1], counts[2], counts[3])
+        else:
+            ev = self.tray.feed(counts[0])
+        if ev is not None:
+            self.on_event(ev)
+
+    def fault(self, error):
+        ev = self.tray.no_data()
+        if ev is not None:
+            self.on_event(ev)
