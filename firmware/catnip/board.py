@@ -30,6 +30,7 @@ MUX_ADDRS = (0x70, 0x77)  # TCA9548A, A0-A2
 MUX_CHANNELS = 8
 MAX_STATIONS = 8
 TRAY_CELLS = (1, 4)  # one load cell, or one per corner
+TRAY_RATES = (10, 80)  # HX711 readings a second, by its RATE pin
 MIN_I2C_HZ = 10000
 MAX_I2C_HZ = 400000  # the SSD1306's fastest I2C clock (datasheet 13, tcycle 2.5 µs)
 
@@ -372,7 +373,11 @@ def _button_names(c, value, where):
 def _tray(c, value):
     if value is None:
         return None
-    c.known(value, ("cells",), "tray")
+    c.known(value, ("cells", "rate"), "tray")
+    rate = value.get("rate", 10) if isinstance(value, dict) else 10
+    if rate not in TRAY_RATES:
+        c.fail("tray.rate: 10 or 80 readings a second, as the HX711 RATE pins are wired "
+               "(low: 10, high: 80), not %r" % (rate,))
     cells = _get(value, "cells")
     if not isinstance(cells, list) or len(cells) not in TRAY_CELLS:
         c.fail("tray.cells: list one HX711 (a single load cell) or four (one per corner), "
@@ -385,4 +390,8 @@ def _tray(c, value):
         # HX711s may share one SCK and be read in step; each needs its own DOUT.
         out.append({"dout": c.pin(_get(cell, "dout"), w + ".dout"),
                     "sck": c.pin(_get(cell, "sck"), w + ".sck", share="HX711 clock")})
-    return {"cells": out}
+    clocks = sorted(set(cell["sck"] for cell in out if _is_int(cell["sck"])))
+    if len(clocks) > 1:
+        c.fail("tray.cells: the load cells are read in one pass and must share one PD_SCK "
+               "pin, not %s; wire every HX711's SCK to GP%d" % (_gps(clocks), clocks[0]))
+    return {"cells": out, "rate": rate}

@@ -278,9 +278,6 @@ def _tray(tray, clock):
         return None
     from catnip.drivers.hx711 import HX711Group
 
-    cells = tray["cells"]
-    sck = cells[0]["sck"]
-    if any(c["sck"] != sck for c in cells):
-        raise BoardError(["tray.cells: the load cells are read in one pass and must share one "
-                          "PD_SCK pin; wire every HX711's SCK to GP%d" % sck])
-    return HX711Group(sck, [c["dout"] for c in cells], clock=clock)
+    cells = tray["cells"]  # board.py checked that they share one clock pin
+    return HX711Group(cells[0]["sck"], [c["dout"] for c in cells], rate=tray["rate"],
+                      clock=clock)

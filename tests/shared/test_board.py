@@ -183,3 +183,16 @@ def mangle_and_check(seed, rounds):
 
 def test_mangled_configs_are_refused_cleanly():
     mangle_and_check("board mangling", 150)
+
+
+def test_tray_cells_share_one_clock_and_a_real_rate():
+    d = shipped("mux")
+    d["tray"]["cells"][3]["sck"] = 21
+    only_problem(d, "must share one PD_SCK pin, not GP20, GP21")
+    d = shipped("direct")
+    d["tray"]["rate"] = 40
+    only_problem(d, "tray.rate: 10 or 80")
+    d["tray"]["rate"] = 80
+    assert problems(d) == [] and board.parse(d).tray["rate"] == 80
+    # Most HX711 modules come with RATE tied low.
+    assert board.parse(shipped("direct")).tray["rate"] == 10

@@ -452,12 +452,7 @@ def test_wiring_catnip_cannot_read_is_refused_by_name():
         assert "GP3, GP7" in text and "one pin" in text
         Hardware(board, 1, rig.table.clock)  # station 2 is not in this game
 
-    def two_clocks(data):
-        data["tray"]["cells"][3]["sck"] = 21
-
     with Rig(load("mux"), 2) as rig:
-        text = message(BoardError, Hardware, load("mux", two_clocks), 2, rig.table.clock)
-        assert "share one PD_SCK" in text and "GP20" in text
         text = message(BoardError, Hardware, load("direct"), 5, rig.table.clock)
         assert "5-player game" in text
 
