@@ -9,7 +9,9 @@
 # a slow filter follows the level: drift and creep move the zero, never the
 # count. A reading outside the noise band starts an episode; it ends when a
 # short window (3 readings) and a longer one (~100 ms) are flat and the load
-# is a whole number of cats away from the last quiet state. Placements and
+# is a whole number of cats away from the last quiet state, or sooner (an
+# early window) when a quiet sensor shows cats placed, a clean whole number
+# of them: a hand's press seldom stops there. Placements and
 # collapses are called then; removals half a second after the load settled
 # (a cat lifted to be reseated is back by then); once the tray has been quiet
 # for half a second the level is refined and a "settled" event closes the
@@ -93,6 +95,13 @@ def _whole(r, var):
     """Is a remainder of r thousandths of a cat what whole cats leave, given
     the variance expected of it? Within 0.2 always, within 0.4 if 3 sigma."""
     return -400 <= r <= 400 and (-200 <= r <= 200 or r * r <= 9 * var)
+
+
+def _clean(r, var):
+    """Is a remainder of r thousandths of a cat what whole cats leave with
+    no hand holding part of one? Within 2 sigma of the expected spread, and
+    never beyond 0.15."""
+    return -150 <= r <= 150 and r * r <= 4 * var
 
 
 def _still(buf, n, cells):
@@ -336,7 +345,9 @@ class Tray:
         self.cal = cal
         self.rate = rate = cal.rate_hz
         self.wedged = wedged
-        self._long = max(_SHORT, rate // 10)  # ~100 ms that must also be flat
+        # ~100 ms that must also be flat; three quarters of it (the early
+        # window) are enough for cats placed, a clean whole number of them.
+        self._long = max(_SHORT, rate // 10)
         self._span = max(1, rate // 40)  # ~25 ms: the bend of an impact
         self._handling = max(2, rate // 5)  # unsettled for 200 ms: a hand
         self._ask_after = rate * 3 // 2  # flat for 1.5 s but not whole cats
@@ -611,8 +622,11 @@ class Tray:
             self._bottom = y
         elif self._bottom < self._fallen and y - self._bottom > self._rebound:
             self._rebound = y - self._bottom  # a rise after a fall: a landing
-        if self._flat():
-            return self._verdict(i, ring)
+        w = self._flat()
+        if w:
+            m = self._mean(w)
+            if w == self._long or self._early_call(w, m):
+                return self._verdict(m)
         if self._flat_odd:
             self._flat_odd -= 1  # leaky: a stray unflat window does not start over
         if self._since >= self._handling and not self._warned and not self._suspect():
@@ -621,23 +635,63 @@ class Tray:
         return None
 
     def _flat(self):
-        """Are the short window and the long one both within their bands?"""
+        """How many of the latest readings are still: the long window's
+        length if it and the short window are within their bands, the early
+        window's if only that one is, else 0. Readings within the short
+        window keep to the short band, older ones to the long band."""
         if self._seen < self._long:
-            return False
+            return 0
         ring, i = self._ring, self._i
         lo = hi = ring[i]
+        flat = 0
+        band, early = self._band_short, self._long * 3 // 4 - 1
         for k in range(1, self._long):
             v = ring[(i - k) & _MASK]
             if v < lo:
                 lo = v
+                if hi - lo > band:
+                    return flat
             elif v > hi:
                 hi = v
+                if hi - lo > band:
+                    return flat
+            if k == early:
+                if hi != lo:
+                    flat = k + 1
             if k == _SHORT - 1:
-                short = hi - lo
-                # Perfectly equal readings: a sensor about to be called stuck.
-                if short > self._band_short or (short == 0 and self.noise > 1):
-                    return False
-        return hi - lo <= self._band_long
+                if hi == lo and self.noise > 1:
+                    return 0  # perfectly equal readings: a sensor about to be called stuck
+                band = self._band_long
+        return self._long
+
+    def _mean(self, w):
+        """Mean of the latest readings: the short window, or fewer if only
+        that many are still."""
+        ring, i = self._ring, self._i
+        if w < _SHORT:
+            return (ring[i] + ring[(i - 1) & _MASK]) >> 1
+        return (ring[i] + ring[(i - 1) & _MASK] + ring[(i - 2) & _MASK]) // _SHORT
+
+    def _early_call(self, w, m):
+        """May the early window (w readings) end the episode at mean m? Only for
+        cats placed, a clean whole number of them (as close as a clean quiet
+        state), with no impact, on a sensor quiet enough (noise within 3% of
+        a cat) that the remainder tells a hand's fraction from a whole cat.
+        Anything else waits for the long window."""
+        pc = self._per_cat
+        if self._absolute or self.noise * 32 > pc:
+            return False
+        if w < _SHORT and self._since <= self._handling:
+            # Two conversions at 10/s: a poke whose crest sits centred
+            # between them reads the same twice. A poke is over by now.
+            return False
+        change = self.mass + m - self._before - self._anchor
+        off = (change + (pc >> 1)) % pc - (pc >> 1)  # counts from the nearest whole cats
+        if (off if off >= 0 else -off) * 1000 > 150 * pc:
+            return False  # the common case while a hand moves: cheap to rule out
+        self._whole(change + self._anchor, self._anchor)
+        n = self._anchor_cats + self._total - self.cats
+        return n > 0 and _clean(self._r, self._var) and not self._impact(m)
 
     def _taring(self, y):
         buf, cells = self._tare_buf, self._cells
@@ -674,8 +728,7 @@ class Tray:
 
     # ---- verdicts --------------------------------------------------------
 
-    def _verdict(self, i, ring):
-        m = (ring[i] + ring[(i - 1) & _MASK] + ring[(i - 2) & _MASK]) // _SHORT
+    def _verdict(self, m):
         # Mass above the zero: the first verdict measures it from the
         # calibration zero, later ones add the step since the episode began.
         mass = m if self._absolute else self.mass + m - self._before
@@ -846,7 +899,7 @@ class Tray:
         n = self.cats - self._clean_cats
         step = self.mass - self._clean
         off = _scaled(step - n * self._per_cat, 1000, self._per_cat)
-        if clean or (-150 <= off <= 150 and off * off <= 4 * self._step_var(n)):
+        if clean or _clean(off, self._step_var(n)):
             if n == 1 and not clean:
                 self._learn(step)
             self._clean = self.mass
