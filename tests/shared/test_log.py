@@ -49,3 +49,36 @@ def test_items_that_cannot_be_packed_are_refused_whole():
     for bad in (1.5, None, True, 1 << 40, [1]):
         assert "cannot log" in message(ValueError, log.append, (1, ("b", 2, bad)))
     assert list(log) == [(0, ("a", 1))]
+
+
+def test_pack_round_trips_and_is_json_ready():
+    import json
+
+    entries = [(0, ("play", 3)), (2, ("drew", "red")), (1, ("gems", -1, 700))]
+    packed = json.loads(json.dumps(Log(entries).pack()))
+    assert packed["count"] == 3 and packed["words"] == ["play", "drew", "red", "gems"]
+    assert list(Log.unpack(packed)) == entries
+    # A hand-written log as plain lists is read too.
+    assert list(Log.unpack([[0, ["play", 3]], [2, ["drew", "red"]]])) == entries[:2]
+
+
+def test_a_damaged_packed_log_is_refused():
+    good = Log([(0, ("play", 3)), (2, ("drew", "red"))]).pack()
+    damaged = [
+        dict(good, count=3),  # claims more actions than it holds
+        dict(good, count=1),  # trailing bytes
+        dict(good, words=["play"]),  # a word missing from the table
+        dict(good, data="!!"),  # not base64
+        {"words": [], "count": 0},  # no data at all
+    ]
+    for packed in damaged:
+        assert "damaged" in message(ValueError, Log.unpack, packed)
+
+
+def test_replay_names_a_damaged_log():
+    from catnip.rules.engine import RuleError, replay
+    from test_engine import Race, finished
+
+    record = finished().record()
+    record["log"]["count"] += 1
+    assert "damaged" in message(RuleError, replay, Race, record)

@@ -119,7 +119,7 @@ class Game:
         journal; never send it anywhere before the game ends."""
         r = self.header()
         r["seed"] = self.seed
-        r["log"] = [[p, list(a)] for p, a in self.log]
+        r["log"] = self.log.pack()
         return r
 
     def state(self):
@@ -176,6 +176,10 @@ def replay(cls, record):
     game = cls(record["config"], record["seed"])
     if "seed_commit" in record and record["seed_commit"] != game.seed_commit:
         raise RuleError("the seed does not match its commitment: log tampered")
-    for player, action in record["log"]:
+    try:
+        log = Log.unpack(record["log"])
+    except ValueError as e:
+        raise RuleError(str(e))
+    for player, action in log:
         game.act(player, action)
     return game

@@ -7,6 +7,11 @@
 #
 # Entry: player, item count, then each item as a varint: an int n as
 # zigzag(n) << 1, a word as (its index in the word table) << 1 | 1.
+#
+# A record carries the log in the same packed form (pack()/unpack(): the word
+# table and the bytes in base64), so a long game's record stays a few KB on
+# the Pico instead of a list per action.
+import binascii
 
 
 class Log:
@@ -81,6 +86,33 @@ class Log:
         c._index = dict(self._index)
         c._count = self._count
         return c
+
+    def pack(self):
+        """The log as JSON-ready data: {"words", "data" (base64), "count"}."""
+        data = binascii.b2a_base64(bytes(self._data)).decode().strip()
+        return {"words": list(self._words), "data": data, "count": self._count}
+
+    @staticmethod
+    def unpack(packed):
+        """A Log from pack()'s output, or from a plain list of [player,
+        action] entries (a hand-written log). ValueError if it is damaged."""
+        if not isinstance(packed, dict):
+            return Log((p, tuple(a)) for p, a in packed)
+        try:
+            data = binascii.a2b_base64(packed["data"])
+            log = Log()
+            log._data = bytearray(data)
+            log._words = list(packed["words"])
+            log._count = packed["count"]
+            # Re-packing what decodes must give the same bytes: nothing
+            # truncated, nothing trailing, every word index in the table.
+            again = Log(log)
+        except (KeyError, TypeError, IndexError, ValueError, AttributeError):
+            again = None
+        if again is None or again._data != log._data:
+            raise ValueError("the packed log is damaged: it does not decode to its %s actions"
+                             % (packed.get("count", "stated"),))
+        return again
 
     def nbytes(self):
         """Bytes of packed actions (the word table not included)."""
