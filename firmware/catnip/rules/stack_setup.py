@@ -32,7 +32,7 @@ DEFAULTS = {
     "per_colour": 4,            # cats of each colour
     "black_cats": 8,            # black cats (the small bag)
     "table_colour": None,       # Clowder: the colour set out with the black cats
-    "cat_grams": 6,             # mass of one cat, for the tray
+    "cat_grams": 6,             # mass of one cat, for showing weights in grams
 }
 
 _CHOICES = {
