@@ -27,12 +27,8 @@ from catnip.board import BUTTONS, BoardError
 from catnip.drivers.buttons import Buttons, ExpanderSource, GpioSource
 from catnip.drivers.debounce import OFFLINE, ONLINE
 from catnip.health import StationEvents
+from catnip.keys import BACK, DOWN, OK, UP  # noqa: F401 (button numbers in events)
 from catnip.screen import SCREEN, Screen
-
-UP = const(0)  # button numbers in events: the order of catnip.board.BUTTONS
-DOWN = const(1)
-OK = const(2)
-BACK = const(3)
 REPEATING = ("up", "down")  # held, they repeat (list navigation); ok and back give LONG
 
 TABLE = const(254)  # the "station" of the table display's reports

@@ -1,0 +1,408 @@
+# The table app: one loop that turns button presses into game actions,
+# journals every accepted one before any screen shows it, redraws what
+# changed and tells the serial line what is public.
+#
+# Scenes. The table is in one scene at a time: Setup (choose a game), Play
+# (a game on the stations) or End (standings). A scene answers key() with
+# what the table should do and draws each station; the App carries it out:
+# act, journal, announce, switch scenes. Screens are drawn only from what a
+# station may see (catnip.ui).
+#
+# Tasks. run() starts the button poll (every POLL_MS), the screen refresh
+# (stations one at a time, with the buttons polled between, so a redraw never
+# starves input), the serial line and, during Stack O' Cats, the tray.
+import asyncio
+import json
+
+from catnip import rules
+from catnip.drivers.debounce import OFFLINE, ONLINE, PRESS, REPEAT
+from catnip.hardware import TABLE, TRAY
+from catnip.rules.engine import RuleError
+from catnip.sound import Sound
+from catnip.ui import draw
+from catnip.ui.end import End, standings
+from catnip.ui.play import Play
+from catnip.ui.setup import TITLES, Setup
+
+POLL_MS = 10
+FRAME_MS = 20
+SETUP_FILE = "setup.json"
+CLOWDER_FILE = "colonnade.json"
+
+
+def load_json(path, default=None):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return default
+
+
+def save_json(path, data):
+    tmp = path + ".new"  # a power cut leaves the old file or the new, never half
+    with open(tmp, "w") as f:
+        json.dump(data, f)
+    import os
+
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+    os.rename(tmp, path)
+
+
+class App:
+    """The table on `hw` (catnip.hardware.Hardware for every station of the
+    board) with `journal` (catnip.journal.Journal). `line` (catnip.line.Line)
+    is optional; `weigh` (catnip.weigh.Weigh) too, for a board with a tray.
+    `clock` gives ticks_ms() and sleep_ms(ms) (a coroutine): the Pico's by
+    default, the simulated table's in tests."""
+
+    def __init__(self, hw, journal, line=None, weigh=None, clock=None, notices=()):
+        self.hw = hw
+        self.journal = journal
+        self.line = line
+        self.weigh = weigh
+        self.clock = clock or _PicoClock()
+        self.stations = len(hw.screens)
+        self.sound = Sound(hw.buzzer)
+        self.dirty = [True] * self.stations
+        self.table_dirty = True
+        self.notice = None  # a table-wide message (a station lost, a journal problem)
+        self.notices = list(notices) + list(journal.problems)
+        self.game = None
+        self.name = None
+        self.seats = None
+        self.now = self.clock.ticks_ms()
+        self.notice_at = self.now
+        if line is not None:
+            line.on_command = self.command
+        self._setup()
+        for text in self.notices:
+            self.say(text)
+
+    # ---- scenes -------------------------------------------------------------
+
+    def _setup(self):
+        online = [k for k in range(self.stations) if self.hw.online(k) is not False]
+        resume = self.journal.resumable()
+        self.scene = Setup(self.stations, online, load_json(SETUP_FILE), resume)
+        self.game = None
+        self._all_dirty()
+
+    def start(self, name, config, seats, seed=None):
+        game = rules.new(name, config, seed)
+        header = game.journal()
+        del header["log"]
+        header["seats"] = seats
+        self.journal.begin(header)
+        self._play(name, game, seats)
+        self.send("snap")
+
+    def resume(self):
+        gid, header, _ = self.journal.resumable()
+        game = rebuild(header)
+        for entry in self.journal.entries(gid):
+            if entry[0] == "action":
+                game.act(entry[1], entry[2])
+        self._play(header["game"], game, header["seats"])
+        self.say("Resumed %s, %d moves in" % (TITLES[header["game"]], len(game.log)))
+        if game.result() is not None:
+            self._over()
+
+    def _play(self, name, game, seats):
+        self.name, self.game, self.seats = name, game, seats
+        self.scene = Play(name, game, seats, self.stations)
+        if self.weigh is not None and name == "stack":
+            self.weigh.begin(self.scene)
+        self._all_dirty()
+
+    def _over(self):
+        result = self.game.result()
+        self.journal.finish(result)
+        if self.name == "stack" and self.game.config["mode"] == "clowder":
+            self._clowder_score(result)
+        self.scene = End(TITLES[self.name], standings(self.name, result))
+        self.sound.play("end", self.now)
+        self._all_dirty()
+
+    def _clowder_score(self, result):
+        from catnip.rules.colonnade import Colonnade
+
+        data = load_json(CLOWDER_FILE)
+        table = Colonnade.from_json(data) if data else Colonnade()
+        names = [load_json(SETUP_FILE, {}).get("options", {}).get("clowder", "Clowder")]
+        rank = table.add(names, result["team"])
+        save_json(CLOWDER_FILE, table.to_json())
+        if rank is not None:
+            self.say("High score table: rank %d" % rank)
+
+    # ---- events -------------------------------------------------------------
+
+    def on_event(self, event):
+        station, kind, button = event
+        if station == TRAY or station == TABLE:
+            if station == TRAY and self.weigh is not None:
+                self.weigh.health(kind == ONLINE)
+            return
+        if kind == OFFLINE or kind == ONLINE:
+            self._station_health(station, kind == ONLINE)
+            return
+        self.key(station, button, kind)
+
+    def _station_health(self, station, online):
+        self.dirty[station] = True
+        if isinstance(self.scene, Setup):
+            if online and station not in self.scene.seats and self.game is None:
+                pass  # a station plugged in after boot can be ticked in Seats
+            return
+        if online:
+            self.say("Station %d is back" % (station + 1))
+        else:
+            self.say("Station %d: not answering: check its cable" % (station + 1))
+
+    def key(self, station, button, kind):
+        scene = self.scene
+        if isinstance(scene, Play):
+            if scene.banner:
+                self._all_dirty()  # OK on any station moves every screen on
+            out = scene.key(station, button, kind)
+            self.dirty[station] = True
+            if out is None:
+                return
+            if out[0] == "act":
+                self.act(out[1], out[2])
+            elif out[0] == "end":
+                self.journal.abandon()
+                self.say("%s ended from station %d" % (TITLES[self.name], station + 1))
+                self._setup()
+            return
+        if kind not in (PRESS, REPEAT):
+            return
+        if isinstance(scene, Setup):
+            out = scene.press(button)
+            self._all_dirty()
+            if out is None:
+                return
+            save_json(SETUP_FILE, scene.remembered())
+            if out[0] == "resume":
+                self.resume()
+            else:
+                self.start(out[1], out[2], out[3])
+            return
+        choice = scene.press(button)
+        self._all_dirty()
+        if choice == "Rematch":
+            self.start(self.name, self.game.config, self.seats)
+        elif choice == "New game":
+            self._setup()
+
+    def act(self, seat, action):
+        """Carry out a player's action: refused, it changes nothing and the
+        station says why; accepted, it is journaled before anything shows it."""
+        if action[0] == "cats":
+            self._tray_answer(seat, action)
+            return
+        try:
+            events = self.game.act(seat, action)
+        except RuleError as e:
+            self.scene.refused(seat, str(e))
+            self.sound.play("error", self.now)
+            self.dirty[self.seats[seat]] = True
+            return
+        self._journal(self.journal.action, seat, action)
+        if self.weigh is not None and self.name == "stack":
+            record = self.weigh.acted(seat, action)
+            if record is not None:
+                self._journal(self.journal.note, record)
+        for ev in events:
+            self.send("ev", ev=ev)
+            tune = self.scene.ui.sound(ev)
+            if tune is not None:
+                self.sound.play(tune, self.now)
+        self.scene.announce(events, self.now)
+        if self.game.result() is not None:
+            self._over()
+        self._all_dirty()
+
+    def _tray_answer(self, seat, action):
+        record = self.weigh.answer(action[1]) if self.weigh is not None else None
+        if record is not None:
+            self._journal(self.journal.note, record)
+        self._all_dirty()
+
+    def _journal(self, write, *args):
+        from catnip.journal import JournalError
+
+        try:
+            write(*args)
+        except (JournalError, OSError) as e:
+            # The game goes on in RAM; a power cut now would lose its tail.
+            self.say("Journal: %s" % e)
+
+    # ---- out ------------------------------------------------------------------
+
+    def say(self, text):
+        """A message for the whole table: every station's bottom line, the line."""
+        self.notice = text
+        self.notice_at = self.now
+        self.send("say", text=text)
+        self._all_dirty()
+
+    def send(self, kind, **fields):
+        if self.line is None:
+            return
+        if kind == "snap":
+            fields["game"] = self.name
+            fields["public"] = self.game.public() if self.game is not None else None
+        self.line.send(kind, **fields)
+
+    def command(self, word, arg):
+        """A command from the serial line (catnip.line)."""
+        line = self.line
+        if word == "hello":
+            line.send("hello", app="catnip", stations=self.stations)
+        elif word == "snapshot":
+            self.send("snap")
+        elif word == "games":
+            line.send("games", games=self.journal.games())
+        elif word == "pull":
+            self._pull(arg)
+        elif word == "ack":
+            self.journal.release(arg)
+            line.send("acked", gid=arg)
+        elif word == "stop":
+            raise SystemExit("stopped from the serial line")
+
+    def _pull(self, gid):
+        status = dict(self.journal.games()).get(gid)
+        if status not in ("finished", "pulled", "abandoned"):
+            self.line.send("err", why="game %s is %s: only games that ended can be pulled"
+                           % (gid, status or "not in the journal"))
+            return
+        self.line.send("game", gid=gid, header=self.journal.header(gid))
+        for entry in self.journal.entries(gid):  # streamed: one entry in RAM at a time
+            self.line.send("entry", gid=gid, e=list(entry))
+        self.line.send("pulled", gid=gid)
+
+    # ---- screens ----------------------------------------------------------------
+
+    def _all_dirty(self):
+        for k in range(self.stations):
+            self.dirty[k] = True
+        self.table_dirty = True
+
+    def redraw(self, k):
+        """Draw station k's screen (into its frame buffer; flush sends it)."""
+        fb = self.hw.screens[k]
+        scene = self.scene
+        if isinstance(scene, Setup):
+            online = [s for s in range(self.stations) if self.hw.online(s) is not False]
+            scene.draw(fb, k, online)
+        elif isinstance(scene, Play):
+            scene.draw(k, fb)
+        else:
+            seat = self.seats.index(k) if k in self.seats else None
+            scene.draw(fb, k, seat)
+        if self.notice is not None and not isinstance(scene, Setup):
+            fb.fill_rect(0, 56, 128, 8, 1)
+            fb.text(self.notice[:16], 0, 56, 0)
+        self.dirty[k] = False
+
+    def redraw_table(self):
+        fb = self.hw.table
+        if isinstance(self.scene, Play):
+            self.scene.draw_table(fb)
+        else:
+            draw.clear(fb)
+            draw.title(fb, "catnip")
+            draw.paragraph(fb, self.notice or "Choose a game on any station", 2)
+        self.table_dirty = False
+
+    # ---- the loop ---------------------------------------------------------------
+
+    def poll(self, now):
+        """Read the buttons and carry out every event waiting."""
+        self.now = now
+        self.hw.poll(now)
+        while True:
+            event = self.hw.next()
+            if event is None:
+                break
+            self.on_event(event)
+        self.sound.update(now)
+
+    def tick(self, now):
+        """Timed changes: the announcement shown, the notice line."""
+        from catnip.drivers.debounce import ticks_diff
+
+        scene = self.scene
+        if isinstance(scene, Play) and scene.banner_due(now):
+            scene.next_banner(now)
+            self._all_dirty()
+        if self.notice is not None and ticks_diff(now, self.notice_at) > 4000:
+            self.notice = None
+            self._all_dirty()
+
+    def refresh(self, k, now):
+        """Bring station k's panel up to date (redraw if needed, send what changed)."""
+        if self.dirty[k]:
+            self.redraw(k)
+        self.hw.screens[k].flush(now)
+
+    def step(self, now):
+        """One pass of everything, for tests and the virtual table: poll, then
+        every screen with a poll between each."""
+        self.poll(now)
+        self.tick(now)
+        for k in range(self.stations):
+            self.refresh(k, now)
+        if self.hw.table is not None:
+            if self.table_dirty:
+                self.redraw_table()
+            self.hw.table.flush(now)
+        if self.line is not None:
+            self.line.poll()
+
+    async def run(self):
+        clock = self.clock
+        asyncio.create_task(self._buttons())
+        if self.line is not None:
+            asyncio.create_task(self._line())
+        if self.weigh is not None:
+            asyncio.create_task(self.weigh.run())
+        while True:
+            for k in range(self.stations):
+                self.refresh(k, clock.ticks_ms())
+                await clock.sleep_ms(0)  # the buttons get their turn between panels
+            if self.hw.table is not None:
+                if self.table_dirty:
+                    self.redraw_table()
+                self.hw.table.flush(clock.ticks_ms())
+            self.tick(clock.ticks_ms())
+            await clock.sleep_ms(FRAME_MS)
+
+    async def _buttons(self):
+        while True:
+            self.poll(self.clock.ticks_ms())
+            await self.clock.sleep_ms(POLL_MS)
+
+    async def _line(self):
+        while True:
+            self.line.poll()
+            await self.clock.sleep_ms(POLL_MS)
+
+
+def rebuild(header):
+    """The game a journal header starts, before its first action."""
+    return rules.new(header["game"], header["config"], header["seed"])
+
+
+class _PicoClock:
+    def ticks_ms(self):
+        from time import ticks_ms
+
+        return ticks_ms()
+
+    def sleep_ms(self, ms):
+        return asyncio.sleep_ms(ms)

@@ -1,0 +1,68 @@
+# The end of a game: standings with the reason for every tie-break on every
+# station, then a rematch (same seats and settings, a new seed) or a new game.
+from catnip.ui import draw
+from catnip.ui.widgets import DONE, Cursor
+
+CHOICES = ("Rematch", "New game")
+
+
+def standings(game, result):
+    """Lines of the final table: rank, player, score, and why ties fell as they did."""
+    ranks = result["ranks"]
+    points = result.get("scores") or result.get("pawprints")
+    order = sorted(range(len(ranks)), key=lambda p: ranks[p] * 100 + p)
+    lines = []
+    for p in order:
+        score = "" if points is None else " %d" % points[p]
+        lines.append("%d. %s%s" % (ranks[p], draw.seat_name(p), score))
+    if "team" in result:
+        lines.append("Team: %d points" % result["team"])
+    for note in _reasons(game, result):
+        lines.append(note)
+    return lines
+
+
+def _reasons(game, result):
+    ranks = result["ranks"]
+    if game == "heist":
+        notes = []
+        for t in result["tiebreaks"]:
+            who = " ".join(draw.seat_name(p) for p in t["players"])
+            notes.append(("%s tied: fewer rocks wins" if t["by"] == "rocks" else
+                          "%s share the rank") % who)
+        return notes
+    if game == "purrfect":
+        return [result["reason"]]
+    notes = [result["ended"]]
+    for rank in range(1, len(ranks) + 1):
+        tied = [p for p in range(len(ranks)) if ranks[p] == rank]
+        if len(tied) > 1 and "team" not in result:
+            notes.append("%s share rank %d: no tie-breaker" % (
+                " ".join(draw.seat_name(p) for p in tied), rank))
+    return notes
+
+
+class End:
+    """The standings screen: its lines (from standings()) and the two choices
+    in one scrolling list, so a long table of seven players reads with UP
+    and DOWN."""
+
+    def __init__(self, title, lines):
+        self.title = title
+        self.rows = []
+        for line in lines:
+            self.rows += draw.wrap(line)
+        self.rows += CHOICES
+        self.cursor = Cursor(len(self.rows))
+
+    def press(self, button):
+        """Returns "Rematch" or "New game" once chosen, else None."""
+        if self.cursor.press(button) == DONE and self.rows[self.cursor.at] in CHOICES:
+            return self.rows[self.cursor.at]
+        return None
+
+    def draw(self, fb, station, seat):
+        draw.clear(fb)
+        draw.title(fb, self.title, draw.seat_name(seat) if seat is not None else "")
+        draw.items(fb, self.rows, self.cursor.at, 1, 6)
+        draw.hint(fb, "OK on a choice")

@@ -1,0 +1,125 @@
+# A game in play on the stations, whichever game it is: each station draws
+# its own player's view (or the public state if nobody sits there), buttons
+# become actions through the game's screen module, and public events are
+# announced on every station one at a time (OK on any station moves on).
+# A long BACK opens the station's menu: back, high scores, end the game.
+from catnip.drivers.debounce import LONG, PRESS
+from catnip.keys import BACK, OK
+from catnip.ui import draw
+from catnip.ui.widgets import CANCEL, DONE, Cursor
+
+BANNER_MS = 2500
+MENU = ("Back to game", "End game")
+
+
+def screens(name):
+    """The screen module of game `name`: imported on demand (RAM)."""
+    return __import__("catnip.ui." + name, None, None, ["Local"])
+
+
+class Play:
+    def __init__(self, name, game, seats, stations):
+        self.name = name
+        self.game = game
+        self.seats = seats  # seat -> station
+        self.ui = screens(name)
+        self.local = [self.ui.Local() for _ in range(stations)]
+        self.menu = [None] * stations  # a Cursor while a station's menu is open
+        self.error = [None] * stations  # the last refusal, shown until the next press
+        self.banner = []  # public events as text, oldest first
+        self.banner_at = None  # when the first was put up
+        self.extra = {}  # public additions to every view (the tray's state)
+
+    def seat(self, station):
+        return self.seats.index(station) if station in self.seats else None
+
+    def view(self, station):
+        seat = self.seat(station)
+        v = self.game.view(seat) if seat is not None else self.game.public()
+        v.update(self.extra)
+        return v
+
+    # ---- buttons ----------------------------------------------------------
+
+    def key(self, station, button, kind):
+        """A button event: ("act", seat, action), ("end",), ("menu", station,
+        choice) or None. Changes only this station's UI state."""
+        if self.banner:
+            if kind == PRESS and button == OK:
+                self.next_banner(None)
+            return None
+        if self.menu[station] is not None:
+            return self._menu_key(station, button, kind)
+        if button == BACK and kind == LONG:
+            self.menu[station] = Cursor(len(MENU))
+            return None
+        if kind == PRESS:
+            self.error[station] = None
+        seat = self.seat(station)
+        action = self.ui.press(self.view(station), self.local[station], button, kind)
+        if action is None or seat is None:
+            return None
+        return ("act", seat, action)
+
+    def _menu_key(self, station, button, kind):
+        if kind != PRESS:
+            return None
+        result = self.menu[station].press(button)
+        if result == CANCEL:
+            self.menu[station] = None
+        elif result == DONE:
+            choice = MENU[self.menu[station].at]
+            self.menu[station] = None
+            if choice == "End game":
+                return ("end",)
+        return None
+
+    def refused(self, seat, why):
+        self.error[self.seats[seat]] = why
+
+    # ---- announcements ----------------------------------------------------
+
+    def announce(self, events, now):
+        for ev in events:
+            line = self.ui.say(ev, None)
+            if line is not None:
+                self.banner.append(line)
+        if self.banner and self.banner_at is None:
+            self.banner_at = now
+
+    def next_banner(self, now):
+        """Drop the banner shown; True if one was due or skipped."""
+        if self.banner:
+            self.banner.pop(0)
+            self.banner_at = now if self.banner else None
+
+    def banner_due(self, now):
+        from catnip.drivers.debounce import ticks_diff
+
+        return self.banner and now is not None and self.banner_at is not None and \
+            ticks_diff(now, self.banner_at) >= BANNER_MS
+
+    # ---- screens ----------------------------------------------------------
+
+    def draw(self, station, fb):
+        if self.banner:
+            draw.clear(fb)
+            draw.title(fb, "%d more" % (len(self.banner) - 1) if len(self.banner) > 1 else "")
+            draw.paragraph(fb, self.banner[0], 2, 5)
+            draw.hint(fb, "OK: next")
+            return
+        if self.menu[station] is not None:
+            draw.clear(fb)
+            draw.title(fb, "Menu", "S%d" % (station + 1))
+            draw.items(fb, list(MENU), self.menu[station].at, 1, 4)
+            draw.hint(fb, "OK choose BACK no")
+            return
+        self.ui.draw_screen(fb, self.view(station), self.local[station])
+        if self.error[station]:
+            fb.fill_rect(0, 40, 128, 24, 0)
+            draw.paragraph(fb, self.error[station], 5, 7)
+
+    def draw_table(self, fb):
+        v = self.game.public()
+        v.update(self.extra)
+        self.ui.draw_table(fb, v)

@@ -1,0 +1,238 @@
+# Purrfect on a station: the hand grouped by cat, offers made and answered
+# by meow word, withdrawals and the purrfect declaration. The device makes
+# every swap, so a hand is never shown anywhere but on its own station. In
+# scorekeeper mode (paper cards) a station records each round instead.
+from catnip.drivers.debounce import PRESS, REPEAT
+from catnip.keys import BACK
+from catnip.rules.purrfect import CATS, cat_of
+from catnip.ui import draw
+from catnip.ui.widgets import CANCEL, DONE, Cursor, Picker
+
+
+class Local:
+    def __init__(self):
+        self.cursor = Cursor()
+        self.doing = None  # the item being answered: ("offer", cat) | ("accept", offer) | ...
+        self.sub = None  # its Picker or Cursor
+        self.declarer = 0  # scorekeeper: who declared,
+        self.ticks = []  # and the players ticked as best hands
+
+
+def meow(v, k):
+    return v["meows"][k - 1][0]
+
+
+def _free(v):
+    """{cat: [cards]} of the player's cards in no open offer, by cat."""
+    offered = []
+    for oid, cards in v["offered"]:
+        offered += cards
+    groups = {}
+    for card in v["hand"]:
+        if card not in offered:
+            groups.setdefault(cat_of(card), []).append(card)
+    return groups
+
+
+def _items(v):
+    """The station's list: (label, what OK does)."""
+    if v["mode"] == "scorekeeper":
+        return [("Record round", ("score",))]
+    you = v["you"]
+    groups = _free(v)
+    items = []
+    for cat in sorted(groups):
+        items.append(("%s x%d" % (CATS[cat][0], len(groups[cat])), ("offer", cat)))
+    for o in v["offers"]:
+        if o["player"] != you:
+            items.append(("#%d %s %s" % (o["offer"], o["meow"], draw.seat_name(o["player"])),
+                          ("accept", o)))
+    for oid, cards in v["offered"]:
+        items.append(("mine #%d %s" % (oid, meow(v, len(cards))), ("withdraw", oid)))
+    items.append(("Purrfect!", ("declare",)))
+    return items
+
+
+def draw_screen(fb, v, local):
+    draw.clear(fb)
+    you = v.get("you")
+    draw.title(fb, "Purrfect R%d" % v["round"],
+               draw.seat_name(you) if you is not None else "table")
+    draw.text(fb, 6, "Paws " + " ".join(str(p) for p in v["pawprints"]))
+    if v["winner"] is not None:
+        draw.text(fb, 2, "%s wins!" % draw.seat_name(v["winner"]))
+        return
+    if you is None or local is None:
+        for k in range(1, 5):
+            draw.text(fb, k, "%d %s" % (k, meow(v, k)))
+        if v["mode"] != "scorekeeper":
+            draw.text(fb, 5, "%d offers open" % len(v["offers"]))
+        return
+    if local.doing is not None:
+        _draw_doing(fb, v, local)
+        return
+    items = _items(v)
+    local.cursor.resize(len(items))
+    draw.items(fb, [label for label, _ in items], local.cursor.at, 1, 5)
+    draw.hint(fb, "OK choose")
+
+
+def _draw_doing(fb, v, local):
+    what = local.doing
+    kind = what[0]
+    if kind == "offer":
+        k = local.sub.value
+        draw.text(fb, 1, "Offer " + CATS[what[1]][0])
+        local.sub.draw(fb, 2)
+        draw.text(fb, 5, "say: " + meow(v, k), inverse=True)
+    elif kind == "accept":
+        draw.text(fb, 1, "Answer #%d %s" % (what[1]["offer"], what[1]["meow"]))
+        labels = [CATS[c][0] for c in _answers(v, what[1])]
+        if labels:
+            draw.items(fb, labels, local.sub.at, 2, 4)
+        else:
+            draw.paragraph(fb, "No cat of yours has that many free cards", 2, 5)
+    elif kind == "withdraw":
+        draw.paragraph(fb, "Take back offer #%d?" % what[1], 1, 4)
+    elif kind == "declare":
+        draw.paragraph(fb, "Declare a purrfect hand of nine?", 1, 4)
+    elif kind == "score":
+        _draw_score(fb, v, local)
+    draw.hint(fb, "OK yes BACK no")
+
+
+def _size(v, offer):
+    """How many cards an offer's meow stands for."""
+    for k, (word, _) in enumerate(v["meows"]):
+        if word == offer["meow"]:
+            return k + 1
+    return 0
+
+
+def _answers(v, offer):
+    """Cats the player can answer `offer` with: enough free cards of one cat."""
+    k = _size(v, offer)
+    groups = _free(v)
+    return [c for c in sorted(groups) if len(groups[c]) >= k]
+
+
+def _draw_score(fb, v, local):
+    n = v["players"]
+    if local.sub is None or isinstance(local.sub, Picker):
+        draw.text(fb, 1, "Who declared?")
+        p = local.sub.value if local.sub else 0
+        draw.text(fb, 2, draw.seat_name(p), 6, inverse=True)
+    else:
+        draw.text(fb, 1, "Best among others")
+        labels = [("[x] " if p in local.ticks else "[ ] ") + draw.seat_name(p)
+                  for p in range(n) if p != local.declarer]
+        labels.append("Done")
+        draw.items(fb, labels, local.sub.at, 2, 4)
+
+
+def press(v, local, button, kind):
+    you = v.get("you")
+    if you is None or v["winner"] is not None or kind not in (PRESS, REPEAT):
+        return None
+    if local.doing is not None:
+        return _press_doing(v, local, button)
+    items = _items(v)
+    local.cursor.resize(len(items))
+    if local.cursor.press(button) != DONE:
+        return None
+    what = items[local.cursor.at][1]
+    local.doing = what
+    if what[0] == "offer":
+        local.sub = Picker("How many?", 1, min(4, len(_free(v)[what[1]])), 1)
+    elif what[0] == "accept":
+        local.sub = Cursor(len(_answers(v, what[1])))
+    elif what[0] == "score":
+        local.sub = Picker("Declarer", 0, v["players"] - 1, 0)
+        local.ticks = []
+    return None
+
+
+def _done(local):
+    local.doing = local.sub = None
+    local.cursor.at = 0
+
+
+def _press_doing(v, local, button):
+    what = local.doing
+    kind = what[0]
+    if kind == "score":
+        return _press_score(v, local, button)
+    if kind in ("withdraw", "declare"):
+        _done(local)
+        return what if button != BACK else None
+    result = local.sub.press(button)
+    if result == CANCEL:
+        _done(local)
+        return None
+    if result != DONE:
+        return None
+    if kind == "offer":
+        cards = _free(v)[what[1]][:local.sub.value]
+        _done(local)
+        return ("offer",) + tuple(cards)
+    offer = what[1]
+    cats = _answers(v, offer)
+    at = local.sub.at
+    _done(local)
+    if not cats:
+        return None
+    return ("accept", offer["offer"]) + tuple(_free(v)[cats[at]][:_size(v, offer)])
+
+
+def _press_score(v, local, button):
+    if isinstance(local.sub, Picker):
+        result = local.sub.press(button)
+        if result == CANCEL:
+            _done(local)
+        elif result == DONE:
+            local.declarer = local.sub.value
+            local.sub = Cursor(v["players"])  # the others, then "Done"
+            local.ticks = []
+        return None
+    others = [p for p in range(v["players"]) if p != local.declarer]
+    result = local.sub.press(button)
+    if result == CANCEL:
+        local.sub = Picker("Declarer", 0, v["players"] - 1, local.declarer)
+    elif result == DONE:
+        if local.sub.at == len(others):
+            if not local.ticks:
+                return None
+            action = ("score", local.declarer) + tuple(sorted(local.ticks))
+            _done(local)
+            return action
+        p = others[local.sub.at]
+        if p in local.ticks:
+            local.ticks.remove(p)
+        else:
+            local.ticks.append(p)
+    return None
+
+
+def say(ev, v):
+    t = ev.get("type")
+    who = draw.seat_name(ev["player"]) if "player" in ev else ""
+    if t == "offer":
+        return "%s offers: %s!" % (who, ev["meow"])
+    if t == "swap":
+        return "%s took %s's offer" % (draw.seat_name(ev["by"]), who)
+    if t == "false declaration":
+        return "%s: not purrfect" % who
+    if t == "round over":
+        return "Round %d: %s purrfect" % (ev["round"], draw.seat_name(ev["declarer"]))
+    if t == "game over":
+        return "%s wins: %s" % (draw.seat_name(ev["winner"]), ev["reason"])
+    return None
+
+
+def sound(ev):
+    return {"swap": "steal", "round over": "reveal"}.get(ev.get("type"))
+
+
+def draw_table(fb, v):
+    draw_screen(fb, v, None)
+

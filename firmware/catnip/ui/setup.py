@@ -1,0 +1,194 @@
+# Choosing a game: every station shows the same setup menu and any of them
+# can drive it. Defaults reach a game in a few presses: OK on "Start" plays
+# the game shown with every station that answers. A game found unfinished in
+# the journal is offered first.
+from catnip.keys import OK
+from catnip.ui import draw
+from catnip.ui.widgets import CANCEL, DONE, Cursor
+
+GAMES = ("heist", "stack", "purrfect")
+TITLES = {"heist": "Meow Heist", "stack": "Stack O' Cats", "purrfect": "Purrfect"}
+CLOWDERS = ("Whiskers", "Tabbies", "Mittens", "Night Owls", "Yarnballs", "Purrers",
+            "Tuxedos", "Calicos")
+
+# Per game: (label, config key, values, what each value says); players and
+# the start player are added from the seats.
+OPTIONS = {
+    "heist": (("Edition", "variant", ("standard", "original"), ("new", "original")),
+              ("Gems", "gems", ("digital", "physical"), ("catnip", "bag"))),
+    "stack": (("Mode", "mode", ("composure", "patient", "clowder"),
+               ("composure", "patient", "clowder")),
+              ("Black cat", "black_cat", (False, True), ("off", "on")),
+              ("Touches", "black_touch", ("each", "once"), ("2 each", "2 once")),
+              ("Cats from", "draw", ("digital", "physical"), ("catnip", "bag")),
+              ("Clowder", "clowder", CLOWDERS, CLOWDERS)),
+    "purrfect": (("Cards", "mode", ("stations", "scorekeeper"), ("stations", "paper")),),
+}
+
+
+def player_range(game, options):
+    if game == "heist":
+        return (3 if options.get("variant") == "original" else 2), 6
+    if game == "stack":
+        return (1, 8) if options.get("mode") == "clowder" else (2, 6)
+    return 4, 7
+
+
+def shown(game, key, options):
+    """Whether a setting applies given the others."""
+    if game != "stack":
+        return True
+    clowder = options.get("mode") == "clowder"
+    if key == "black_cat":
+        return not clowder
+    if key == "black_touch":
+        return not clowder and options.get("black_cat")
+    if key == "clowder":
+        return clowder
+    return True
+
+
+class Setup:
+    """The menu's state. `online` lists the stations that answer; `resume`
+    is (gid, header, actions) of an unfinished game, or None."""
+
+    def __init__(self, stations, online, remembered=None, resume=None):
+        self.stations = stations
+        self.resume = resume
+        r = remembered or {}
+        self.game = r.get("game") if r.get("game") in GAMES else "heist"
+        self.options = {}
+        self.start = 0
+        self.seats = [k for k in range(stations) if k in online]
+        for game in GAMES:
+            for _, key, values, _ in OPTIONS[game]:
+                self.options.setdefault(key, values[0])
+        for key, value in (r.get("options") or {}).items():
+            if key in self.options:
+                self.options[key] = value
+        self.cursor = Cursor()
+        self.choosing_seats = None  # a Cursor over the stations while choosing
+        self.problem = None
+        self.rows = self._rows()
+        self.cursor.resize(len(self.rows))
+        if resume is None:
+            self.cursor.at = len(self.rows) - 1  # "Start" is one press away
+
+    def _rows(self):
+        rows = []
+        if self.resume is not None:
+            rows.append(("resume",))
+        rows.append(("game",))
+        rows.append(("seats",))
+        for label, key, values, names in OPTIONS[self.game]:
+            if shown(self.game, key, self.options):
+                rows.append(("option", label, key, values, names))
+        if self.game != "purrfect":
+            rows.append(("start",))
+        rows.append(("go",))
+        return rows
+
+    def label(self, row):
+        kind = row[0]
+        if kind == "resume":
+            h = self.resume[1]
+            return "Resume " + TITLES.get(h.get("game"), "game")
+        if kind == "game":
+            return TITLES[self.game]
+        if kind == "seats":
+            return "Seats " + "".join(str(k + 1) for k in self.seats)
+        if kind == "start":
+            return "First: " + draw.seat_name(self.start)
+        if kind == "go":
+            return "Start game"
+        label, key, values, names = row[1:]
+        return "%s: %s" % (label, names[values.index(self.options[key])])
+
+    # ---- buttons ----------------------------------------------------------
+
+    def press(self, button):
+        """A button on any station. Returns ("resume",) or ("start", game,
+        config, seats) when the table should leave setup, else None."""
+        self.problem = None
+        if self.choosing_seats is not None:
+            return self._press_seats(button)
+        if self.cursor.press(button) != DONE:
+            return None
+        row = self.rows[self.cursor.at]
+        kind = row[0]
+        if kind == "resume":
+            return ("resume",)
+        if kind == "game":
+            self.game = GAMES[(GAMES.index(self.game) + 1) % len(GAMES)]
+        elif kind == "seats":
+            self.choosing_seats = Cursor(self.stations)
+        elif kind == "start":
+            self.start = (self.start + 1) % max(1, len(self.seats))
+        elif kind == "option":
+            key, values = row[2], row[3]
+            self.options[key] = values[(values.index(self.options[key]) + 1) % len(values)]
+        elif kind == "go":
+            return self._go()
+        self.rows = self._rows()
+        self.cursor.resize(len(self.rows))
+        return None
+
+    def _press_seats(self, button):
+        c = self.choosing_seats
+        result = c.press(button)
+        if result == DONE:
+            k = c.at
+            if k in self.seats:
+                self.seats.remove(k)
+            else:
+                self.seats.append(k)
+                self.seats.sort()
+        elif result == CANCEL:
+            self.choosing_seats = None
+            self.start = min(self.start, max(0, len(self.seats) - 1))
+        return None
+
+    def _go(self):
+        lo, hi = player_range(self.game, self.options)
+        n = len(self.seats)
+        if not lo <= n <= hi:
+            self.problem = "%s needs %d-%d players, not %d: choose Seats" % (
+                TITLES[self.game], lo, hi, n)
+            return None
+        return ("start", self.game, self.config(), list(self.seats))
+
+    def config(self):
+        config = {"players": len(self.seats)}
+        for _, key, values, _ in OPTIONS[self.game]:
+            if key != "clowder" and shown(self.game, key, self.options):
+                config[key] = self.options[key]
+        if self.game != "purrfect":
+            config["start"] = self.start
+        return config
+
+    def remembered(self):
+        """What to offer first next time."""
+        return {"game": self.game, "options": self.options}
+
+    # ---- the screen -------------------------------------------------------
+
+    def draw(self, fb, station, online):
+        draw.clear(fb)
+        draw.title(fb, "catnip setup", "S%d" % (station + 1))
+        if self.choosing_seats is not None:
+            labels = []
+            for k in range(self.stations):
+                labels.append("%s S%d %s" % ("[x]" if k in self.seats else "[ ]", k + 1,
+                                            "" if k in online else "off"))
+            draw.items(fb, labels, self.choosing_seats.at, 1, 5)
+            draw.hint(fb, "OK tick BACK done")
+            return
+        if self.problem:
+            draw.paragraph(fb, self.problem, 1, 5)
+        else:
+            draw.items(fb, [self.label(r) for r in self.rows], self.cursor.at, 1, 5)
+        if station in self.seats:
+            draw.text(fb, 6, "You: " + draw.seat_name(self.seats.index(station)))
+        else:
+            draw.text(fb, 6, "Not playing")
+        draw.hint(fb, "OK choose/change")

@@ -1,0 +1,198 @@
+# Stack O' Cats on a station. The active player's station drives the turn:
+# draw (or report the cat drawn), then report how the attempt ended. The
+# tray's proposal comes first, one OK to confirm it; "Placed" and
+# "Collapsed" are the manual path for a table without a tray or when it is
+# wrong. Every number is asked within what the rules allow (the limits are
+# read off the public state, never from the full legal() list).
+from catnip.drivers.debounce import PRESS, REPEAT
+from catnip.ui import draw
+from catnip.ui.widgets import CANCEL, DONE, Cursor, Picker
+
+
+class Local:
+    def __init__(self):
+        self.cursor = Cursor()
+        self.asking = None  # [Picker, ...] while entering a report
+        self.report = None  # "place" or "collapse": what the pickers build
+        self.proposal = None  # the tray's, for the active station (see catnip.weigh)
+
+
+def limits(v):
+    """The report's bounds, as Stack.limits() gives them, from public()."""
+    return {"height": (1, max(1, v["tower"])), "black_touched": (0, v["tower_black"]),
+            "fallen": (1, v["tower"])}
+
+
+def black_fallen(v, fallen):
+    others = v["tower"] - v["tower_black"]
+    return max(0, fallen - others), min(fallen, v["tower_black"])
+
+
+def _choices(v):
+    """The colours a colour step may name, from the public counts."""
+    counts = v["table"] if v["step"] == "take" else v["bag"]
+    return [c for c in counts if counts[c]]
+
+
+def _scores(v):
+    if v["mode"] == "clowder":
+        return "Team %d" % sum(v["scores"])
+    return " ".join("%s:%d" % (draw.seat_name(i), s) for i, s in enumerate(v["scores"]))
+
+
+def _menu(v, local):
+    """The place step's choices: the tray's proposal first, if any."""
+    labels = []
+    p = local.proposal
+    if p is not None and p["kind"] in ("place", "collapse"):
+        labels.append(("Tray: h%d %d%%" if p["kind"] == "place" else "Tray: %d fell %d%%")
+                      % (p["value"], p["conf"]))
+    labels.append("Placed")
+    if v["tower"]:
+        labels.append("Collapsed")
+    return labels
+
+
+def draw_screen(fb, v, local):
+    draw.clear(fb)
+    you = v.get("you")
+    draw.title(fb, "Stack " + (draw.seat_name(you) if you is not None else "table"),
+               "T%d" % v["tower"])
+    draw.text(fb, 6, _scores(v))
+    if v["ended"] is not None:
+        draw.paragraph(fb, "Over: " + v["ended"], 1, 5)
+        return
+    tray = v.get("tray")
+    if tray is not None and tray.get("lean") is not None:
+        draw.gauge(fb, 3, tray["lean"])
+    if you is None or v["turn"] != you:
+        draw.text(fb, 1, "%s's turn" % draw.seat_name(v["turn"]))
+        if v["hand"]:
+            draw.text(fb, 2, "places " + v["hand"])
+        draw.text(fb, 3, "Bag %d" % v["bag_left"])
+        if tray is not None and tray.get("fault"):
+            draw.text(fb, 4, "tray: " + tray["fault"])
+        return
+    step = v["step"]
+    if local.asking:
+        local.asking[-1].draw(fb, 1)
+        draw.hint(fb, "OK next BACK back")
+    elif local.proposal is not None and local.proposal["kind"] == "cats":
+        draw.paragraph(fb, "Tray unsure: how many cats are on it?", 1, 3)
+        draw.hint(fb, "OK answer")
+    elif step == "draw":
+        draw.text(fb, 1, "Your turn")
+        draw.text(fb, 2, "Bag %d cats" % v["bag_left"])
+        draw.hint(fb, "OK draw a cat")
+    elif step == "place":
+        draw.text(fb, 1, "Place " + v["hand"])
+        draw.items(fb, _menu(v, local), local.cursor.at, 2, 3)
+        draw.hint(fb, "OK report")
+    else:
+        verb = {"drew": "Cat drawn?", "take": "Take from table", "base": "Cat in base?",
+                "out": "Cat set out?"}[step]
+        draw.text(fb, 1, verb)
+        draw.items(fb, _choices(v), local.cursor.at, 2, 4)
+        draw.hint(fb, "OK choose")
+
+
+def press(v, local, button, kind):
+    you = v.get("you")
+    if you is None or v["turn"] != you or v["ended"] is not None or kind not in (PRESS, REPEAT):
+        return None
+    if local.asking:
+        return _press_asking(v, local, button)
+    p = local.proposal
+    if p is not None and p["kind"] == "cats":
+        local.asking = [Picker("Cats on tray", p["lo"], p["hi"], p["value"])]
+        local.report = "cats"
+        return None
+    step = v["step"]
+    if step == "draw":
+        return ("draw",) if local.cursor.press(button) == DONE else None
+    if step == "place":
+        labels = _menu(v, local)
+        local.cursor.resize(len(labels))
+        if local.cursor.press(button) != DONE:
+            return None
+        choice = labels[local.cursor.at]
+        lim = limits(v)
+        if choice.startswith("Tray"):
+            local.report = p["kind"]
+            if not v["black_cat"]:
+                return _report(v, local, [p["value"]])
+            local.asking = [_fixed(p["value"]), _black_picker(v, p["kind"], p["value"])]
+        elif choice == "Placed":
+            local.report = "place"
+            local.asking = [Picker("Height", lim["height"][0], lim["height"][1],
+                                   lim["height"][1])]
+        else:
+            local.report = "collapse"
+            local.asking = [Picker("Cats fell", 1, lim["fallen"][1], 1)]
+        return None
+    choices = _choices(v)
+    local.cursor.resize(len(choices))
+    if local.cursor.press(button) == DONE and choices:
+        return (step, choices[local.cursor.at])
+    return None
+
+
+def _fixed(value):
+    return Picker("", value, value, value)
+
+
+def _black_picker(v, report, value):
+    if report == "place":
+        return Picker("Black touched", 0, v["tower_black"], 0)
+    lo, hi = black_fallen(v, value)
+    return Picker("Black fell", lo, hi, lo)
+
+
+def _press_asking(v, local, button):
+    pickers = local.asking
+    result = pickers[-1].press(button)
+    if result == CANCEL:
+        pickers.pop()
+        while pickers and pickers[-1].lo == pickers[-1].hi and pickers[-1].label == "":
+            pickers.pop()
+        if not pickers:
+            local.asking = None
+        return None
+    if result != DONE:
+        return None
+    values = [q.value for q in pickers]
+    if local.report == "cats" or not v["black_cat"] or len(values) == 2:
+        return _report(v, local, values)
+    pickers.append(_black_picker(v, local.report, values[0]))
+    return None
+
+
+def _report(v, local, values):
+    report, local.asking, local.report = local.report, None, None
+    local.cursor.at = 0
+    if report == "cats":
+        return ("cats", values[0])  # an answer for the tray, not a game action
+    second = values[1] if len(values) > 1 else 0
+    return (report, values[0], second)
+
+
+def say(ev, v):
+    e = ev.get("event")
+    who = draw.seat_name(ev["player"]) if "player" in ev else ""
+    if e == "drew" or e == "draw":
+        return "%s drew %s" % (who, ev["colour"])
+    if e == "placed":
+        return "%s: height %d, +%d" % (who, ev["height"], ev["points"])
+    if e == "collapse":
+        return "%s: collapse! %d fell" % (who, ev["fallen"])
+    if e == "over":
+        return "Game over: " + ev["reason"]
+    return None
+
+
+def sound(ev):
+    return {"collapse": "collapse", "placed": "turn"}.get(ev.get("event"))
+
+
+def draw_table(fb, v):
+    draw_screen(fb, v, Local())

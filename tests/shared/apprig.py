@@ -1,0 +1,63 @@
+# micropython-only: the app draws into MicroPython's built-in framebuf.
+#
+# The table app on a simulated table, stepped in virtual time: presses go
+# into the button models, screens are read back from the SSD1306 models.
+from catnip.app import App
+from catnip.hardware import Hardware
+from devsim.table import Table
+from tablerig import load
+
+STEP_MS = 10
+
+
+class Clock:
+    def __init__(self, table):
+        self.table = table
+
+    def ticks_ms(self):
+        return self.table.ticks_ms()
+
+    def sleep_ms(self, ms):
+        return self.table.clock.pause_ms(ms)
+
+
+class AppRig:
+    def __init__(self, journal, board="direct", line=None, weigh=None):
+        self.board = load(board)
+        self.table = Table(self.board)
+        self.hw = Hardware(self.board, len(self.board.stations), clock=self.table.clock)
+        self.run(30)  # the panels and buttons come up
+        self.app = App(self.hw, journal, line=line, weigh=weigh, clock=Clock(self.table))
+        self.run(100)
+
+    def run(self, ms):
+        for _ in range(ms // STEP_MS):
+            self.table.advance(STEP_MS)
+            now = self.table.ticks_ms()
+            if getattr(self, "app", None) is None:
+                self.hw.poll(now)
+                self.hw.flush(now)
+                while self.hw.next() is not None:
+                    pass
+            else:
+                self.app.step(now)
+
+    def tap(self, station, name, times=1):
+        for _ in range(times):
+            self.table.stations[station].tap(name)
+            self.run(150)
+
+    def hold(self, station, name, ms):
+        self.table.stations[station].press(name)
+        self.run(ms)
+        self.table.stations[station].release(name)
+        self.run(150)
+
+    def lines(self, station):
+        return self.table.stations[station].lines()
+
+    def shows(self, station, text):
+        return self.table.stations[station].shows(text)
+
+    def close(self):
+        self.table.close()
