@@ -56,14 +56,16 @@ class App:
     board) with `journal` (catnip.journal.Journal). `line` (catnip.line.Line)
     is optional; `weigh` (catnip.weigh.Weigh) too, for a board with a tray.
     `clock` gives ticks_ms() and sleep_ms(ms) (a coroutine): the Pico's by
-    default, the simulated table's in tests."""
+    default, the simulated table's in tests. `seeds()` gives each new game's
+    seed (default: 128 random bits), so a test can play the same game twice."""
 
-    def __init__(self, hw, journal, line=None, weigh=None, clock=None, notices=()):
+    def __init__(self, hw, journal, line=None, weigh=None, clock=None, notices=(), seeds=None):
         self.hw = hw
         self.journal = journal
         self.line = line
         self.weigh = weigh
         self.clock = clock or _PicoClock()
+        self.seeds = seeds
         self.stations = len(hw.screens)
         self.sound = Sound(hw.buzzer)
         self.dirty = [True] * self.stations
@@ -90,8 +92,8 @@ class App:
         self.game = None
         self._all_dirty()
 
-    def start(self, name, config, seats, seed=None):
-        game = rules.new(name, config, seed)
+    def start(self, name, config, seats):
+        game = rules.new(name, config, self.seeds() if self.seeds is not None else None)
         header = game.journal()
         del header["log"]
         header["seats"] = seats
@@ -101,6 +103,7 @@ class App:
 
     def resume(self):
         gid, header, _ = self.journal.resumable()
+        self.journal.resume(gid)
         game = rebuild(header)
         for entry in self.journal.entries(gid):
             if entry[0] == "action":
@@ -114,7 +117,7 @@ class App:
         self.name, self.game, self.seats = name, game, seats
         self.scene = Play(name, game, seats, self.stations)
         if self.weigh is not None and name == "stack":
-            self.weigh.begin(self.scene)
+            self.weigh.begin(self.scene, self._all_dirty)
         self._all_dirty()
 
     def _over(self):
@@ -131,7 +134,8 @@ class App:
 
         data = load_json(CLOWDER_FILE)
         table = Colonnade.from_json(data) if data else Colonnade()
-        names = [load_json(SETUP_FILE, {}).get("options", {}).get("clowder", "Clowder")]
+        saved = load_json(SETUP_FILE, {}).get("options", {}).get("stack", {})
+        names = [saved.get("clowder", "Clowder")]
         rank = table.add(names, result["team"])
         save_json(CLOWDER_FILE, table.to_json())
         if rank is not None:

@@ -22,12 +22,13 @@ class Clock:
 
 
 class AppRig:
-    def __init__(self, journal, board="direct", line=None, weigh=None):
+    def __init__(self, journal, board="direct", line=None, weigh=None, seed="table"):
         self.board = load(board)
         self.table = Table(self.board)
         self.hw = Hardware(self.board, len(self.board.stations), clock=self.table.clock)
         self.run(30)  # the panels and buttons come up
-        self.app = App(self.hw, journal, line=line, weigh=weigh, clock=Clock(self.table))
+        self.app = App(self.hw, journal, line=line, weigh=weigh, clock=Clock(self.table),
+                       seeds=lambda: seed)
         self.run(100)
 
     def run(self, ms):
@@ -41,11 +42,14 @@ class AppRig:
                     pass
             else:
                 self.app.step(now)
+        self.table.clear_traffic()  # the buses and panels record every transfer
+        for st in self.table.stations:
+            st.oled.commands.clear()
 
     def tap(self, station, name, times=1):
         for _ in range(times):
-            self.table.stations[station].tap(name)
-            self.run(150)
+            self.table.stations[station].tap(name, hold_ms=40)
+            self.run(90)
 
     def hold(self, station, name, ms):
         self.table.stations[station].press(name)

@@ -57,15 +57,15 @@ class Setup:
         self.resume = resume
         r = remembered or {}
         self.game = r.get("game") if r.get("game") in GAMES else "heist"
-        self.options = {}
         self.start = 0
         self.seats = [k for k in range(stations) if k in online]
+        self.chosen = {}  # per game, its settings
+        saved = r.get("options") or {}
         for game in GAMES:
+            mine = self.chosen[game] = {}
+            theirs = saved.get(game) if isinstance(saved.get(game), dict) else {}
             for _, key, values, _ in OPTIONS[game]:
-                self.options.setdefault(key, values[0])
-        for key, value in (r.get("options") or {}).items():
-            if key in self.options:
-                self.options[key] = value
+                mine[key] = theirs[key] if theirs.get(key) in values else values[0]
         self.cursor = Cursor()
         self.choosing_seats = None  # a Cursor over the stations while choosing
         self.problem = None
@@ -73,6 +73,10 @@ class Setup:
         self.cursor.resize(len(self.rows))
         if resume is None:
             self.cursor.at = len(self.rows) - 1  # "Start" is one press away
+
+    @property
+    def options(self):
+        return self.chosen[self.game]
 
     def _rows(self):
         rows = []
@@ -168,7 +172,7 @@ class Setup:
 
     def remembered(self):
         """What to offer first next time."""
-        return {"game": self.game, "options": self.options}
+        return {"game": self.game, "options": self.chosen}
 
     # ---- the screen -------------------------------------------------------
 

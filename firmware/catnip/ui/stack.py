@@ -5,6 +5,7 @@
 # wrong. Every number is asked within what the rules allow (the limits are
 # read off the public state, never from the full legal() list).
 from catnip.drivers.debounce import PRESS, REPEAT
+from catnip.keys import OK
 from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor, Picker
 
@@ -36,7 +37,7 @@ def _choices(v):
 
 def _scores(v):
     if v["mode"] == "clowder":
-        return "Team %d" % sum(v["scores"])
+        return "Team %d" % v["team"]
     return " ".join("%s:%d" % (draw.seat_name(i), s) for i, s in enumerate(v["scores"]))
 
 
@@ -109,7 +110,7 @@ def press(v, local, button, kind):
         return None
     step = v["step"]
     if step == "draw":
-        return ("draw",) if local.cursor.press(button) == DONE else None
+        return ("draw",) if button == OK else None
     if step == "place":
         labels = _menu(v, local)
         local.cursor.resize(len(labels))
