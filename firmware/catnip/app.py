@@ -27,7 +27,6 @@ from catnip.ui.setup import TITLES, Setup
 POLL_MS = 10
 FRAME_MS = 20
 SETUP_FILE = "setup.json"
-CLOWDER_FILE = "colonnade.json"
 
 
 def load_json(path, default=None):
@@ -130,16 +129,12 @@ class App:
         self._all_dirty()
 
     def _clowder_score(self, result):
-        from catnip.rules.colonnade import Colonnade
+        from catnip import highscores
 
-        data = load_json(CLOWDER_FILE)
-        table = Colonnade.from_json(data) if data else Colonnade()
         saved = load_json(SETUP_FILE, {}).get("options", {}).get("stack", {})
-        names = [saved.get("clowder", "Clowder")]
-        rank = table.add(names, result["team"])
-        save_json(CLOWDER_FILE, table.to_json())
+        rank = highscores.add([saved.get("clowder", "Clowder")], result["team"])
         if rank is not None:
-            self.say("High score table: rank %d" % rank)
+            self.say("Clowder high score: rank %d" % rank)
 
     # ---- events -------------------------------------------------------------
 

@@ -199,3 +199,28 @@ def play(rig, game_name, options, seats, limit=20000):
         rig.tap(station, NAMES[button])
         presses += 1
     raise AssertionError("the game did not end in %d presses" % limit)
+
+
+def do(rig, seat, action, limit=200):
+    """Carry out one action at its player's station by pressing buttons."""
+    app = rig.app
+    before = len(app.game.log)
+    station = app.seats[seat]
+    for _ in range(limit):
+        if len(app.game.log) > before:
+            return
+        scene = app.scene
+        if scene.banner:
+            rig.tap(station, "ok")
+            continue
+        rig.tap(station, NAMES[press_for(scene, station, action)])
+    raise AssertionError("%r did not go through in %d presses" % (action, limit))
+
+
+def start(rig, game_name, options, seats, limit=200):
+    """From setup to the first screen of the game."""
+    for _ in range(limit):
+        if not isinstance(rig.app.scene, Setup):
+            return
+        rig.tap(0, NAMES[setup_press(rig.app.scene, game_name, options, seats)])
+    raise AssertionError("setup did not start %s" % game_name)

@@ -10,6 +10,7 @@ from catnip.ui.widgets import CANCEL, DONE, Cursor
 
 BANNER_MS = 2500
 MENU = ("Back to game", "End game")
+STACK_MENU = ("Back to game", "High scores", "End game")
 
 
 def screens(name):
@@ -25,6 +26,9 @@ class Play:
         self.ui = screens(name)
         self.local = [self.ui.Local() for _ in range(stations)]
         self.menu = [None] * stations  # a Cursor while a station's menu is open
+        self.menu_items = STACK_MENU if name == "stack" else MENU
+        self.viewing = [None] * stations  # (lines, Cursor): the high scores on a station
+        self.ending = [False] * stations  # "End the game for everyone?" is asked
         self.error = [None] * stations  # the last refusal, shown until the next press
         self.banner = []  # public events as text, oldest first
         self.banner_at = None  # when the first was put up
@@ -48,10 +52,20 @@ class Play:
             if kind == PRESS and button == OK:
                 self.next_banner(None)
             return None
+        if self.viewing[station] is not None:
+            if kind == PRESS and self.viewing[station][1].press(button) is not None:
+                self.viewing[station] = None
+            return None
+        if self.ending[station]:
+            if kind == PRESS:
+                self.ending[station] = False
+                if button == OK:
+                    return ("end",)
+            return None
         if self.menu[station] is not None:
             return self._menu_key(station, button, kind)
         if button == BACK and kind == LONG:
-            self.menu[station] = Cursor(len(MENU))
+            self.menu[station] = Cursor(len(self.menu_items))
             return None
         if kind == PRESS:
             self.error[station] = None
@@ -68,10 +82,15 @@ class Play:
         if result == CANCEL:
             self.menu[station] = None
         elif result == DONE:
-            choice = MENU[self.menu[station].at]
+            choice = self.menu_items[self.menu[station].at]
             self.menu[station] = None
             if choice == "End game":
-                return ("end",)
+                self.ending[station] = True
+            if choice == "High scores":
+                from catnip import highscores
+
+                rows = highscores.lines()
+                self.viewing[station] = (rows, Cursor(len(rows)))
         return None
 
     def refused(self, seat, why):
@@ -108,10 +127,22 @@ class Play:
             draw.paragraph(fb, self.banner[0], 2, 5)
             draw.hint(fb, "OK: next")
             return
+        if self.ending[station]:
+            draw.clear(fb)
+            draw.title(fb, "End game?")
+            draw.paragraph(fb, "End this game for everyone? It stays in the journal.", 1, 5)
+            draw.hint(fb, "OK end  BACK no")
+            return
+        if self.viewing[station] is not None:
+            draw.clear(fb)
+            draw.title(fb, "High scores")
+            draw.items(fb, self.viewing[station][0], self.viewing[station][1].at, 1, 6)
+            draw.hint(fb, "OK/BACK: done")
+            return
         if self.menu[station] is not None:
             draw.clear(fb)
             draw.title(fb, "Menu", "S%d" % (station + 1))
-            draw.items(fb, list(MENU), self.menu[station].at, 1, 4)
+            draw.items(fb, list(self.menu_items), self.menu[station].at, 1, 4)
             draw.hint(fb, "OK choose BACK no")
             return
         self.ui.draw_screen(fb, self.view(station), self.local[station])

@@ -2,7 +2,6 @@
 # can drive it. Defaults reach a game in a few presses: OK on "Start" plays
 # the game shown with every station that answers. A game found unfinished in
 # the journal is offered first.
-from catnip.keys import OK
 from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor
 
@@ -68,6 +67,7 @@ class Setup:
                 mine[key] = theirs[key] if theirs.get(key) in values else values[0]
         self.cursor = Cursor()
         self.choosing_seats = None  # a Cursor over the stations while choosing
+        self.viewing = None  # (lines, Cursor) while the high scores are shown
         self.problem = None
         self.rows = self._rows()
         self.cursor.resize(len(self.rows))
@@ -90,6 +90,8 @@ class Setup:
         if self.game != "purrfect":
             rows.append(("start",))
         rows.append(("go",))
+        if self.game == "stack":
+            rows.append(("scores",))
         return rows
 
     def label(self, row):
@@ -105,6 +107,8 @@ class Setup:
             return "First: " + draw.seat_name(self.start)
         if kind == "go":
             return "Start game"
+        if kind == "scores":
+            return "High scores"
         label, key, values, names = row[1:]
         return "%s: %s" % (label, names[values.index(self.options[key])])
 
@@ -114,6 +118,10 @@ class Setup:
         """A button on any station. Returns ("resume",) or ("start", game,
         config, seats) when the table should leave setup, else None."""
         self.problem = None
+        if self.viewing is not None:
+            if self.viewing[1].press(button) is not None:  # OK or BACK: done
+                self.viewing = None
+            return None
         if self.choosing_seats is not None:
             return self._press_seats(button)
         if self.cursor.press(button) != DONE:
@@ -133,6 +141,11 @@ class Setup:
             self.options[key] = values[(values.index(self.options[key]) + 1) % len(values)]
         elif kind == "go":
             return self._go()
+        elif kind == "scores":
+            from catnip import highscores
+
+            rows = highscores.lines()
+            self.viewing = (rows, Cursor(len(rows)))
         self.rows = self._rows()
         self.cursor.resize(len(self.rows))
         return None
@@ -179,6 +192,10 @@ class Setup:
     def draw(self, fb, station, online):
         draw.clear(fb)
         draw.title(fb, "catnip setup", "S%d" % (station + 1))
+        if self.viewing is not None:
+            draw.items(fb, self.viewing[0], self.viewing[1].at, 1, 6)
+            draw.hint(fb, "OK/BACK: done")
+            return
         if self.choosing_seats is not None:
             labels = []
             for k in range(self.stations):
