@@ -13,20 +13,27 @@ BACK_CHECK_MS = 60  # long enough for the debouncer to see a held button
 
 
 def say(text):
-    print("catnip: " + text)
+    out("catnip: " + text)
+
+
+out = print  # where messages go besides the screens: the serial line
 
 
 def main():
     from catnip.board import BoardError, load
 
+    import os
+
+    try:
+        os.stat(BOARD_FILE)
+    except OSError:
+        _broken(["no board.json on the Pico: copy firmware/boards/direct.json or mux.json "
+                 "to it as board.json (mpremote cp firmware/boards/direct.json :board.json)"])
+        return
     try:
         board = load(BOARD_FILE)
     except BoardError as e:
         _broken(["board.json has problems:"] + e.problems)
-        return
-    except OSError:
-        _broken(["no board.json on the Pico: copy firmware/boards/direct.json or mux.json "
-                 "to it as board.json (mpremote cp firmware/boards/direct.json :board.json)"])
         return
     from catnip.hardware import Hardware
 
@@ -71,8 +78,8 @@ def _back_held(hw):
 
     held = False
     for _ in range(BACK_CHECK_MS // 10):
+        hw.flush(ticks_ms())  # the screens answer first: a station is online once both parts are
         hw.poll(ticks_ms())
-        hw.flush(ticks_ms())
         while True:
             ev = hw.next()
             if ev is None:

@@ -1,0 +1,90 @@
+# micropython-only: boot draws on the panels with MicroPython's framebuf.
+#
+# Power-up on the simulated table: a missing or broken board.json is named
+# on the line and on every panel that answers, and BACK held at power-up
+# leaves the REPL without starting the app.
+from catnip import boot
+from devsim.table import Table
+from tablerig import load
+from test_app_games import _fresh
+
+
+def _boot(board_text, hold_back=None, unplug=None):
+    _fresh("boot")
+    if board_text is not None:
+        with open("board.json", "w") as f:
+            f.write(board_text)
+    said = []
+    boot.out = said.append
+    table = Table(load("direct"))
+    try:
+        if unplug is not None:
+            table.stations[unplug].unplug()
+        if hold_back is not None:
+            table.stations[hold_back].press("back")
+            table.advance(100)
+        started = []
+        real_run = boot.run
+        boot.run = lambda board, hw: started.append((board.name, boot._missing(board, hw)))
+        try:
+            boot.main()
+        finally:
+            boot.run = real_run
+            boot.out = print
+        return said, started, [table.stations[k].lines() for k in range(4)]
+    finally:
+        table.close()
+
+
+def test_no_board_file_says_how_to_add_one_on_the_line_and_the_screens():
+    said, started, screens = _boot(None)
+    assert not started
+    assert any("no board.json" in s and "mpremote cp" in s for s in said), said
+    for rows in screens:
+        assert rows[0].startswith("board.json"), rows
+        assert any("board.json" in r for r in rows[1:]), rows
+
+
+def test_a_broken_board_file_lists_its_problems_everywhere():
+    said, started, screens = _boot('{"name": "direct", "i2c": []}')
+    assert not started
+    assert said[0] == "catnip: board.json has problems:"
+    assert len(said) > 1
+    for rows in screens:
+        assert rows[0].startswith("board.json"), rows
+
+
+def test_a_file_that_is_not_json_is_named_as_such():
+    said, started, screens = _boot("{this is not json")
+    assert not started
+    assert any("board.json" in s for s in said), said
+
+
+def test_back_held_at_power_up_keeps_the_repl():
+    with open(_shipped()) as f:
+        text = f.read()
+    said, started, screens = _boot(text, hold_back=2)
+    assert not started
+    assert any("BACK held" in s for s in said), said
+    assert any("REPL" in r for r in screens[0]), screens[0]
+
+
+def test_a_good_board_starts_the_app():
+    with open(_shipped()) as f:
+        text = f.read()
+    said, started, screens = _boot(text)
+    assert started == [("direct", [])], said
+
+
+def test_a_station_that_does_not_answer_is_named_in_plain_words():
+    with open(_shipped()) as f:
+        text = f.read()
+    said, started, screens = _boot(text, unplug=2)
+    # Buttons on GPIO read as released with their wires cut: the screen tells.
+    assert started == [("direct", ["Station 3: screen not answering: check its cable"])], started
+
+
+def _shipped():
+    from boardcheck import BOARDS
+
+    return BOARDS + "/direct.json"
