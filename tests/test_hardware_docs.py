@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from catnip import board
-from catnip_host import bom, wiring
+from catnip_host import bom, cables, wiring
 from catnip_host.diagrams import HEADER_PIN
 from catnip_host.loadcell import Tower, choice, choose_capacity, counts_per_gram
 
@@ -115,7 +115,7 @@ def test_load_cell_counts_follow_the_hx711_datasheet():
 @pytest.mark.parametrize("name", ["direct", "mux"])
 def test_station_cables_carry_every_signal_and_keep_sda_off_scl(name):
     b = _board(name)
-    roles = wiring.cable_roles(b.stations[0])
+    roles = cables.cable_roles(b.stations[0])
     assert len(roles) == 8
     assert {"SDA", "SCL", "3V3", "GND"} <= set(roles)
     if "gpio" in b.stations[0]["buttons"]:
@@ -146,3 +146,20 @@ def test_the_wiring_diagram_names_every_pin_and_part_of_the_board(name):
     for k in range(1, len(b.stations) + 1):
         assert any(t.startswith(f"station {k}:") for t in texts), k
     assert "3V3 (36)" in texts and "GND (38)" in texts
+
+
+@pytest.mark.parametrize("name", ["direct", "mux"])
+def test_the_station_diagram_follows_the_cable_and_the_buttons(name):
+    b = _board(name)
+    svg = (wiring.ROOT / "hardware" / f"station-{name}.svg").read_bytes()
+    texts = {"".join(t.itertext()) for t in ET.fromstring(svg).iter() if t.tag.endswith("}text")}
+    for pin, colour, role in cables.wires(b.stations[0]):
+        assert f"{pin} {role} ({colour})" in texts
+    for button in board.BUTTONS:
+        assert f"{button} (to GND)" in texts
+    expander = b.stations[0]["buttons"].get("expander")
+    if expander:
+        assert f"P{expander['pins']['up']}" in texts
+        assert any(t.startswith("PCF8574 at 0x20 (A0 GND, A1 GND, A2 GND)") for t in texts)
+    else:
+        assert "SSD1306 OLED at 0x3C (0x3D on stations 2, 4)" in texts

@@ -13,6 +13,7 @@ from pathlib import Path
 from catnip import board
 
 from catnip_host import bom, check_board, diagrams, loadcell, wokwi
+from catnip_host.cables import cable_markdown
 
 BOARDS = Path(board.__file__).resolve().parent.parent / "boards"
 ROOT = BOARDS.parent.parent
@@ -72,30 +73,6 @@ def shipped() -> dict[str, str]:
     return {path.stem: wiring_markdown(board.load(str(path))) for path in sorted(BOARDS.glob("*.json"))}
 
 
-# A station cable is a Cat5e patch cord between two RJ45 breakouts, wired T568B: each signal
-# shares a twisted pair with a ground or 3V3 (never SDA with SCL, which would couple them).
-T568B_PAIRS = (((1, "white/orange"), (2, "orange")), ((3, "white/green"), (6, "green")),
-               ((4, "blue"), (5, "white/blue")), ((7, "white/brown"), (8, "brown")))
-
-
-def cable_roles(station: dict) -> list[str]:
-    """What each wire of a station's cable carries, pair by pair."""
-    buttons = station["buttons"]
-    if "gpio" in buttons:
-        return ["SDA", "GND", "SCL", "3V3"] + [n.upper() for n in board.BUTTONS]
-    interrupt = "INT" if buttons["expander"]["int"] is not None else "GND"
-    return ["SDA", "GND", "SCL", "GND", "3V3", "GND", interrupt, "GND"]
-
-
-def cable_markdown(b: board.Board) -> str:
-    wires = [w for pair in T568B_PAIRS for w in pair]
-    roles = dict(zip(wires, cable_roles(b.stations[0])))
-    lines = [f"**{b.name}** station cable (RJ45 pin, T568B colour, signal)", "",
-             "| pin | colour | carries |", "| ---: | --- | --- |"]
-    lines += [f"| {pin} | {colour} | {roles[(pin, colour)]} |" for pin, colour in sorted(wires)]
-    return "\n".join(lines) + "\n"
-
-
 def _shipped_boards() -> dict[str, board.Board]:
     return {path.stem: board.load(str(path)) for path in sorted(BOARDS.glob("*.json"))}
 
@@ -140,6 +117,7 @@ def generated_files() -> dict[Path, str | bytes]:
     for name, b in _shipped_boards().items():
         files[ROOT / "hardware" / f"bom-{name}.csv"] = bom.bom_csv(b)
         files[ROOT / "hardware" / f"wiring-{name}.svg"] = diagrams.draw(b)
+        files[ROOT / "hardware" / f"station-{name}.svg"] = diagrams.draw_station(b)
         files[ROOT / "hardware" / "wokwi" / name / "diagram.json"] = wokwi.diagram_json(b)
         files[ROOT / "hardware" / "wokwi" / name / "wokwi.toml"] = wokwi.WOKWI_TOML
     return files
