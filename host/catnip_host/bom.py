@@ -49,7 +49,7 @@ PARTS = {
     "hub_box": Part("hub enclosure for the Pico, ABS box about 120 x 80 x 40 mm", 4.00),
     "usb": Part("micro-USB cable, data capable", 2.00),
     "wire": Part("hook-up wire, 22 AWG solid, assorted colours", 4.00),
-    "plates": Part("tray plate, 3 mm plywood or acrylic, 160 x 160 mm", 1.50),
+    "plates": Part("tray plate, 3 mm plywood or acrylic, about 200 x 200 mm (cut to size)", 1.50),
     "cell_screws": Part("M4/M5 screws, nuts and a 3 mm spacer for one bar cell", 1.00),
 }
 
