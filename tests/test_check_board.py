@@ -63,12 +63,28 @@ def test_behind_the_mux_each_channel_sees_one_cable():
     segments = cb.segments(b, 8)
     assert [s.name for s in segments] == [f"I2C0 mux channel {ch}" for ch in range(8)]
     assert all(s.cables == 1 and len(s.modules) == 4 for s in segments)  # mux, table, OLED, PCF
-    found = cb.check(b, cable_m=2.0)
-    assert all(f.level == "ok" for f in found if f.topic.startswith("I2C0")), found
+    found = _by_topic(cb.check(b, cable_m=2.0))
+    assert found["I2C0 mux channels 0-7"].level == "ok"  # alike channels said once
     assert cb.longest_cable_m(segments[0], cb.CABLE_PF_PER_M) == pytest.approx(2.4, abs=0.05)
-    three = _by_topic(cb.check(b, cable_m=3.0))["I2C0 mux channel 0"]
+    three = _by_topic(cb.check(b, cable_m=3.0))["I2C0 mux channels 0-7"]
     assert three.level == "warn" and "keep the cables under 2.4 m" in three.text
     assert "TCA9548A so each" not in three.text  # it already has one
+
+
+def test_a_channel_unlike_the_others_is_named_on_its_own():
+    def table_on_channel_2(data):
+        data["table"]["channel"] = 2
+
+    topics = [f.topic for f in cb.check(_board("mux", table_on_channel_2), stations=5)
+              if f.topic.startswith("I2C0")]
+    assert topics == ["I2C0 mux channels 0-1", "I2C0 mux channel 2", "I2C0 mux channels 3-4"]
+
+    def table_on_channel_7(data):
+        data["table"]["channel"] = 7
+
+    topics = [f.topic for f in cb.check(_board("mux", table_on_channel_7), stations=3)
+              if f.topic.startswith("I2C0")]
+    assert topics == ["I2C0 mux channels 0-2", "I2C0 mux channel 7"]  # the table's own
 
 
 def test_too_many_pull_ups_on_one_segment_are_refused():
@@ -108,7 +124,7 @@ def test_the_command_exits_by_what_it_found(tmp_path):
     runner = CliRunner()
     ok = runner.invoke(catnip, ["check-board", str(BOARDS / "mux.json")])
     assert ok.exit_code == 0, ok.output
-    assert "0 warnings" in ok.output and "ok   I2C0 mux channel 7" in ok.output
+    assert "0 warnings" in ok.output and "ok   I2C0 mux channels 0-7" in ok.output
     warn = runner.invoke(catnip, ["check-board", str(BOARDS / "direct.json"), "--cable", "1"])
     assert warn.exit_code == 1 and "WARN I2C0" in warn.output and "2 warnings" in warn.output
     assert runner.invoke(cb.main, [str(BOARDS / "direct.json"), "--cable", "0.5"]).exit_code == 0

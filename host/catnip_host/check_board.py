@@ -107,8 +107,9 @@ def segments(b: board.Board, stations: int) -> list[Segment]:
             if s["bus"] == bus_id and s["channel"] is None:
                 upstream += _place_modules(b, s)
                 cables += 1
-        channels = sorted({s["channel"] for _, s in used
-                           if s["bus"] == bus_id and s["channel"] is not None})
+        places = [s for _, s in used] + ([b.table] if b.table else [])
+        channels = sorted({p["channel"] for p in places
+                           if p["bus"] == bus_id and p["channel"] is not None})
         if not channels and (upstream or cables):
             out.append(Segment(f"I2C{bus_id}", bus["freq"], tuple(upstream), cables))
         for ch in channels:
@@ -192,9 +193,29 @@ def check_segment(seg: Segment, cable_m: float, pf_per_m: float, has_mux: bool) 
     return Finding("warn", seg.name, f"{what}. Too slow: " + ", or ".join(fixes))
 
 
+def _merged(findings: list[Finding]) -> list[Finding]:
+    """Mux channels that come out alike, said once: 'I2C0 mux channels 0-7'."""
+    out: list[tuple[Finding, list[str]]] = []
+    for f in findings:
+        bus, _, channel = f.topic.partition(" mux channel ")
+        last = out[-1] if out else None
+        if (channel and last and last[0].level == f.level and last[0].text == f.text
+                and last[0].topic.startswith(bus + " mux channel ")):
+            last[1].append(channel)
+        else:
+            out.append((f, [channel] if channel else []))
+    merged = []
+    for f, channels in out:
+        if len(channels) > 1:
+            bus = f.topic.partition(" mux channel ")[0]
+            f = Finding(f.level, f"{bus} mux channels {channels[0]}-{channels[-1]}", f.text)
+        merged.append(f)
+    return merged
+
+
 def check_i2c(b: board.Board, stations: int, cable_m: float, pf_per_m: float) -> list[Finding]:
-    found = [check_segment(seg, cable_m, pf_per_m, b.mux is not None)
-             for seg in segments(b, stations)]
+    found = _merged([check_segment(seg, cable_m, pf_per_m, b.mux is not None)
+                     for seg in segments(b, stations)])
     if b.mux is None and len(b.stations_for(stations)) > 2:
         found.append(Finding("note", "I2C", "without a mux every cable on a bus adds to that "
                              "bus's capacitance, and an SSD1306 has only two addresses; behind "

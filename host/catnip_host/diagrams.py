@@ -8,6 +8,7 @@ Power is drawn the way schematics do it, a 3V3 arrow and a ground symbol at each
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import schemdraw
@@ -194,7 +195,7 @@ def _left(d: schemdraw.Drawing, title: str, pins: list[tuple[str, str]], where: 
     d += elm.Label().at((box_left, PITCH)).label(title, fontsize=11, halign="left")
 
 
-def _svg(draw_on) -> bytes:
+def _svg(draw_on: Callable[[schemdraw.Drawing], None]) -> bytes:
     schemdraw.use("svg")
     with schemdraw.Drawing(show=False) as d:
         d.config(fontsize=10, unit=1, lw=1.2)

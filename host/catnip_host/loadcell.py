@@ -82,8 +82,8 @@ def choice(tower: Tower, cells: int) -> Choice:
 def capacity_markdown(tower: Tower = Tower()) -> str:
     """The reasoning as a table for the build guide."""
     lines = [
-        f"Assumed: a {tower.cat_g:g} g cat (the `cat_grams` setting), {tower.cats} cats, a "
-        f"{tower.base_g:g} g base on a {tower.platform_g:g} g platform: {tower.static_g:g} g "
+        f"Assumed: cats of {tower.cat_g:g} g (the `cat_grams` setting), {tower.cats} of them, a "
+        f"base of {tower.base_g:g} g on a platform of {tower.platform_g:g} g: {tower.static_g:g} g "
         f"static, taken x{tower.headroom:g} for a hand on the tower or a collapse landing.",
         "",
         "| cells | worst load on one cell | cell | counts per gram | counts per cat | "

@@ -40,7 +40,8 @@ class _Diagram:
         self.connections.append([a, b, colour, []])
 
 
-def _reachable(b: board.Board, place: dict) -> bool:
+def _reachable(place: dict) -> bool:
+    """Upstream of any mux: Wokwi has no TCA9548A to reach the rest."""
     return place["channel"] is None
 
 
@@ -58,7 +59,7 @@ def _oled(d: _Diagram, b: board.Board, pid: str, oled: dict, bus: int, top: floa
 def diagram(b: board.Board) -> dict:
     d = _Diagram()
     for k, s in enumerate(b.stations):
-        if not _reachable(b, s) or "gpio" not in s["buttons"]:
+        if not _reachable(s) or "gpio" not in s["buttons"]:
             continue
         n = k + 1
         left = 200 + k * 170
@@ -69,7 +70,7 @@ def diagram(b: board.Board) -> dict:
                    key=KEYS[k][j], color="blue" if name in ("up", "down") else "green")
             d.wire(f"{pid}:1.l", _pin(s["buttons"]["gpio"][name]))
             d.wire(f"{pid}:2.l", PICO_GND, COLOURS["GND"])
-    if b.table and _reachable(b, b.table):
+    if b.table and _reachable(b.table):
         _oled(d, b, "table", b.table["oled"], b.table["bus"], -200, -200)
     if b.tray:
         for i, cell in enumerate(b.tray["cells"], 1):
@@ -94,13 +95,13 @@ def left_out(b: board.Board) -> list[str]:
         out.append(f"the TCA9548A at 0x{b.mux['addr']:02X}")
     for k, s in enumerate(b.stations, 1):
         why = []
-        if not _reachable(b, s):
+        if not _reachable(s):
             why.append(f"behind the mux (channel {s['channel']})")
         if "expander" in s["buttons"]:
             why.append(f"buttons on a {s['buttons']['expander']['chip'].upper()}")
         if why:
             out.append(f"station {k}: " + ", ".join(why))
-    if b.table and not _reachable(b, b.table):
+    if b.table and not _reachable(b.table):
         out.append(f"the table display: behind the mux (channel {b.table['channel']})")
     return out
 
