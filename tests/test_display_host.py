@@ -1,5 +1,4 @@
-"""Host-side display tools: PNG pictures of screens, and wiring tables in
-docs/hardware.md that match the shipped board files."""
+"""Host-side display tools: PNG pictures of screens."""
 
 from __future__ import annotations
 
@@ -9,7 +8,6 @@ import zlib
 import pytest
 
 from catnip_host.screens import DARK, LIT, png_bytes
-from catnip_host.wiring import generated, refresh
 
 
 
@@ -46,20 +44,3 @@ def test_png_shows_each_pixel_as_a_square():
         assert color(x, y) == DARK
     with pytest.raises(ValueError, match="128x64 image has 1024 bytes"):
         png_bytes(image, 64)
-
-
-@pytest.mark.parametrize("path", sorted(generated()), ids=lambda p: p.name)
-def test_generated_hardware_docs_match_the_board_files(path):
-    marker, sections = generated()[path]
-    text = path.read_text()
-    for name in sections:
-        assert f"<!-- {marker}:{name} -->" in text, f"{path} has no {marker}:{name} section"
-    assert refresh(text, marker, sections) == text, (
-        f"{path}'s {marker} sections are stale; run `python -m catnip_host.wiring --write`")
-
-
-def test_refresh_replaces_only_the_marked_section():
-    text = "a\n<!-- parts:x -->\nold\n<!-- /parts:x -->\nb\n"
-    assert refresh(text, "parts", {"x": "new\n"}) == "a\n<!-- parts:x -->\nnew\n<!-- /parts:x -->\nb\n"
-    with pytest.raises(ValueError, match="no <!-- parts:y -->"):
-        refresh(text, "parts", {"y": ""})

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from catnip_host import check_board
+
 
 @click.group()
 def main() -> None:
@@ -19,3 +21,6 @@ def sim() -> None:
         "stations is not. Until it lands, `make test` plays every game and drives every "
         "simulated part under both interpreters."
     )
+
+
+main.add_command(check_board.main)

@@ -1,15 +1,19 @@
-"""Wiring tables (docs/hardware.md) and parts lists (hardware/README.md),
-drawn from a board config so the documentation cannot drift from
-firmware/boards/*.json. `python -m catnip_host.wiring --write` refreshes both."""
+"""Everything in the docs and hardware/ that is drawn from the shipped board files, so none of
+it can drift from firmware/boards/*.json: the wiring tables (docs/hardware.md), the bills of
+materials (hardware/README.md and bom-*.csv), the load-cell table (hardware/tray.md), the wiring
+diagrams (hardware/wiring-*.svg) and the Wokwi projects (hardware/wokwi/).
+`python -m catnip_host.wiring --write` refreshes them all; a test fails if any is stale."""
 
 from __future__ import annotations
 
 import re
 import sys
-from collections import Counter
 from pathlib import Path
 
 from catnip import board
+
+from catnip_host import bom, check_board, diagrams, loadcell, wokwi
+from catnip_host.cables import cable_markdown
 
 BOARDS = Path(board.__file__).resolve().parent.parent / "boards"
 ROOT = BOARDS.parent.parent
@@ -64,49 +68,59 @@ def _parts(b: board.Board) -> list[tuple[int, str, int, str]]:
     return sorted(parts, key=lambda p: (p[0], p[1], p[2]))
 
 
-def parts_markdown(b: board.Board) -> str:
-    """A parts list for one board, counted from its config."""
-    parts: Counter[str] = Counter({"Raspberry Pi Pico (RP2040), with header pins": 1})
-    screens = [s["oled"] for s in b.stations] + ([b.table["oled"]] if b.table else [])
-    for oled in screens:
-        size = "0.96 in" if oled["height"] == 64 else "0.91 in"
-        parts[f"SSD1306 OLED module, I2C, 128x{oled['height']} ({size})"] += 1
-    for s in b.stations:
-        parts["tactile push button, 6 mm"] += len(board.BUTTONS)
-        expander = s["buttons"].get("expander")
-        if expander:
-            parts[f"{expander['chip'].upper()} I/O expander module"] += 1
-    if b.mux:
-        parts["TCA9548A I2C multiplexer module"] += 1
-    if b.tray:
-        # A tower of wooden cats weighs a few hundred grams: a 1 kg cell keeps
-        # one cat at thousands of counts; each cell has its own HX711.
-        cells = len(b.tray["cells"])
-        parts["HX711 load-cell amplifier module"] += cells
-        parts["bar load cell, 1 kg, full bridge (4 wires)"] += cells
-    if b.buzzer:
-        parts["passive piezo buzzer, 3.3 V"] += 1
-    lines = [f"**{b.name}** ({len(b.stations)} stations)", "", "| qty | part |", "| ---: | --- |"]
-    lines += [f"| {n} | {part} |" for part, n in sorted(parts.items())]
-    return "\n".join(lines) + "\n"
-
-
 def shipped() -> dict[str, str]:
     """The wiring section of every shipped board, by board name."""
     return {path.stem: wiring_markdown(board.load(str(path))) for path in sorted(BOARDS.glob("*.json"))}
 
 
-def shipped_parts() -> dict[str, str]:
-    """The parts list of every shipped board, by board name."""
-    return {path.stem: parts_markdown(board.load(str(path))) for path in sorted(BOARDS.glob("*.json"))}
+def _shipped_boards() -> dict[str, board.Board]:
+    return {path.stem: board.load(str(path)) for path in sorted(BOARDS.glob("*.json"))}
 
 
-# Generated sections: file -> (marker, texts by board name).
-def generated() -> dict[Path, tuple[str, dict[str, str]]]:
-    return {
-        ROOT / "docs" / "hardware.md": ("wiring", shipped()),
-        ROOT / "hardware" / "README.md": ("parts", shipped_parts()),
-    }
+# Generated sections: (file, marker, texts by section name); a file may hold several markers.
+def generated() -> list[tuple[Path, str, dict[str, str]]]:
+    boards = _shipped_boards()
+    readme = ROOT / "hardware" / "README.md"
+    return [
+        (ROOT / "docs" / "hardware.md", "wiring", shipped()),
+        (readme, "bom", {name: bom.bom_markdown(b) for name, b in boards.items()}),
+        (readme, "cable", {name: cable_markdown(b) for name, b in boards.items()}),
+        (ROOT / "hardware" / "tray.md", "loadcell", {"capacity": loadcell.capacity_markdown()}),
+        (ROOT / "hardware" / "electrical.md", "check",
+         {name: check_markdown(b) for name, b in boards.items()}),
+        (ROOT / "hardware" / "wokwi" / "README.md", "wokwi",
+         {name: wokwi_markdown(b) for name, b in boards.items()}),
+    ]
+
+
+def wokwi_markdown(b: board.Board) -> str:
+    left = wokwi.left_out(b)
+    head = f"**{b.name}** (`hardware/wokwi/{b.name}/`): "
+    if not left:
+        return head + "every part of the board is in the simulation.\n"
+    return head + "left out, as Wokwi has no part for them:\n\n" + "".join(
+        f"- {line}\n" for line in left)
+
+
+def check_markdown(b: board.Board) -> str:
+    """What `catnip_host.check_board` says about a shipped board with the BOM's cables."""
+    lines = [f"`python -m catnip_host.check_board firmware/boards/{b.name}.json` "
+             f"({bom.CABLE_M:g} m cables):", ""]
+    lines += [f"- **{f.level}** {f.topic}: {f.text}"
+              for f in check_board.check(b, cable_m=bom.CABLE_M)]
+    return "\n".join(lines) + "\n"
+
+
+# Generated files: path -> exact content (text or bytes).
+def generated_files() -> dict[Path, str | bytes]:
+    files: dict[Path, str | bytes] = {}
+    for name, b in _shipped_boards().items():
+        files[ROOT / "hardware" / f"bom-{name}.csv"] = bom.bom_csv(b)
+        files[ROOT / "hardware" / f"wiring-{name}.svg"] = diagrams.draw(b)
+        files[ROOT / "hardware" / f"station-{name}.svg"] = diagrams.draw_station(b)
+        files[ROOT / "hardware" / "wokwi" / name / "diagram.json"] = wokwi.diagram_json(b)
+        files[ROOT / "hardware" / "wokwi" / name / "wokwi.toml"] = wokwi.WOKWI_TOML
+    return files
 
 
 def refresh(text: str, marker: str, sections: dict[str, str]) -> str:
@@ -121,13 +135,20 @@ def refresh(text: str, marker: str, sections: dict[str, str]) -> str:
 
 def main(argv: list[str]) -> None:
     if argv == ["--write"]:
-        for path, (marker, sections) in generated().items():
+        for path, marker, sections in generated():
             path.write_text(refresh(path.read_text(), marker, sections))
             print(f"refreshed {path.relative_to(ROOT)}")
+        for path, content in generated_files().items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(content)
+            print(f"wrote {path.relative_to(ROOT)}")
         return
-    for name, text in shipped().items():
-        print(text)
-        print(shipped_parts()[name])
+    for name, b in _shipped_boards().items():
+        print(shipped()[name])
+        print(bom.bom_markdown(b))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,138 @@
+"""The electrical sanity check: I2C rise times against the I2C specification, pull-up strength,
+the 3V3 budget and the HX711 notes, from a board file; and its command line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from catnip import board
+from catnip_host import check_board as cb
+from catnip_host.cli import main as catnip
+from catnip_host.wiring import BOARDS
+
+
+def _data(name: str) -> dict:
+    return json.loads((BOARDS / f"{name}.json").read_text())
+
+
+def _board(name: str, edit=None) -> board.Board:
+    data = _data(name)
+    if edit:
+        edit(data)
+    return board.parse(data)
+
+
+def _by_topic(findings: list[cb.Finding]) -> dict[str, cb.Finding]:
+    return {f.topic: f for f in findings}
+
+
+def test_rise_time_is_the_rc_30_to_70_percent_time():
+    # ln(0.7/0.3) R C: 1 kohm and 100 pF rise in 84.7 ns.
+    assert cb.rise_ns(1000, 100) == pytest.approx(84.73, abs=0.01)
+
+
+def test_two_direct_stations_on_1_m_cables_are_just_too_slow_and_get_a_resistor():
+    found = _by_topic(cb.check(_board("direct"), cable_m=1.0))
+    bus = found["I2C0"]
+    assert bus.level == "warn"
+    assert "2,350 ohm" in bus.text and "160 pF" in bus.text and "319 ns" in bus.text
+    assert "6.8 kohm" in bus.text and "TCA9548A" in bus.text and "100000" in bus.text
+    seg = cb.segments(_board("direct"), 4)[0]
+    extra = cb.extra_pullup_ohm(seg, 1.0, cb.CABLE_PF_PER_M)
+    both = 1 / (1 / seg.pullup_ohm() + 1 / extra)
+    assert cb.rise_ns(both, 160) <= cb.MARGIN * 300  # fixed, with margin
+    assert both >= (3.3 - 0.4) / 3.0 * 1000  # and not too strong
+
+
+def test_short_cables_or_a_slow_bus_pass():
+    assert _by_topic(cb.check(_board("direct"), cable_m=0.5))["I2C0"].level == "ok"
+
+    def slow(data):
+        for bus in data["i2c"]:
+            bus["freq"] = 100000
+
+    found = _by_topic(cb.check(_board("direct", slow), cable_m=1.0))["I2C0"]
+    assert found.level == "ok" and "limit 1000 ns at 100 kHz" in found.text
+
+
+def test_behind_the_mux_each_channel_sees_one_cable():
+    b = _board("mux")
+    segments = cb.segments(b, 8)
+    assert [s.name for s in segments] == [f"I2C0 mux channel {ch}" for ch in range(8)]
+    assert all(s.cables == 1 and len(s.modules) == 4 for s in segments)  # mux, table, OLED, PCF
+    found = _by_topic(cb.check(b, cable_m=2.0))
+    assert found["I2C0 mux channels 0-7"].level == "ok"  # alike channels said once
+    assert cb.longest_cable_m(segments[0], cb.CABLE_PF_PER_M) == pytest.approx(2.4, abs=0.05)
+    three = _by_topic(cb.check(b, cable_m=3.0))["I2C0 mux channels 0-7"]
+    assert three.level == "warn" and "keep the cables under 2.4 m" in three.text
+    assert "TCA9548A so each" not in three.text  # it already has one
+
+
+def test_a_channel_unlike_the_others_is_named_on_its_own():
+    def table_on_channel_2(data):
+        data["table"]["channel"] = 2
+
+    topics = [f.topic for f in cb.check(_board("mux", table_on_channel_2), stations=5)
+              if f.topic.startswith("I2C0")]
+    assert topics == ["I2C0 mux channels 0-1", "I2C0 mux channel 2", "I2C0 mux channels 3-4"]
+
+    def table_on_channel_7(data):
+        data["table"]["channel"] = 7
+
+    topics = [f.topic for f in cb.check(_board("mux", table_on_channel_7), stations=3)
+              if f.topic.startswith("I2C0")]
+    assert topics == ["I2C0 mux channels 0-2", "I2C0 mux channel 7"]  # the table's own
+
+
+def test_too_many_pull_ups_on_one_segment_are_refused():
+    seg = cb.Segment("I2C0", 400_000, (cb.OLED,) * 5, 0)  # five 4.7 kohm: 940 ohm
+    found = cb.check_segment(seg, 1.0, cb.CABLE_PF_PER_M, has_mux=False)
+    assert found.level == "warn" and "too strong" in found.text and "967 ohm" in found.text
+    bare = cb.Segment("I2C1", 400_000, (cb.Module(None, 10, 1),), 1)
+    assert "no pull-up" in cb.check_segment(bare, 1.0, 60, has_mux=False).text
+
+
+def test_the_3v3_budget_counts_every_module():
+    found = _by_topic(cb.check(_board("mux")))["power"]
+    # RP2040, 9 OLEDs, 8 PCF8574s, the mux, 4 HX711s with their bridges.
+    want = 25 + 9 * 25 + 8 * 2.5 + 1.5 + 4 * 4.7
+    assert found.text.startswith(f"{want:.0f} mA of the 300 mA")
+    assert found.level == "note"  # within 80-100 %
+    assert _by_topic(cb.check(_board("direct")))["power"].level == "ok"
+    over = _by_topic(cb.check(_board("mux"), oled_ma=35))["power"]
+    assert over.level == "warn" and "VBUS" in over.text
+    fewer = _by_topic(cb.check(_board("mux"), stations=3))["power"]
+    assert "4 x SSD1306" in fewer.text  # three stations and the table display
+
+
+def test_the_hx711_rate_note_follows_the_board():
+    assert _by_topic(cb.check(_board("direct")))["HX711 RATE"].level == "ok"
+
+    def fast(data):
+        data["tray"]["rate"] = 80
+
+    note = _by_topic(cb.check(_board("direct", fast)))["HX711 RATE"]
+    assert "tied to its DVDD" in note.text and "WRONG_RATE" in note.text
+    assert "HX711 clock" in _by_topic(cb.check(_board("mux")))
+    assert "HX711 clock" not in _by_topic(cb.check(_board("direct")))
+
+
+def test_the_command_exits_by_what_it_found(tmp_path):
+    runner = CliRunner()
+    ok = runner.invoke(catnip, ["check-board", str(BOARDS / "mux.json")])
+    assert ok.exit_code == 0, ok.output
+    assert "0 warnings" in ok.output and "ok   I2C0 mux channels 0-7" in ok.output
+    warn = runner.invoke(catnip, ["check-board", str(BOARDS / "direct.json"), "--cable", "1"])
+    assert warn.exit_code == 1 and "WARN I2C0" in warn.output and "2 warnings" in warn.output
+    assert runner.invoke(cb.main, [str(BOARDS / "direct.json"), "--cable", "0.5"]).exit_code == 0
+    broken = tmp_path / "board.json"
+    data = _data("direct")
+    data["statoins"] = data.pop("stations")
+    broken.write_text(json.dumps(data))
+    bad = runner.invoke(cb.main, [str(broken)])
+    assert bad.exit_code == 2 and "unknown key 'statoins'" in bad.output
+    many = runner.invoke(cb.main, [str(BOARDS / "direct.json"), "--stations", "6"])
+    assert many.exit_code == 2 and "lists 4 stations, not 6" in many.output

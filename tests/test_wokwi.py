@@ -1,0 +1,162 @@
+"""The committed Wokwi projects, read as Wokwi reads them and checked wire by wire against the
+board files: every part the simulation holds is wired as the board says, nothing is shorted,
+and every pin name is one Wokwi documents for that part."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+
+import pytest
+
+from catnip import board
+from catnip_host import wokwi
+from catnip_host.wiring import BOARDS, ROOT
+
+# Wokwi's documented pin names (docs.wokwi.com/parts/...).
+PINS = {
+    "wokwi-pi-pico": {f"GP{n}" for n in (*range(23), 26, 27, 28)}
+    | {f"GND.{n}" for n in range(1, 9)} | {"3V3", "3V3_EN", "VSYS", "VBUS", "RUN", "ADC_VREF"},
+    "board-ssd1306": {"GND", "VCC", "SCL", "SDA"},
+    "wokwi-pushbutton": {"1.l", "1.r", "2.l", "2.r"},
+    "wokwi-hx711": {"VCC", "DT", "SCK", "GND"},
+    "wokwi-buzzer": {"1", "2"},
+}
+LAYOUTS = ["direct", "mux"]
+
+
+class Nets:
+    """The diagram's wires joined into nets: every pin a wire touches, grouped."""
+
+    def __init__(self, diagram: dict):
+        self.parts = {p["id"]: p for p in diagram["parts"]}
+        self._up: dict[str, str] = {}
+        for a, b, *_ in diagram["connections"]:
+            for end in (a, b):
+                pid, _, pin = end.partition(":")
+                assert pid in self.parts, f"wire to unknown part {end}"
+                kind = self.parts[pid]["type"]
+                assert pin in PINS[kind], f"{end}: {kind} has no pin {pin!r}"
+            self._up[self._root(a)] = self._root(b)
+
+    def _root(self, end: str) -> str:
+        while end in self._up:
+            end = self._up[end]
+        return end
+
+    def net(self, end: str) -> set[str]:
+        root = self._root(end)
+        return {e for e in list(self._up) + list(self._up.values()) if self._root(e) == root}
+
+    def joined(self, a: str, b: str) -> bool:
+        return self._root(a) == self._root(b)
+
+    def ground(self, end: str) -> bool:
+        return any(e.startswith("pico:GND.") for e in self.net(end))
+
+
+def _load(name: str) -> tuple[board.Board, dict, Nets]:
+    b = board.load(str(BOARDS / f"{name}.json"))
+    diagram = json.loads((ROOT / "hardware" / "wokwi" / name / "diagram.json").read_text())
+    return b, diagram, Nets(diagram)
+
+
+def _gp(n: int) -> str:
+    return f"pico:GP{n}"
+
+
+def _of_type(diagram: dict, kind: str) -> list[dict]:
+    return [p for p in diagram["parts"] if p["type"] == kind]
+
+
+def _powered(nets: Nets, pid: str) -> None:
+    assert nets.joined(f"{pid}:VCC", "pico:3V3"), pid
+    assert nets.ground(f"{pid}:GND"), pid
+
+
+@pytest.mark.parametrize("name", LAYOUTS)
+def test_every_part_is_a_wokwi_part(name):
+    _, diagram, _ = _load(name)
+    assert {p["type"] for p in diagram["parts"]} <= set(PINS)
+    assert len(_of_type(diagram, "wokwi-pi-pico")) == 1
+    assert len({p["id"] for p in diagram["parts"]}) == len(diagram["parts"])
+
+
+@pytest.mark.parametrize("name", LAYOUTS)
+def test_nothing_is_shorted(name):
+    _, diagram, nets = _load(name)
+    for a, b, *_ in diagram["connections"]:
+        for end in (a, b):
+            net = nets.net(end)
+            gps = {e for e in net if e.startswith("pico:GP")}
+            assert len(gps) <= 1, f"{sorted(gps)} are joined"
+            supply = {e for e in net if e == "pico:3V3" or e.startswith("pico:GND.")}
+            assert not (gps and supply), f"{sorted(gps)} is wired to {sorted(supply)}"
+            assert not ("pico:3V3" in net and nets.ground(end)), "3V3 is wired to GND"
+
+
+@pytest.mark.parametrize("name", LAYOUTS)
+def test_screens_sit_on_the_bus_and_address_the_board_names(name):
+    b, diagram, nets = _load(name)
+    places = {f"oled{k}": s for k, s in enumerate(b.stations, 1)}
+    if b.table:
+        places["table"] = b.table
+    oleds = _of_type(diagram, "board-ssd1306")
+    for part in oleds:
+        place = places[part["id"]]
+        assert place["channel"] is None, f"{part['id']} is behind the mux, which Wokwi lacks"
+        bus = b.i2c[place["bus"]]
+        assert nets.joined(f"{part['id']}:SDA", _gp(bus["sda"]))
+        assert nets.joined(f"{part['id']}:SCL", _gp(bus["scl"]))
+        address = int(part["attrs"].get("i2cAddress", "0x3c"), 16)
+        assert address == place["oled"]["addr"], part["id"]
+        _powered(nets, part["id"])
+    reachable = [pid for pid, p in places.items() if p["channel"] is None]
+    assert sorted(p["id"] for p in oleds) == sorted(reachable)
+
+
+@pytest.mark.parametrize("name", LAYOUTS)
+def test_buttons_join_their_pin_to_ground(name):
+    b, diagram, nets = _load(name)
+    buttons = {p["id"]: p for p in _of_type(diagram, "wokwi-pushbutton")}
+    expected = set()
+    for k, s in enumerate(b.stations, 1):
+        for button, pin in s["buttons"].get("gpio", {}).items():
+            pid = f"btn{k}_{button}"
+            expected.add(pid)
+            assert pid in buttons, pid
+            contacts = [c for c in ("1.l", "2.l") if nets.joined(f"{pid}:{c}", _gp(pin))]
+            assert len(contacts) == 1, (pid, contacts)
+            other = "2.l" if contacts == ["1.l"] else "1.l"
+            assert nets.ground(f"{pid}:{other}"), pid
+    assert set(buttons) == expected
+
+
+@pytest.mark.parametrize("name", LAYOUTS)
+def test_the_tray_and_buzzer_are_wired_as_the_board_says(name):
+    b, diagram, nets = _load(name)
+    cells = _of_type(diagram, "wokwi-hx711")
+    assert len(cells) == len(b.tray["cells"])
+    for i, cell in enumerate(b.tray["cells"], 1):
+        pid = f"hx711_{i}"
+        assert nets.joined(f"{pid}:DT", _gp(cell["dout"]))
+        assert nets.joined(f"{pid}:SCK", _gp(cell["sck"]))
+        _powered(nets, pid)
+    assert nets.joined("buzzer:2", _gp(b.buzzer["pin"]))
+    assert nets.ground("buzzer:1")
+
+
+def test_what_wokwi_cannot_hold_is_named():
+    b, diagram, _ = _load("mux")
+    left = wokwi.left_out(b)
+    assert left[0] == "the TCA9548A at 0x70"
+    assert len(left) == 1 + len(b.stations)
+    assert wokwi.left_out(board.load(str(BOARDS / "direct.json"))) == []
+
+
+@pytest.mark.parametrize("name", LAYOUTS)
+def test_wokwi_toml_runs_the_micropython_firmware_with_a_serial_port(name):
+    config = tomllib.loads((ROOT / "hardware" / "wokwi" / name / "wokwi.toml").read_text())
+    assert config["wokwi"]["version"] == 1
+    assert config["wokwi"]["firmware"].endswith(".uf2")
+    assert config["wokwi"]["rfc2217ServerPort"] == 4000
