@@ -155,8 +155,16 @@ class Table:
         return [(b, self.bus(b).transactions) for b in sorted(self.board.i2c)]
 
     def clear_traffic(self):
+        """Forget the recorded transfers and panel commands (a long run would
+        fill the heap), behind the mux too."""
         for b in sorted(self.board.i2c):
             self.bus(b).clear()
+        if self.mux is not None:
+            for channel in self.mux.model.channels:
+                channel.clear()
+        for panel in [st.oled for st in self.stations] + [self.display]:
+            if panel is not None:
+                panel.commands.clear()
 
     def close(self):
         """Put back the pin board that was there before."""

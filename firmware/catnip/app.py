@@ -76,6 +76,7 @@ class App:
         self.seats = None
         self.now = self.clock.ticks_ms()
         self.notice_at = self.now
+        self.pressed = 0  # the station pressed last
         if line is not None:
             line.on_command = self.command
         self._setup()
@@ -147,6 +148,7 @@ class App:
         if kind == OFFLINE or kind == ONLINE:
             self._station_health(station, kind == ONLINE)
             return
+        self.pressed = station  # its screen is refreshed first
         self.key(station, button, kind)
 
     def _station_health(self, station, online):
@@ -351,11 +353,12 @@ class App:
 
     def step(self, now):
         """One pass of everything, for tests and the virtual table: poll, then
-        every screen with a poll between each."""
+        every screen."""
         self.poll(now)
         self.tick(now)
-        for k in range(self.stations):
-            self.refresh(k, now)
+        n = self.stations
+        for i in range(n):  # the station pressed last first: its player waits
+            self.refresh((self.pressed + i) % n, now)
         if self.hw.table is not None:
             if self.table_dirty:
                 self.redraw_table()
@@ -371,9 +374,12 @@ class App:
         if self.weigh is not None:
             asyncio.create_task(self.weigh.run())
         while True:
-            for k in range(self.stations):
-                self.refresh(k, clock.ticks_ms())
-                await clock.sleep_ms(0)  # the buttons get their turn between panels
+            n = self.stations
+            for i in range(n):
+                # The station pressed last first: its player is waiting. The
+                # buttons get their turn between panels.
+                self.refresh((self.pressed + i) % n, clock.ticks_ms())
+                await clock.sleep_ms(0)
             if self.hw.table is not None:
                 if self.table_dirty:
                     self.redraw_table()

@@ -22,9 +22,9 @@ class Clock:
 
 
 class AppRig:
-    def __init__(self, journal, board="direct", line=None, weigh=None, seed="table"):
-        self.board = load(board)
-        self.table = Table(self.board)
+    def __init__(self, journal, board="direct", line=None, weigh=None, seed="table", table=None):
+        self.board = table.board if table is not None else load(board)
+        self.table = table or Table(self.board)
         self.hw = Hardware(self.board, len(self.board.stations), clock=self.table.clock)
         self.run(30)  # the panels and buttons come up
         self.app = App(self.hw, journal, line=line, weigh=weigh, clock=Clock(self.table),
@@ -42,9 +42,7 @@ class AppRig:
                     pass
             else:
                 self.app.step(now)
-        self.table.clear_traffic()  # the buses and panels record every transfer
-        for st in self.table.stations:
-            st.oled.commands.clear()
+            self.table.clear_traffic()  # the buses and panels record every transfer
 
     def tap(self, station, name, times=1):
         for _ in range(times):

@@ -47,7 +47,7 @@ def setup_press(setup, game, options, seats):
             (kind == "start" and setup.start != options.get("start", 0))
         if bad:
             return toward(setup.cursor.at, i)
-    return toward(setup.cursor.at, len(rows) - 1)
+    return toward(setup.cursor.at, rows.index(("go",)))
 
 
 # ---- choosing an action -------------------------------------------------------

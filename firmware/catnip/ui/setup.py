@@ -72,7 +72,7 @@ class Setup:
         self.rows = self._rows()
         self.cursor.resize(len(self.rows))
         if resume is None:
-            self.cursor.at = len(self.rows) - 1  # "Start" is one press away
+            self.cursor.at = self.rows.index(("go",))  # "Start game" is one press away
 
     @property
     def options(self):
