@@ -26,6 +26,7 @@ from catnip.ui.setup import TITLES, Setup
 
 POLL_MS = 10
 FRAME_MS = 20
+NOTICE_MS = 5000  # each table-wide message stays up this long
 SETUP_FILE = "setup.json"
 
 
@@ -69,18 +70,17 @@ class App:
         self.sound = Sound(hw.buzzer)
         self.dirty = [True] * self.stations
         self.table_dirty = True
-        self.notice = None  # a table-wide message (a station lost, a journal problem)
-        self.notices = list(notices) + list(journal.problems)
+        self.notices = []  # table-wide messages (a station lost, a journal problem), oldest first
         self.game = None
         self.name = None
         self.seats = None
         self.now = self.clock.ticks_ms()
-        self.notice_at = self.now
+        self.notice_at = self.now  # when the first notice went up
         self.pressed = 0  # the station pressed last
         if line is not None:
             line.on_command = self.command
         self._setup()
-        for text in self.notices:
+        for text in list(notices) + list(journal.problems):
             self.say(text)
 
     # ---- scenes -------------------------------------------------------------
@@ -97,18 +97,27 @@ class App:
         header = game.journal()
         del header["log"]
         header["seats"] = seats
-        self.journal.begin(header)
+        self._journal(self.journal.begin, header)
         self._play(name, game, seats)
         self.send("snap")
 
     def resume(self):
         gid, header, _ = self.journal.resumable()
-        self.journal.resume(gid)
-        game = rebuild(header)
-        for entry in self.journal.entries(gid):
-            if entry[0] == "action":
-                game.act(entry[1], entry[2])
-        self._play(header["game"], game, header["seats"])
+        try:
+            game = rebuild(header)
+            for entry in self.journal.entries(gid):
+                if entry[0] == "action":
+                    game.act(entry[1], entry[2])
+            seats = header["seats"]
+            self.journal.resume(gid)
+        except (RuleError, ValueError, KeyError, TypeError) as e:
+            # Written by other firmware, or damaged in a way no CRC saw: the
+            # game stays on flash for a laptop, and the table starts afresh.
+            self.journal.abandon(gid)
+            self.say("Game %d cannot be resumed (%s); it stays in the journal" % (gid, e))
+            self._setup()
+            return
+        self._play(header["game"], game, seats)
         self.say("Resumed %s, %d moves in" % (TITLES[header["game"]], len(game.log)))
         if game.result() is not None:
             self._over()
@@ -245,8 +254,9 @@ class App:
 
     def say(self, text):
         """A message for the whole table: every station's bottom line, the line."""
-        self.notice = text
-        self.notice_at = self.now
+        if not self.notices:
+            self.notice_at = self.now
+        self.notices.append(text)
         self.send("say", text=text)
         self._all_dirty()
 
@@ -305,9 +315,12 @@ class App:
         else:
             seat = self.seats.index(k) if k in self.seats else None
             scene.draw(fb, k, seat)
-        if self.notice is not None and not isinstance(scene, Setup):
-            fb.fill_rect(0, 56, 128, 8, 1)
-            fb.text(self.notice[:16], 0, 56, 0)
+        if self.notices:
+            lines = draw.wrap(self.notices[0])[:3]
+            top = draw.ROWS - len(lines)
+            fb.fill_rect(0, top * 8 - 1, 128, 64 - top * 8 + 1, 1)
+            for i, line in enumerate(lines):
+                fb.text(line, 0, (top + i) * 8, 0)
         self.dirty[k] = False
 
     def redraw_table(self):
@@ -317,7 +330,8 @@ class App:
         else:
             draw.clear(fb)
             draw.title(fb, "catnip")
-            draw.paragraph(fb, self.notice or "Choose a game on any station", 2)
+            draw.paragraph(fb, self.notices[0] if self.notices else
+                           "Choose a game on any station", 2)
         self.table_dirty = False
 
     # ---- the loop ---------------------------------------------------------------
@@ -341,8 +355,9 @@ class App:
         if isinstance(scene, Play) and scene.banner_due(now):
             scene.next_banner(now)
             self._all_dirty()
-        if self.notice is not None and ticks_diff(now, self.notice_at) > 4000:
-            self.notice = None
+        if self.notices and ticks_diff(now, self.notice_at) > NOTICE_MS:
+            self.notices.pop(0)
+            self.notice_at = now
             self._all_dirty()
 
     def refresh(self, k, now):

@@ -208,7 +208,9 @@ class Setup:
             draw.paragraph(fb, self.problem, 1, 5)
         else:
             draw.items(fb, [self.label(r) for r in self.rows], self.cursor.at, 1, 5)
-        if station in self.seats:
+        if self.rows[self.cursor.at][0] == "resume":
+            draw.text(fb, 6, "%d moves so far" % self.resume[2])
+        elif station in self.seats:
             draw.text(fb, 6, "You: " + draw.seat_name(self.seats.index(station)))
         else:
             draw.text(fb, 6, "Not playing")

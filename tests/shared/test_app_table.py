@@ -1,0 +1,94 @@
+# micropython-only: the table app draws into MicroPython's built-in framebuf.
+#
+# The parts of the table beyond the stations: the table display, the
+# buzzer, a station unplugged in the middle of a game, a refused action.
+import tablebot
+from apprig import AppRig
+from test_app_games import _fresh
+
+from catnip.journal import Journal
+
+
+def _rig(tag, board="direct"):
+    path = _fresh(tag)
+    return AppRig(Journal(path + "/journal"), board=board)
+
+
+def test_the_table_display_shows_the_public_state():
+    rig = _rig("display", "mux")
+    try:
+        assert rig.table.display is not None
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1, 2])
+        rig.run(100)
+        text = " ".join(rig.table.display and _lines(rig.table.display))
+        assert "Heist 1/" in text and "Locked ..." in text, text
+        tablebot.do(rig, 1, ("play", rig.app.game.view(1)["hand"][0]))
+        rig.run(100)
+        assert "Locked .2." in " ".join(_lines(rig.table.display))
+    finally:
+        rig.close()
+
+
+def _lines(panel):
+    from devsim import glyphs
+
+    return glyphs.lines(panel.screen(), panel.height)
+
+
+def test_the_buzzer_sounds_the_reveal_and_falls_silent():
+    rig = _rig("buzzer")
+    try:
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        assert _silent(rig)
+        tablebot.do(rig, 0, ("play", 1))
+        rig.table.stations[1].tap("ok", hold_ms=40)  # the last card: the reveal follows
+        heard = []
+        for _ in range(40):
+            rig.run(10)
+            heard.append(not _silent(rig))
+        assert any(heard), heard
+        rig.run(1000)
+        assert _silent(rig)
+    finally:
+        rig.close()
+
+
+def _silent(rig):
+    tone = rig.table.buzzer()
+    return tone is None or tone[1] == 0
+
+
+def test_a_station_unplugged_mid_game_is_named_and_comes_back_with_the_game():
+    rig = _rig("unplug")
+    try:
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1, 2])
+        tablebot.do(rig, 0, ("play", 1))
+        rig.table.stations[2].unplug()
+        rig.run(1200)
+        assert any("Station 3" in r and "not" in r for r in rig.lines(0)), rig.lines(0)
+        tablebot.do(rig, 1, ("play", 2))  # the table plays on
+        rig.table.stations[2].plug()
+        rig.run(1500)
+        assert rig.shows(2, "Heist 1/"), rig.lines(2)
+        assert rig.shows(2, "Locked 12."), rig.lines(2)
+        tablebot.do(rig, 2, ("play", 3))
+        assert rig.app.game.public()["round"] == 2
+    finally:
+        rig.close()
+
+
+def test_a_refused_action_says_why_and_changes_nothing():
+    rig = _rig("refused")
+    try:
+        tablebot.start(rig, "stack", {"mode": "composure", "black_cat": False,
+                                      "draw": "physical"}, [0, 1])
+        app = rig.app
+        before = app.game.state()
+        app.act(0, ("drew", "no such colour"))
+        rig.run(100)
+        assert app.game.state() == before
+        assert len(app.game.log) == 0
+        assert any("not" in r for r in rig.lines(0)), rig.lines(0)
+        assert any("possible" in r for r in rig.lines(0)), rig.lines(0)
+    finally:
+        rig.close()
