@@ -130,7 +130,7 @@ class Heist(Game):
             return [self.turn]
         return []
 
-    def legal(self, player):
+    def options(self, player):
         if player not in self.to_act():
             return []
         if self.phase == GEMS:
