@@ -106,7 +106,7 @@ def test_bad_settings_are_named():
         ({"players": 3, "gems": "glass"}, "digital or physical"),
         ({"players": 3, "start": 3}, "from 0 to 2"),
         ({"players": 3, "start": -1}, "from 0 to 2"),
-        ({"players": 3, "colour": "red"}, "unknown setting colour"),
+        ({"players": 3, "colour": "red"}, "unknown setting 'colour'"),
     ]
     for config, words in cases:
         msg = message(RuleError, Heist, config, "bad")
