@@ -221,6 +221,11 @@ def _check(case):
 #   drop F / set F v / extra F v   a field of the record
 #   entry i v / item i j v / cut n the log, as a list of [player, action]
 #   packed F v                     a field of the packed log
+# What a refusal may name for a damaged field: another game or config can
+# also surface as the first log entry it refuses.
+_NAMES = {"game": ("game", "config", "log", "finished"), "config": ("config", "log", "finished")}
+
+
 def _damaged(record, damage):
     words = []
     for kind, where, value in damage:
@@ -229,7 +234,7 @@ def _damaged(record, damage):
             words.append(where)
         elif kind == "set":
             record[where] = value
-            words.append(where if where != "seed_commit" else "seed")
+            words.extend(_NAMES.get(where, (where,)))
         elif kind == "extra":
             record[where] = value
             words.append("unknown field")

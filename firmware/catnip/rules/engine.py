@@ -216,7 +216,8 @@ def replay(cls, record):
             raise RuleError("the record has an unknown field %s" % describe(key))
     seed, salt = check_seed(record["seed"]), _hex_field(record["salt"], 32, "salt")
     if _hex_field(record["seed_commit"], 64, "seed_commit") != commit(seed, salt):
-        raise RuleError("the seed does not match its commitment: log tampered")
+        raise RuleError("the seed and salt do not match the record's seed_commit: "
+                        "the record was tampered with")
     finished = record["finished"]
     if type(finished) is not bool:
         raise RuleError("the record's 'finished' is true or false, not %s" % describe(finished))
