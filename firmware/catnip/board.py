@@ -87,9 +87,9 @@ def load(path="board.json"):
                           "as %s" % (path, path)])
     except ValueError as e:
         raise BoardError(["%s is not valid JSON (%s)" % (path, e)])
-    except RuntimeError:  # CPython's RecursionError; MicroPython's depth limit
-        raise BoardError(["%s: nested too deeply to be a board file; start from one of "
-                          "firmware/boards/*.json" % path])
+    except (RuntimeError, MemoryError):  # RecursionError on CPython; too big for the heap
+        raise BoardError(["%s: too large or nested too deeply to be a board file; start from "
+                          "one of firmware/boards/*.json" % path])
     return parse(data)
 
 

@@ -14,7 +14,7 @@ import json
 from catnip import board, rules
 from catnip.rules.rng import Rng
 
-from boardcheck import paths, shipped
+from boardcheck import inexact, paths, shipped
 
 # The games a case may ask for: a short list, so they can be cached.
 GAMES = (
@@ -310,36 +310,10 @@ def _board(case):
             if not isinstance(p, str) or ":" not in p or len(p) > MAX_MESSAGE:
                 raise Broken("a problem that names no place: %r" % (p,))
         return "refused"
-    _exact(b)
+    bad = inexact(b)
+    if bad is not None:
+        raise Broken("an accepted board holds %r where an int belongs" % (bad,))
     return "ok"
-
-
-def _exact(b):
-    """Every number an accepted board holds is an exact int (or None)."""
-    numbers = []
-    for bus in b.i2c.values():
-        numbers += [bus["sda"], bus["scl"], bus["freq"]]
-    if b.mux:
-        numbers += [b.mux["bus"], b.mux["addr"], b.mux["reset"]]
-    places = list(b.stations) + ([b.table] if b.table else [])
-    for s in places:
-        numbers += [s["bus"], s["channel"], s["oled"]["addr"], s["oled"]["height"]]
-    for s in b.stations:
-        buttons = s["buttons"]
-        if "gpio" in buttons:
-            numbers += list(buttons["gpio"].values())
-        else:
-            e = buttons["expander"]
-            numbers += [e["addr"], e["int"]] + list(e["pins"].values())
-    if b.tray:
-        numbers.append(b.tray["rate"])
-        for cell in b.tray["cells"]:
-            numbers += [cell["dout"], cell["sck"]]
-    if b.buzzer:
-        numbers.append(b.buzzer["pin"])
-    for n in numbers:
-        if n is not None and type(n) is not int:
-            raise Broken("an accepted board holds %r where an int belongs" % (n,))
 
 
 _DOORS = {
