@@ -139,7 +139,7 @@ def _check_colours(colours):
         raise RuleError("colours must be a list of colour names; got %r" % (colours,))
     for name in colours:
         if (not isinstance(name, str) or not 0 < len(name) <= MAX_COLOUR_NAME
-                or not all(" " <= ch <= "~" for ch in name)):
+                or name.strip() != name or not all(" " <= ch <= "~" for ch in name)):
             raise RuleError("every colour needs a name of 1 to %d letters the stations can "
                             "show (plain ASCII); got %r" % (MAX_COLOUR_NAME, name))
     if BLACK in colours:
