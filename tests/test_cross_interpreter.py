@@ -11,7 +11,7 @@ import json
 import pytest
 
 import mpunix
-from crossplay import sensible, transcript
+from crossplay import sensible, transcript, tray_events
 
 GAMES = [
     ("heist", {"players": 2}),
@@ -32,7 +32,7 @@ CASES = [(n, c, s, p) for n, c in GAMES for s, p in SEEDS]
 # The cases travel in a file: this micropython build aborts on a long argv.
 SCRIPT = """
 import gc, json, sys
-from crossplay import sensible, transcript
+from crossplay import sensible, transcript, tray_events
 with open(sys.argv[1]) as f:
     cases = json.load(f)
 for name, config, seed, pick in cases:
@@ -82,3 +82,22 @@ def test_sensible_players_play_the_same_game_on_both_interpreters():
         mine = json.loads(json.dumps(sensible(*case)))
         assert theirs["log"]["count"] == mine["log"]["count"], case
         assert theirs == mine, case
+
+
+TRAY_SCRIPTS = ["ppppppcpt", "ppcrpptpp"]
+TRAY_SCRIPT = """
+import json, sys
+from crossplay import tray_events
+for script in json.loads(sys.argv[1]):
+    print(json.dumps(tray_events(script)))
+"""
+
+
+def test_the_tray_says_the_same_on_both_interpreters():
+    proc = mpunix.run(["-c", TRAY_SCRIPT, json.dumps(TRAY_SCRIPTS)], path=[mpunix.SHARED_TESTS])
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    on_micropython = [json.loads(line) for line in proc.stdout.splitlines()]
+    for script, theirs in zip(TRAY_SCRIPTS, on_micropython, strict=True):
+        mine = json.loads(json.dumps(tray_events(script)))
+        assert len(mine) > 10, (script, mine)
+        assert theirs == mine, script

@@ -38,3 +38,12 @@ def sensible(players, seed, chooser_seed, noise=0):
     game = play_sensibly(rules.new("purrfect", {"players": players}, seed), chooser_seed,
                          noise=noise)
     return {"log": game.log.pack(), "result": game.result()}
+
+
+def tray_events(script, seed="same", stay=30):
+    """What the tray says over a scripted session, calibrated on the trace
+    as a maker would: (time, event) pairs, JSON-ready."""
+    from tray_checks import calibrate, play, session
+
+    cal = calibrate(80)[0].result()
+    return [[t, e] for t, e in play(session(seed, script, stay=stay), cal).events]
