@@ -6,9 +6,13 @@
 #
 # Information flows out only through two doors: public() (safe for every
 # screen, the serial line and the laptop) and view(player) (safe for that
-# player's own station). Events returned by act() are public too. The seed and
-# the full log leave the game only through record(), which refuses until the
-# game is over.
+# player's own station). Events returned by act() are public too. The seed,
+# the salt of its commitment and the full log leave the game only through
+# record(), which refuses until the game is over.
+#
+# Every door checks its input first (catnip.rules.vet): a player is an exact
+# int seat, an action holds words and small ints, so a refused call changes
+# nothing and an accepted action can always be logged and replayed.
 from catnip.rules.log import Log
 from catnip.rules.rng import Rng, commit, new_salt, new_seed
 from catnip.rules.vet import RuleError, action_tuple, check_seed, describe, settings
@@ -116,8 +120,8 @@ class Game:
         return self.config["players"]
 
     def header(self):
-        """The public start of a game's log: what was played and the seed's
-        commitment, never the seed."""
+        """The public start of a game's log: what was played (a copy) and the
+        seed's salted commitment, never the seed or the salt."""
         return {
             "game": self.NAME,
             "config": _copy(self.config),
