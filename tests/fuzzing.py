@@ -81,7 +81,16 @@ def configs(json_only: bool) -> st.SearchStrategy:
                             "per_colour", "black_cats", "black_cat", "cat_grams", "draw",
                             "table_colour", "black_touch", "colour"])
     good = st.sampled_from([g[1] for g in doors.GAMES] + [{}])
-    edits = st.dictionaries(keys, st.integers(0, 9) | values(json_only), max_size=3)
+    plausible = st.one_of(
+        st.integers(0, 9), st.integers(0, 120), st.booleans(),
+        st.sampled_from(["composure", "patient", "clowder", "stations", "scorekeeper",
+                         "standard", "original", "digital", "physical", "each", "once",
+                         "red", "teal"]),
+        st.lists(st.sampled_from(["red", "teal", "blue", "gold", "black", "", "caf\u00e9",
+                                  "x" * 13]), max_size=18),
+        st.floats(0, 2000), st.sampled_from([float("inf"), float("nan")]) if not json_only
+        else st.just(6.0))
+    edits = st.dictionaries(keys, plausible | values(json_only), max_size=3)
     bent = st.tuples(good, edits).map(lambda t: {**t[0], **t[1]})
     return st.one_of(bent, bent, values(json_only))
 
@@ -120,9 +129,11 @@ def cases(door: str, json_only: bool = False) -> st.SearchStrategy:
                                       "damage": st.lists(damages(json_only), max_size=3),
                                       "json": st.just(json_only)})
     if door == "board":
+        plausible_board = st.one_of(st.integers(0, 30), st.sampled_from(
+            [0x3C, 0x3D, 0x20, 0x70, "0x3C", "0x3d", "60", 10, 80, 64, 32, 100000, True, False]))
         edited = st.fixed_dictionaries({
             "door": st.just("board"), "base": st.sampled_from(["direct", "mux"]),
-            "edits": st.lists(st.tuples(st.integers(0, 10_000), v).map(list),
+            "edits": st.lists(st.tuples(st.integers(0, 10_000), plausible_board | v).map(list),
                               min_size=1, max_size=4)})
         whole = st.fixed_dictionaries({"door": st.just("board"), "data": v})
         return st.one_of(edited, edited, edited, whole)

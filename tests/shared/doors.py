@@ -115,10 +115,11 @@ def _replays(game):
 
 
 def _new(case):
+    name, config, seed = case["name"], case["config"], case["seed"]
     try:
-        game = rules.new(case["name"], case["config"], case["seed"])
+        game = rules.new(name, config, seed)
     except rules.RuleError as e:
-        return _refused(e, "new")
+        return _refused(e, "new", _new_words(name, config, seed))
     header = game.header()
     if json.loads(json.dumps(header)) != header:
         raise Broken("the header is not JSON-ready")
@@ -152,6 +153,26 @@ def _action(game, case, player):
     return action
 
 
+def _new_words(name, config, seed):
+    """What a refusal of rules.new must name, when only one part is wrong."""
+    if not isinstance(name, str) or name not in rules.GAMES:
+        return ("game",)
+    if config is not None and not isinstance(config, dict):
+        return ("settings",)
+    try:
+        rules.new(name, config, "fine")
+    except rules.RuleError:
+        return ()  # the settings: each game names its own
+    return ("seed",)
+
+
+def _seat_words(game, player):
+    """A player that is no seat must be named as a player."""
+    if type(player) is not int or not 0 <= player < game.players():
+        return ("no player",)
+    return ()
+
+
 def _act(case):
     game = game_for(case["game"])
     before = game_for(case["game"])
@@ -162,7 +183,7 @@ def _act(case):
     except rules.RuleError as e:
         _same(game, before, "a refused action changed the game")
         _replays(game)
-        return _refused(e, "act")
+        return _refused(e, "act", _seat_words(game, player))
     _replays(game)
     return "ok"
 
@@ -173,7 +194,7 @@ def _view(case):
     try:
         v = game.view(player)
     except rules.RuleError as e:
-        return _refused(e, "view", ("player",))
+        return _refused(e, "view", _seat_words(game, player) or ("player",))
     if json.loads(json.dumps(v)) != v:
         raise Broken("a view is not JSON-ready")
     return "ok"
@@ -185,7 +206,7 @@ def _legal(case):
     try:
         options = game.legal(player)
     except rules.RuleError as e:
-        return _refused(e, "legal", ("player",))
+        return _refused(e, "legal", _seat_words(game, player) or ("player",))
     for i in sorted(set((0, len(options) // 2, len(options) - 1))) if options else ():
         probe = game_for(case["game"])
         probe.act(player, options[i])  # a listed action is accepted
@@ -207,7 +228,7 @@ def _check(case):
         try:
             game.act(player, action)
         except rules.RuleError:
-            return _refused(e, "check")
+            return _refused(e, "check", _seat_words(game, player))
         raise Broken("check() refused an action act() accepts: %s" % e)
     _same(game, before, "check() changed the game")
     if game.check(player, vetted) != vetted:
