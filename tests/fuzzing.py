@@ -112,7 +112,7 @@ def cases(door: str, json_only: bool = False) -> st.SearchStrategy:
         given = st.fixed_dictionaries({"door": st.just(door), "game": game_specs(only),
                                        "player": players(json_only),
                                        "action": actions(json_only)})
-        bend = st.none() | st.none() | st.tuples(st.integers(0, 5), st.integers(-2, 70) | v).map(list)
+        bend = st.none() | st.tuples(st.integers(0, 5), st.integers(-2, 70) | v).map(list)
         pick = st.tuples(st.integers(0, 10**4), bend).map(list)
         picked = st.fixed_dictionaries({"door": st.just(door), "game": game_specs(only),
                                         "player": players(json_only), "pick": pick})
