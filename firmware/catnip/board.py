@@ -7,6 +7,8 @@
 # where it is and what to do about it.
 import json
 
+from catnip.rules.vet import describe
+
 # RP2040 datasheet 1.4.3 (GPIO function table): the pins each I2C block can use.
 I2C_SDA = ((0, 4, 8, 12, 16, 20), (2, 6, 10, 14, 18, 26))
 I2C_SCL = ((1, 5, 9, 13, 17, 21), (3, 7, 11, 15, 19, 27))
@@ -34,6 +36,7 @@ TRAY_RATES = (10, 80)  # HX711 readings a second, by its RATE pin
 MIN_I2C_HZ = 10000
 MAX_I2C_HZ = 400000  # the SSD1306's fastest I2C clock (datasheet 13, tcycle 2.5 µs)
 
+MAX_NAME = 32
 _TOP_KEYS = ("name", "about", "i2c", "mux", "stations", "tray", "buzzer", "table")
 
 
@@ -63,6 +66,8 @@ class Board:
     def stations_for(self, players):
         """The stations a game with `players` players uses: the first ones in
         the file. A board with more stations leaves the rest dark."""
+        if not _is_int(players):
+            raise BoardError(["players: a whole number of players, not %s" % describe(players)])
         if players > len(self.stations):
             raise BoardError(["a %d-player game needs %d stations but board '%s' has %d; "
                               "use a board with more stations (the mux layout takes up to %d)"
@@ -82,6 +87,9 @@ def load(path="board.json"):
                           "as %s" % (path, path)])
     except ValueError as e:
         raise BoardError(["%s is not valid JSON (%s)" % (path, e)])
+    except (RuntimeError, MemoryError):  # RecursionError on CPython; too big for the heap
+        raise BoardError(["%s: too large or nested too deeply to be a board file; start from "
+                          "one of firmware/boards/*.json" % path])
     return parse(data)
 
 
@@ -90,11 +98,14 @@ def parse(data):
     BoardError listing every problem."""
     c = _Check()
     if not isinstance(data, dict):
-        raise BoardError(["a board config is a JSON object, not %s" % type(data).__name__])
+        raise BoardError(["board: a board config is a JSON object, not %s" % describe(data)])
     c.known(data, _TOP_KEYS, "board")
     name = data.get("name")
-    if not isinstance(name, str) or not name:
-        c.fail("name: give the board a name, e.g. \"direct\"")
+    if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME:
+        c.fail("name: give the board a name of up to %d characters, e.g. \"direct\"" % MAX_NAME)
+    about = data.get("about", "")
+    if not isinstance(about, str):
+        c.fail("about: a line of text saying what the board is, not %s" % describe(about))
     i2c = _buses(c, data.get("i2c"))
     mux = _mux(c, data.get("mux"), i2c)
     stations = _stations(c, data.get("stations"), i2c, mux)
@@ -113,11 +124,24 @@ def parse(data):
     c.addresses(mux)
     if c.problems:
         raise BoardError(c.problems)
-    return Board(name, data.get("about", ""), i2c, mux, stations, tray, buzzer, table)
+    return Board(name, about, i2c, mux, stations, tray, buzzer, table)
 
 
 def _is_int(value):
+    """An exact int: counts, pins and addresses are never floats or bools."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _address_text(text):
+    """An address written as text, "0x3C" or "60", read alike on CPython and
+    MicroPython: ASCII digits only (no "0x3_C", no other scripts' digits,
+    no spaces or signs), else None."""
+    hexa = text[:2] in ("0x", "0X")
+    digits = text[2:] if hexa else text
+    allowed = "0123456789abcdefABCDEF" if hexa else "0123456789"
+    if not 0 < len(digits) <= 4 or not all(ch in allowed for ch in digits):
+        return None
+    return int(digits, 16 if hexa else 10)
 
 
 def _get(d, key):
@@ -139,13 +163,14 @@ class _Check:
             return
         for k in d:
             if k not in keys:
-                self.fail("%s: unknown key '%s' (known: %s)" % (where, k, ", ".join(keys)))
+                self.fail("%s: unknown key %s (known: %s)" % (where, describe(k), ", ".join(keys)))
 
     def pin(self, value, where, share=None):
         """A GPIO number the Pico exposes; `share` names a role several users
         may wire to one pin (an open-drain interrupt line, a common clock)."""
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail("%s: a pin is a GPIO number like 4 (for GP4), not %r" % (where, value))
+        if not _is_int(value):
+            self.fail("%s: a pin is a GPIO number like 4 (for GP4), not %s"
+                      % (where, describe(value)))
             return None
         if not 0 <= value < GPIO_COUNT:
             self.fail("%s: GP%d does not exist; the RP2040 has GP0-GP29" % (where, value))
@@ -168,15 +193,15 @@ class _Check:
 
     def address(self, value, where, low=0x08, high=0x77):
         if isinstance(value, str):
-            text = value.lower()
-            try:
-                value = int(text[2:], 16) if text.startswith("0x") else int(text)
-            except ValueError:
-                self.fail("%s: '%s' is not an address; write it like \"0x3C\"" % (where, value))
+            number = _address_text(value)
+            if number is None:
+                self.fail("%s: %s is not an address; write it like \"0x3C\""
+                          % (where, describe(value)))
                 return None
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            self.fail("%s: %r is not an address this part can have (0x%02X-0x%02X)"
-                      % (where, value, low, high))
+            value = number
+        if not _is_int(value) or not low <= value <= high:
+            self.fail("%s: %s is not an address this part can have (0x%02X-0x%02X)"
+                      % (where, describe(value), low, high))
             return None
         return value
 
@@ -220,8 +245,8 @@ def _buses(c, value):
         where = "i2c[%d]" % i
         c.known(b, ("id", "sda", "scl", "freq"), where)
         bus_id = _get(b, "id")
-        if bus_id not in (0, 1) or isinstance(bus_id, bool):
-            c.fail("%s.id: the RP2040 has I2C buses 0 and 1, not %r" % (where, bus_id))
+        if not _is_int(bus_id) or bus_id not in (0, 1):
+            c.fail("%s.id: the RP2040 has I2C buses 0 and 1, not %s" % (where, describe(bus_id)))
             continue
         if bus_id in buses:
             c.fail("%s: bus %d is listed twice" % (where, bus_id))
@@ -235,9 +260,9 @@ def _buses(c, value):
             c.fail("%s.scl: GP%d cannot carry I2C%d SCL; use one of %s"
                    % (where, scl, bus_id, _gps(I2C_SCL[bus_id])))
         freq = b.get("freq", MAX_I2C_HZ) if isinstance(b, dict) else MAX_I2C_HZ
-        if isinstance(freq, bool) or not isinstance(freq, int) or not MIN_I2C_HZ <= freq <= MAX_I2C_HZ:
-            c.fail("%s.freq: %r Hz is outside %d-%d Hz (the SSD1306 tops out at 400 kHz)"
-                   % (where, freq, MIN_I2C_HZ, MAX_I2C_HZ))
+        if not _is_int(freq) or not MIN_I2C_HZ <= freq <= MAX_I2C_HZ:
+            c.fail("%s.freq: %s Hz is outside %d-%d Hz (the SSD1306 tops out at 400 kHz)"
+                   % (where, describe(freq), MIN_I2C_HZ, MAX_I2C_HZ))
         buses[bus_id] = {"sda": sda, "scl": scl, "freq": freq}
     return buses
 
@@ -261,8 +286,8 @@ def _mux(c, value, buses):
 
 def _bus_ref(c, value, where, buses):
     if not _is_int(value) or value not in buses:
-        c.fail("%s: there is no I2C bus %r in \"i2c\" (listed: %s)"
-               % (where, value, ", ".join(str(b) for b in sorted(buses)) or "none"))
+        c.fail("%s: there is no I2C bus %s in \"i2c\" (listed: %s)"
+               % (where, describe(value), ", ".join(str(b) for b in sorted(buses)) or "none"))
         return None
     return value
 
@@ -280,7 +305,7 @@ def _place(c, value, where, buses, mux, keys):
                    "the TCA9548A" % where)
             bus = None
         elif not _is_int(channel) or not 0 <= channel < MUX_CHANNELS:
-            c.fail("%s.channel: a TCA9548A has channels 0-7, not %r" % (where, channel))
+            c.fail("%s.channel: a TCA9548A has channels 0-7, not %s" % (where, describe(channel)))
             bus = None
         elif bus is not None and bus != mux["bus"]:
             c.fail("%s.channel: the mux is on bus %s, not bus %s" % (where, mux["bus"], bus))
@@ -292,11 +317,11 @@ def _oled(c, value, where):
     c.known(value, ("addr", "height", "flip"), where)
     addr = c.address(_get(value, "addr"), where + ".addr", OLED_ADDRS[0], OLED_ADDRS[1])
     height = value.get("height", 64) if isinstance(value, dict) else 64
-    if height not in (32, 64) or isinstance(height, bool):
-        c.fail("%s.height: an SSD1306 panel is 64 or 32 rows, not %r" % (where, height))
+    if not _is_int(height) or height not in (32, 64):
+        c.fail("%s.height: an SSD1306 panel is 64 or 32 rows, not %s" % (where, describe(height)))
     flip = value.get("flip", False) if isinstance(value, dict) else False
     if not isinstance(flip, bool):
-        c.fail("%s.flip: true or false, not %r" % (where, flip))
+        c.fail("%s.flip: true or false, not %s" % (where, describe(flip)))
     return {"addr": addr, "height": height, "flip": flip}
 
 
@@ -332,8 +357,8 @@ def _buttons(c, value, where, station):
     c.known(e, ("chip", "addr", "pins", "int"), w)
     chip = _get(e, "chip")
     if not isinstance(chip, str) or chip not in EXPANDERS:
-        c.fail("%s.chip: '%s' is not a supported expander (%s)"
-               % (w, chip, ", ".join(sorted(EXPANDERS))))
+        c.fail("%s.chip: %s is not a supported expander (%s)"
+               % (w, describe(chip), ", ".join(sorted(EXPANDERS))))
         return None
     low, high, io = EXPANDERS[chip]
     addr = c.address(_get(e, "addr"), w + ".addr", low, high)
@@ -342,8 +367,8 @@ def _buttons(c, value, where, station):
     names = _button_names(c, _get(e, "pins"), w + ".pins")
     for n in names:
         p = e["pins"][n]
-        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < io:
-            c.fail("%s.pins.%s: a %s has pins 0-%d, not %r" % (w, n, chip, io - 1, p))
+        if not _is_int(p) or not 0 <= p < io:
+            c.fail("%s.pins.%s: a %s has pins 0-%d, not %s" % (w, n, chip, io - 1, describe(p)))
         elif p in pins.values():
             c.fail("%s.pins.%s: expander pin %d is already a button" % (w, n, p))
         else:
@@ -375,9 +400,9 @@ def _tray(c, value):
         return None
     c.known(value, ("cells", "rate"), "tray")
     rate = value.get("rate", 10) if isinstance(value, dict) else 10
-    if rate not in TRAY_RATES:
+    if not _is_int(rate) or rate not in TRAY_RATES:
         c.fail("tray.rate: 10 or 80 readings a second, as the HX711 RATE pins are wired "
-               "(low: 10, high: 80), not %r" % (rate,))
+               "(low: 10, high: 80), not %s" % describe(rate))
     cells = _get(value, "cells")
     if not isinstance(cells, list) or len(cells) not in TRAY_CELLS:
         c.fail("tray.cells: list one HX711 (a single load cell) or four (one per corner), "

@@ -33,13 +33,16 @@ def sensible_action(game, player, rng):
         for card in cards:
             offered.add(card)
     free = _by_cat([c for c in v["hand"] if c not in offered])
-    keep = max(sorted(held), key=lambda cat: len(held[cat]))
-    # Give from the least-held cats first; ties in random order.
-    # Sorted first: dict order differs between interpreters, and the same
-    # seed must make the same choices on both.
+    # The most-held cat, the lowest on a tie. Every order here is spelled
+    # out: dict order differs between the interpreters and MicroPython's
+    # sort is not stable, and the same seed must make the same choices on both.
+    keep = sorted((-len(held[cat]), cat) for cat in held)[0][1]
+    # Give from the least-held cats first; ties in random order: shuffle,
+    # then sort on (count, place in the shuffle), a key with no ties.
     spare = sorted(cat for cat in free if cat != keep)
     rng.shuffle(spare)
-    spare = sorted(spare, key=lambda cat: len(held[cat]))
+    spare = [cat for _, _, cat in sorted((len(held[cat]), i, cat)
+                                         for i, cat in enumerate(spare))]
     size = {}
     for i, pair in enumerate(v["meows"]):
         size[pair[0]] = i + 1

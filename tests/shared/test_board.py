@@ -196,3 +196,44 @@ def test_tray_cells_share_one_clock_and_a_real_rate():
     assert problems(d) == [] and board.parse(d).tray["rate"] == 80
     # Most HX711 modules come with RATE tied low.
     assert board.parse(shipped("direct")).tray["rate"] == 10
+
+
+def test_a_number_written_as_a_float_or_bool_is_refused_everywhere():
+    # A careless writer turns 64 into 64.0 or 1 into true: wherever a shipped
+    # file holds an int, each such twin must be refused, never kept as a pin.
+    for name in ("direct", "mux"):
+        spots = [(c, k) for c, k in paths(shipped(name)) if type(c[k]) is int]
+        assert len(spots) > 30, len(spots)
+        for i in range(len(spots)):
+            for twin in (float, lambda n: n != 0):
+                d = shipped(name)
+                container, key = [(c, k) for c, k in paths(d) if type(c[k]) is int][i]
+                container[key] = twin(container[key])
+                assert problems(d), (name, key, container[key])
+
+
+def test_addresses_are_read_alike_on_both_interpreters():
+    # CPython's int() takes other scripts' digits and underscores; MicroPython's
+    # does not. catnip reads ASCII digits only, so both refuse these alike.
+    for text in ("\u0666\u0660", "6_0", "0x3_C", " 60", "60 ", "+60", "0x", "0x3c3c3", "\uff16\uff10"):
+        d = shipped("direct")
+        d["stations"][0]["oled"]["addr"] = text
+        only_problem(d, "stations[0].oled.addr", "is not an address")
+    for text, value in (("0x3C", 0x3C), ("0X3c", 0x3C), ("60", 60), ("0x003C", 0x3C)):
+        d = shipped("direct")
+        d["stations"][0]["oled"]["addr"] = text
+        assert board.parse(d).stations[0]["oled"]["addr"] == value
+
+
+def test_a_deeply_nested_file_is_refused_by_name():
+    deep = 0
+    for _ in range(5000):
+        deep = [deep]
+    d = shipped("direct")
+    d["tray"] = deep
+    assert problems(d)
+    path = "/tmp/catnip-deep-board.json"
+    with open(path, "w") as f:
+        f.write("[" * 3000 + "]" * 3000)
+    found = message(board.BoardError, board.load, path)
+    assert "catnip-deep-board.json" in found or "board: a board config is a JSON object" in found

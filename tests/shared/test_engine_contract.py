@@ -37,7 +37,9 @@ def test_state_is_a_deep_snapshot():
 
 
 def test_equal_games_compare_equal():
-    a, b = Counter({"players": 1}, "seed"), Counter({"players": 1}, "seed")
+    a = Counter({"players": 1}, "seed")
+    assert a != Counter({"players": 1}, "seed")  # its own salt: another commitment
+    b = Counter({"players": 1}, "seed", a.salt)
     assert a == b
     a.act(0, ("tap",))
     assert a != b

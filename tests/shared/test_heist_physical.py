@@ -28,7 +28,7 @@ def test_entries_that_do_not_match_the_safe_card_are_refused():
     refused(game, 0, ("gems", 1, 2, 4, 0), "three counts")
     refused(game, 0, ("gems", -1, 4, 4), "three counts")
     refused(game, 0, ("gems", 1, "2", 4), "three counts")
-    refused(game, 0, ("gems", 1.0, 2, 4), "three counts")
+    refused(game, 0, ("gems", 1.0, 2, 4), "item 1 is 1.0")
 
 
 def test_entries_the_bag_cannot_hold_are_refused():

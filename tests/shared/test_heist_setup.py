@@ -106,7 +106,7 @@ def test_bad_settings_are_named():
         ({"players": 3, "gems": "glass"}, "digital or physical"),
         ({"players": 3, "start": 3}, "from 0 to 2"),
         ({"players": 3, "start": -1}, "from 0 to 2"),
-        ({"players": 3, "colour": "red"}, "unknown setting colour"),
+        ({"players": 3, "colour": "red"}, "unknown setting 'colour'"),
     ]
     for config, words in cases:
         msg = message(RuleError, Heist, config, "bad")
@@ -115,15 +115,16 @@ def test_bad_settings_are_named():
 
 def test_settings_survive_replay_unchanged():
     game = Heist({"players": 5, "gems": "physical", "start": 4}, "settled")
-    again = Heist(game.config, "settled")
+    again = Heist(game.config, "settled", game.salt)
     assert again.config == game.config and again == game
 
 
 def test_no_action_before_the_game_knows_the_player():
     game = Heist({"players": 3}, "seats")
-    refused(game, 3, ("play", 1), "cannot act now")
+    refused(game, 3, ("play", 1), "no player 3")
     assert "no player 3" in message(RuleError, game.view, 3)
-    assert game.legal(3) == [] and game.legal(-1) == []
+    for seat in (3, -1, "0", 0.0, True):
+        assert "no player" in message(RuleError, game.legal, seat)
 
 
 def test_the_bag_never_runs_dry():

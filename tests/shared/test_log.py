@@ -58,8 +58,6 @@ def test_pack_round_trips_and_is_json_ready():
     packed = json.loads(json.dumps(Log(entries).pack()))
     assert packed["count"] == 3 and packed["words"] == ["play", "drew", "red", "gems"]
     assert list(Log.unpack(packed)) == entries
-    # A hand-written log as plain lists is read too.
-    assert list(Log.unpack([[0, ["play", 3]], [2, ["drew", "red"]]])) == entries[:2]
 
 
 def test_a_damaged_packed_log_is_refused():
@@ -70,6 +68,10 @@ def test_a_damaged_packed_log_is_refused():
         dict(good, words=["play"]),  # a word missing from the table
         dict(good, data="!!"),  # not base64
         {"words": [], "count": 0},  # no data at all
+        dict(good, words=["play", "drew", "red", "extra"]),  # a word no action uses
+        dict(good, data=good["data"][:-2] + "\n" + good["data"][-2:]),  # not as pack() writes it
+        dict(good, count=True),
+        [[0, ["play", 3]]],  # a hand-written list is replay's to read, entry by entry
     ]
     for packed in damaged:
         assert "damaged" in message(ValueError, Log.unpack, packed)

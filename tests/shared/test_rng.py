@@ -2,7 +2,7 @@
 # were computed once and are checked under both interpreters.
 from check import message, raises
 
-from catnip.rules.rng import Rng, commit, new_seed
+from catnip.rules.rng import Rng, commit, new_salt, new_seed
 
 
 def test_next16_vector():
@@ -19,7 +19,11 @@ def test_below_and_shuffle_vector():
 
 
 def test_commitment_vector():
-    assert commit("catnip") == "eb1b94cfd6971df4a73991580e1664cfbd8d830c5bd784e92ead3d7de9a9c874"
+    # Reckoned independently: printf 'catnip-seed:<salt>:catnip' | sha256sum
+    salt = "00112233445566778899aabbccddeeff"
+    assert commit("catnip", salt) == (
+        "a250c9f4d4a63ca9529cfc1994e7f016f0d32599f9d31cc6db2a4c6852210972")
+    assert commit("catnip", "f" * 32) != commit("catnip", salt)
 
 
 def test_below_is_roughly_uniform():
@@ -47,3 +51,8 @@ def test_new_seed_is_fresh_hex():
     a, b = new_seed(), new_seed()
     assert a != b and len(a) == 32
     int(a, 16)
+
+
+def test_new_salt_is_fresh_hex():
+    a, b = new_salt(), new_salt()
+    assert a != b and len(a) == 32 and all(ch in "0123456789abcdef" for ch in a)

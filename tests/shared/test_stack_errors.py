@@ -22,8 +22,8 @@ def test_bad_reports_while_holding_a_cat():
         (("place", 2), "'place' takes 2 values"),
         (("place", 2, 0, 0), "'place' takes 2 values"),
         (("place", "2", 0), "height must be a whole number; got '2'"),
-        (("place", True, 0), "height must be a whole number; got True"),
-        (("place", 2.0, 0), "height must be a whole number"),
+        (("place", True, 0), "item 1 is True, but an action holds words and whole numbers"),
+        (("place", 2.0, 0), "item 1 is 2.0"),
         (("place", 0, 0), "height must be from 1 to 4 (the least number of cats between "
                           "this cat and the base; the tower holds 4); got 0"),
         (("place", 5, 0), "got 5"),

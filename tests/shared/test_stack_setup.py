@@ -151,7 +151,7 @@ def test_settings_are_checked_and_named():
         ({"per_colour": 0}, "per_colour must be from 1 to 99"),
         ({"mode": "clowder", "table_colour": "gold"}, "table_colour must be one of"),
         ({"table_colour": "red"}, "table_colour is a clowder setting"),
-        ({"cat_grams": 0}, "cat_grams must be a positive number"),
+        ({"cat_grams": 0}, "cat_grams must be a number of grams above 0"),
         ({"colours": ["red"], "per_colour": 3}, "the bag runs out during setup"),
         ({"colours": ["red"], "per_colour": 4}, "leaving no turn to play"),
         ({"colour": ["red"]}, "unknown setting 'colour'"),

@@ -373,4 +373,5 @@ def test_events_are_identical_on_both_interpreters():
     s = session("same", "ppppppcpt", stay=30)
     played = play(s, cal_for())
     assert len(played.events) == 28, [e for _, e in played.events]
-    assert digest(played.events) == 777329782, digest(played.events)
+    # The events themselves are compared between the interpreters in
+    # tests/test_cross_interpreter.py (test_the_tray_says_the_same_on_both_interpreters).

@@ -1,5 +1,6 @@
 # The rules of every game, as pure deterministic state machines.
 # Modules are imported on demand: on the Pico each import costs RAM.
+from catnip.rules.vet import RuleError, describe
 
 GAMES = {
     "heist": ("catnip.rules.heist", "Heist"),
@@ -9,22 +10,25 @@ GAMES = {
 
 
 def game_class(name):
-    """The Game subclass registered under `name`."""
-    try:
-        module, cls = GAMES[name]
-    except KeyError:
-        raise ValueError(
-            "unknown game %r; choose one of %s" % (name, ", ".join(sorted(GAMES)))
+    """The Game subclass registered under `name`; RuleError if none is."""
+    if not isinstance(name, str) or name not in GAMES:
+        raise RuleError(
+            "unknown game %s; choose one of %s" % (describe(name), ", ".join(sorted(GAMES)))
         )
+    module, cls = GAMES[name]
     mod = __import__(module, None, None, [cls])
     return getattr(mod, cls)
 
 
 def new(name, config=None, seed=None):
+    """A new game of `name` with these settings; the seed defaults to 128
+    random bits. RuleError names a bad name, setting or seed."""
     return game_class(name)(config, seed)
 
 
 def replay(record):
-    from catnip.rules.engine import replay as _replay
+    """The game a record or journal describes, rebuilt action by action;
+    RuleError names whatever is wrong with the record."""
+    from catnip.rules.engine import record_field, replay as _replay
 
-    return _replay(game_class(record["game"]), record)
+    return _replay(game_class(record_field(record, "game")), record)

@@ -6,26 +6,31 @@
 #
 # Information flows out only through two doors: public() (safe for every
 # screen, the serial line and the laptop) and view(player) (safe for that
-# player's own station). Events returned by act() are public too. The seed and
-# the full log leave the game only through record(), which refuses until the
-# game is over.
+# player's own station). Events returned by act() are public too. The seed,
+# the salt of its commitment and the full log leave the game only through
+# record(), which refuses until the game is over.
+#
+# Every door checks its input first (catnip.rules.vet): a player is an exact
+# int seat, an action holds words and small ints, so a refused call changes
+# nothing and an accepted action can always be logged and replayed.
 from catnip.rules.log import Log
-from catnip.rules.rng import Rng, commit, new_seed
-
-
-class RuleError(ValueError):
-    """An action the rules forbid. The message says what was wrong and what
-    the player can do instead; the game state is unchanged."""
+from catnip.rules.rng import Rng, commit, new_salt, new_seed
+from catnip.rules.vet import RuleError, action_tuple, check_seed, describe, settings
 
 
 class Game:
     # Registry name ("heist", "stack", "purrfect"); set by each subclass.
     NAME = ""
+    # An action of this game, for error messages.
+    EXAMPLE = "('play', 3)"
 
-    def __init__(self, config=None, seed=None):
-        self.config = self.settle(dict(config or {}))
-        self.seed = seed if seed is not None else new_seed()
-        self.seed_commit = commit(self.seed)
+    def __init__(self, config=None, seed=None, salt=None):
+        # Everything is checked before anything is computed from it. The salt
+        # is drawn fresh for a new game; replay passes the record's.
+        self.config = self.settle(settings(config))
+        self.seed = new_seed() if seed is None else check_seed(seed)
+        self.salt = new_salt() if salt is None else _hex_field(salt, 32, "salt")
+        self.seed_commit = commit(self.seed, self.salt)
         self.rng = Rng(self.seed)
         self.log = Log()
         self.setup()
@@ -43,8 +48,8 @@ class Game:
         """Players who may act now (several in simultaneous phases)."""
         return []
 
-    def legal(self, player):
-        """Every action `player` may take now, as tuples."""
+    def options(self, player):
+        """Every action `player` (a seat number) may take now, as tuples."""
         return []
 
     def apply(self, player, action):
@@ -69,27 +74,43 @@ class Game:
     # ---- shared machinery ------------------------------------------------
 
     def act(self, player, action):
-        if not isinstance(action, (tuple, list)):
-            raise RuleError("an action is a tuple that starts with its name, e.g. ('play', 3)")
-        action = tuple(action)
+        """Carry out `player`'s action and return its public events; or
+        refuse it with RuleError, changing nothing."""
+        action = self.admit(player, action)
+        events = self.apply(player, action)
+        # Admitted actions hold only words and small ints: always loggable.
+        self.log.append((player, action))
+        return events
+
+    def admit(self, player, action):
+        """`action` as a tuple if `player` may act now and it is shaped like
+        an action; RuleError otherwise. The game's own rules come after."""
+        self.seat(player)
+        action = action_tuple(action, self.EXAMPLE)
         if self.result() is not None:
             raise RuleError("the game is over; start a new one")
         if player not in self.to_act():
             raise RuleError(
-                "player %s cannot act now; waiting for %s"
+                "player %d cannot act now; waiting for %s"
                 % (player, _names(self.to_act()))
             )
-        if not action or not isinstance(action[0], str):
-            raise RuleError("an action starts with its name, e.g. ('play', 3)")
-        events = self.apply(player, action)
-        # A game validates its own items, so every accepted action is loggable.
-        self.log.append((player, action))
-        return events
+        return action
+
+    def seat(self, player):
+        """`player` if it numbers a seat of this game, else RuleError."""
+        n = self.players()
+        if type(player) is not int or not 0 <= player < n:
+            raise RuleError("no player %s: the %d players are numbered 0 to %d"
+                            % (describe(player), n, n - 1))
+        return player
+
+    def legal(self, player):
+        """Every action `player` may take now ([] while they wait)."""
+        return self.options(self.seat(player))
 
     def view(self, player):
         """What `player`'s own station may show: public plus their secrets."""
-        if not 0 <= player < self.players():
-            raise RuleError("no player %s in a %d-player game" % (player, self.players()))
+        self.seat(player)
         v = self.public()
         v["you"] = player
         v.update(self.private(player))
@@ -99,11 +120,11 @@ class Game:
         return self.config["players"]
 
     def header(self):
-        """The public start of a game's log: what was played and the seed's
-        commitment, never the seed."""
+        """The public start of a game's log: what was played (a copy) and the
+        seed's salted commitment, never the seed or the salt."""
         return {
             "game": self.NAME,
-            "config": self.config,
+            "config": _copy(self.config),
             "seed_commit": self.seed_commit,
         }
 
@@ -119,7 +140,9 @@ class Game:
         journal; never send it anywhere before the game ends."""
         r = self.header()
         r["seed"] = self.seed
+        r["salt"] = self.salt
         r["log"] = self.log.pack()
+        r["finished"] = self.result() is not None
         return r
 
     def state(self):
@@ -171,15 +194,80 @@ def _names(players):
     return ", ".join(str(p) for p in players) or "nobody"
 
 
+RECORD_FIELDS = ("game", "config", "seed", "salt", "seed_commit", "log", "finished")
+
+
+def record_field(record, key):
+    """One field of a record or journal; RuleError if there is none."""
+    if not isinstance(record, dict):
+        raise RuleError("a record is the dict record() or journal() gives, not %s"
+                        % describe(record))
+    if key not in record:
+        raise RuleError("the record has no %r; replay needs the whole record (%s)"
+                        % (key, ", ".join(RECORD_FIELDS)))
+    return record[key]
+
+
 def replay(cls, record):
-    """Rebuild a game from a record or journal: the same state, exactly."""
-    game = cls(record["config"], record["seed"])
-    if "seed_commit" in record and record["seed_commit"] != game.seed_commit:
-        raise RuleError("the seed does not match its commitment: log tampered")
+    """Rebuild a game from a record or journal: the same state, exactly.
+    RuleError names what is wrong: a missing or unknown field, a seed that
+    breaks its commitment, or the log entry the game refuses. A record that
+    says it is finished must replay to the game's end."""
+    for key in RECORD_FIELDS:
+        record_field(record, key)
+    for key in record:
+        if key not in RECORD_FIELDS:
+            raise RuleError("the record has an unknown field %s" % describe(key))
+    seed, salt = check_seed(record["seed"]), _hex_field(record["salt"], 32, "salt")
+    if _hex_field(record["seed_commit"], 64, "seed_commit") != commit(seed, salt):
+        raise RuleError("the seed and salt do not match the record's seed_commit: "
+                        "the record was tampered with")
+    finished = record["finished"]
+    if type(finished) is not bool:
+        raise RuleError("the record's 'finished' is true or false, not %s" % describe(finished))
     try:
-        log = Log.unpack(record["log"])
-    except ValueError as e:
-        raise RuleError(str(e))
-    for player, action in log:
-        game.act(player, action)
+        game = cls(record["config"], seed, salt)
+    except RuleError as e:
+        raise RuleError("the record's config: %s" % e)
+    entries = record["log"]
+    if isinstance(entries, dict):
+        try:
+            entries = Log.unpack(entries)
+        except ValueError as e:
+            raise RuleError("the record's log: %s" % e)
+    elif not isinstance(entries, list):
+        raise RuleError("the record's log is packed (a dict) or a list of [player, action] "
+                        "entries, not %s" % describe(entries))
+    for i, entry in enumerate(entries):
+        _replay_entry(game, i, entry)
+    if finished != (game.result() is not None):
+        raise RuleError(
+            "the record says the game %s, but its %d actions leave it %s: the log was cut "
+            "or changed" % ("is finished" if finished else "is still on", len(entries),
+                            "still on" if finished else "finished"))
     return game
+
+
+def _replay_entry(game, i, entry):
+    if not isinstance(entry, (list, tuple)) or len(entry) != 2:
+        raise RuleError("log entry #%d is %s, not a [player, action] pair" % (i, describe(entry)))
+    player, action = entry
+    try:
+        game.act(player, action)
+    except RuleError as e:
+        raise RuleError("log entry #%d (player %s, action %s): %s"
+                        % (i, describe(player), _show_action(action), e))
+
+
+def _show_action(action):
+    if isinstance(action, (list, tuple)) and len(action) <= 16:
+        return "(%s)" % ", ".join(describe(item) for item in action)
+    return describe(action)
+
+
+def _hex_field(value, digits, what):
+    if (not isinstance(value, str) or len(value) != digits
+            or not all(ch in "0123456789abcdef" for ch in value)):
+        raise RuleError("%s must be %d lowercase hex digits, not %s" % (what, digits,
+                                                                         describe(value)))
+    return value

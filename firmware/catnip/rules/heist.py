@@ -64,10 +64,10 @@ class Heist(Game):
     # ---- setup -------------------------------------------------------------
 
     def settle(self, config):
-        unknown = [k for k in config if k not in DEFAULTS]
-        if unknown:
-            raise RuleError("unknown setting %s; Meow Heist takes %s"
-                            % (", ".join(sorted(unknown)), ", ".join(DEFAULTS)))
+        for key in config:
+            if key not in DEFAULTS:
+                raise RuleError("unknown setting %r; Meow Heist takes %s"
+                                % (key, ", ".join(DEFAULTS)))
         c = dict(DEFAULTS)
         c.update(config)
         n = c["players"]
@@ -130,7 +130,7 @@ class Heist(Game):
             return [self.turn]
         return []
 
-    def legal(self, player):
+    def options(self, player):
         if player not in self.to_act():
             return []
         if self.phase == GEMS:

@@ -77,7 +77,21 @@ class Log:
                 return entry
 
     def __eq__(self, other):
-        return list(self) == list(other)
+        # Two logs of the same actions pack to the same bytes and word table:
+        # comparing those allocates nothing, where unpacking a long game's
+        # log into tuples would not fit the Pico's heap.
+        if isinstance(other, Log):
+            return (self._count == other._count and self._data == other._data
+                    and self._words == other._words)
+        if not isinstance(other, (list, tuple)) or len(other) != self._count:
+            return False
+        for mine, theirs in zip(self, other):
+            if mine != theirs:
+                return False
+        return True
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
 
     def copy(self):
         c = Log()
@@ -94,26 +108,34 @@ class Log:
 
     @staticmethod
     def unpack(packed):
-        """A Log from pack()'s output, or from a plain list of [player,
-        action] entries (a hand-written log). ValueError if it is damaged."""
-        if not isinstance(packed, dict):
-            return Log((p, tuple(a)) for p, a in packed)
+        """A Log from pack()'s output; ValueError if it is damaged. Only the
+        exact output of pack() is taken, so both interpreters agree on it."""
+        if (not isinstance(packed, dict) or len(packed) != 3
+                or not all(k in packed for k in ("words", "data", "count"))):
+            raise ValueError("the packed log is damaged: it must be a dict of 'words', 'data' and 'count'")
+        words, text, count = packed["words"], packed["data"], packed["count"]
+        if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+            raise ValueError("the packed log is damaged: its 'words' must be a list of words")
+        if type(count) is not int or count < 0:
+            raise ValueError("the packed log is damaged: its 'count' must be a number of actions")
+        if not isinstance(text, str):
+            raise ValueError("the packed log is damaged: its 'data' must be base64 text")
         try:
-            data = binascii.a2b_base64(packed["data"])
+            data = binascii.a2b_base64(text)
             log = Log()
             log._data = bytearray(data)
-            log._words = list(packed["words"])
-            log._count = packed["count"]
-            # Re-packing what decodes must give the same bytes: nothing
-            # truncated, nothing trailing, every word index in the table.
+            log._words = list(words)
+            log._count = count
+            # Re-packing what decodes must give the same text and bytes:
+            # nothing truncated, nothing trailing, every word used and in
+            # the order it first appears.
             again = Log(log)
-        except (KeyError, TypeError, IndexError, ValueError, AttributeError):
+        except (TypeError, IndexError, ValueError):
             again = None
-        if again is None or again._data != log._data:
-            raise ValueError("the packed log is damaged: it does not decode to its %s actions"
-                             % (packed.get("count", "stated"),))
+        if again is None or again.pack() != packed:
+            raise ValueError("the packed log is damaged: it does not decode to its %d actions"
+                             % count)
         return again
-
     def nbytes(self):
         """Bytes of packed actions (the word table not included)."""
         return len(self._data)

@@ -12,7 +12,7 @@
 # offer is a tuple (id, player, cards); ids count up through the game. The id,
 # the player and the meow for the offer's size are public; the size is shown
 # only as its meow, and the cat never.
-from catnip.rules.engine import Game, RuleError
+from catnip.rules.engine import Game, RuleError, describe
 
 try:
     from micropython import const
@@ -109,6 +109,7 @@ def combinations(items, k):
 
 class Purrfect(Game):
     NAME = "purrfect"
+    EXAMPLE = "('offer', 12, 13)"
 
     # ---- setting up ----------------------------------------------------------
 
@@ -166,14 +167,17 @@ class Purrfect(Game):
         # Offers, swaps and declarations have no turn order.
         return [] if self.winner is not None else list(range(self.players()))
 
-    def legal(self, player):
-        return list(self.each_legal(player))
+    def options(self, player):
+        return list(self._each_legal(player))
 
     def each_legal(self, player):
         """legal() one action at a time. A player with nine of a cat facing
         many 4-card offers has nearly 2,000 actions, so a station never lists
         them: it builds an action from the player's picks and vets it with
         check()."""
+        return self._each_legal(self.seat(player))
+
+    def _each_legal(self, player):
         if self.winner is not None:
             return
         if self.config["mode"] == SCOREKEEPER:
@@ -201,8 +205,12 @@ class Purrfect(Game):
 
     def check(self, player, action):
         """The action in canonical form (cards and players in ascending order)
-        if the rules allow it now, else RuleError saying why. Changes nothing:
-        a station can call it to vet an action before sending it."""
+        if `player` may take it now, else RuleError saying why, exactly as
+        act() would refuse it. Changes nothing: a station can call it to vet
+        an action before sending it."""
+        return self._check(player, self.admit(player, action))
+
+    def _check(self, player, action):
         kind = action[0]
         if self.config["mode"] == SCOREKEEPER:
             if kind != "score":
@@ -275,10 +283,12 @@ class Purrfect(Game):
         return cards
 
     def _open_offer(self, oid):
-        if type(oid) is int:
-            for offer in self.offers:
-                if offer[0] == oid:
-                    return offer
+        if type(oid) is not int:
+            raise RuleError("an offer is named by its number, e.g. ('withdraw', 3), not %s"
+                            % describe(oid))
+        for offer in self.offers:
+            if offer[0] == oid:
+                return offer
         raise RuleError(
             "offer #%s is not open (withdrawn, taken, or from another round); "
             "choose one of the open offers" % (oid,)
@@ -305,7 +315,7 @@ class Purrfect(Game):
     # ---- carrying actions out ----------------------------------------------
 
     def apply(self, player, action):
-        action = self.check(player, action)
+        action = self._check(player, action)
         kind = action[0]
         if kind == "offer":
             return self._offer(player, action[1:])

@@ -24,6 +24,15 @@ SEED_BYTES = const(16)
 
 def new_seed():
     """A fresh 128-bit seed as 32 hex digits, from the board's entropy source."""
+    return _random_hex()
+
+
+def new_salt():
+    """A fresh 128-bit salt for the seed's commitment, as 32 hex digits."""
+    return _random_hex()
+
+
+def _random_hex():
     import os
 
     return _hex(os.urandom(SEED_BYTES))
@@ -35,10 +44,12 @@ def _hex(data):
     return binascii.hexlify(data).decode()
 
 
-def commit(seed):
-    """Public commitment to a seed: its SHA-256 in hex. Revealing the seed later
-    lets anyone check it against this."""
-    return _hex(hashlib.sha256(seed.encode()).digest())
+def commit(seed, salt):
+    """Public commitment to a seed: SHA-256 of the salt and the seed, in hex.
+    The salt stays secret with the seed, so even a short seed chosen for a
+    demo cannot be found by trying seeds against the commitment; revealing
+    both later lets anyone check them against it."""
+    return _hex(hashlib.sha256(("catnip-seed:%s:%s" % (salt, seed)).encode()).digest())
 
 
 class Rng:

@@ -46,6 +46,7 @@ _ENDINGS = {
 
 class Stack(Game):
     NAME = "stack"
+    EXAMPLE = "('place', 2, 0)"
 
     def settle(self, config):
         return settle_config(config)
@@ -139,7 +140,7 @@ class Stack(Game):
     def to_act(self):
         return [] if self.ended is not None else [self.turn]
 
-    def legal(self, player):
+    def options(self, player):
         if player not in self.to_act():
             return []
         step = self._step()

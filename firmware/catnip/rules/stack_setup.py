@@ -17,6 +17,8 @@ BASE_CATS = const(4)
 MAX_PLAYERS = const(6)  # the setup tables stop at 6
 MAX_CLOWDER = const(8)  # the Clowder names no limit; 8 keeps turns coming round
 MAX_CATS_PER_COLOUR = const(99)
+MAX_COLOUR_NAME = const(12)  # a station's 21-character line holds the name and its count
+MAX_CAT_GRAMS = const(1000)
 
 # Cats pulled at random and removed from play once the base is built, by
 # player count (the rulebook's setup tables).
@@ -85,8 +87,9 @@ def settle_config(config):
     if not clowder and c["table_colour"] is not None:
         raise RuleError("table_colour is a clowder setting; leave it out for %s" % c["mode"])
     grams = c["cat_grams"]
-    if type(grams) not in (int, float) or not grams > 0:
-        raise RuleError("cat_grams must be a positive number of grams; got %r" % (grams,))
+    if type(grams) not in (int, float) or not 0 < grams <= MAX_CAT_GRAMS:
+        raise RuleError("cat_grams must be a number of grams above 0 and up to %d; got %r"
+                        % (MAX_CAT_GRAMS, grams))
     _check_supply(c)
     return c
 
@@ -135,8 +138,10 @@ def _check_colours(colours):
     if not isinstance(colours, (list, tuple)) or not colours:
         raise RuleError("colours must be a list of colour names; got %r" % (colours,))
     for name in colours:
-        if not isinstance(name, str) or not name:
-            raise RuleError("every colour needs a name; got %r" % (name,))
+        if (not isinstance(name, str) or not 0 < len(name) <= MAX_COLOUR_NAME
+                or name.strip() != name or not all(" " <= ch <= "~" for ch in name)):
+            raise RuleError("every colour needs a name of 1 to %d letters the stations can "
+                            "show (plain ASCII); got %r" % (MAX_COLOUR_NAME, name))
     if BLACK in colours:
         raise RuleError("black cats are set by black_cats; leave black out of colours")
     if len(set(colours)) != len(colours):
