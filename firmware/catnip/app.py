@@ -93,9 +93,14 @@ class App:
         self._all_dirty()
 
     def start(self, name, config, seats):
-        game = rules.new(name, config, self.seeds() if self.seeds is not None else None)
-        header = game.journal()
-        del header["log"]
+        try:
+            game = rules.new(name, config, self.seeds() if self.seeds is not None else None)
+        except RuleError as e:  # settings the rules refuse: setup says why
+            self._setup()
+            self.scene.problem = str(e)
+            return
+        header = game.journal()  # seed and salt included: the journal keeps the secrets
+        del header["log"], header["finished"]
         header["seats"] = seats
         self._journal(self.journal.begin, header)
         self._play(name, game, seats)
@@ -414,8 +419,9 @@ class App:
 
 
 def rebuild(header):
-    """The game a journal header starts, before its first action."""
-    return rules.new(header["game"], header["config"], header["seed"])
+    """The game a journal header starts, before its first action: the same
+    seed and salt, so its commitment is the one the table announced."""
+    return rules.game_class(header["game"])(header["config"], header["seed"], header["salt"])
 
 
 class _PicoClock:

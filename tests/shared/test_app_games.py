@@ -8,7 +8,7 @@ import os
 
 import tablebot
 from apprig import AppRig
-from catnip import rules
+from catnip.app import rebuild
 from catnip.journal import Journal
 
 ROOT = "/tmp/catnip-app-test-%d" % os.getpid() if hasattr(os, "getpid") else "/tmp/catnip-app"
@@ -49,7 +49,7 @@ def _journal_replays(journal, game):
     """The journal's last game rebuilt from its header and actions equals the game."""
     gid = journal.games()[-1][0]
     header = journal.header(gid)
-    again = rules.new(header["game"], header["config"], header["seed"])
+    again = rebuild(header)
     for entry in journal.entries(gid):
         if entry[0] == "action":
             again.act(entry[1], entry[2])
