@@ -1,0 +1,163 @@
+# A flash chip held in RAM, for running littlefs off the Pico: the virtual
+# table, the tests and the bench mount it where the Pico mounts its flash, so
+# the journal runs on the same filesystem with the same geometry.
+#
+# The Pico's MicroPython (RPI_PICO) gives littlefs v2 the last 1408 KB of its
+# 2 MB flash: 352 blocks of 4096 bytes, programmed in 256-byte pages
+# (ports/rp2/boards/RPI_PICO/mpconfigboard.h, ports/rp2/modules/_boot.py; a
+# Pico W keeps 848 KB). Like NOR flash, a program can only clear bits, so
+# littlefs must erase a block before reusing it; every erase is counted.
+#
+# Power: `cut_after(n)` makes the n-th program or erase from now stop half
+# done, and every later one fail too, as if the supply had dropped; the
+# device answers -EIO, which littlefs raises as OSError. A new `device()` is
+# the next power-up: the old device stays dead, so nothing of the old mount
+# can still write.
+BLOCK_SIZE = 4096
+PICO_BLOCKS = 352  # 1408 KB
+PROG_SIZE = 256  # what the rp2 port passes littlefs as progsize
+
+_EIO = 5
+
+
+class Flash:
+    def __init__(self, blocks=PICO_BLOCKS, block_size=BLOCK_SIZE):
+        self.blocks = blocks
+        self.block_size = block_size
+        self.erases = [0] * blocks  # per block, since made
+        self.programs = 0
+        self.writes = 0  # programs and erases since the last power-up
+        self._data = {}  # block -> bytearray; a missing block is erased
+        self._erased = b"\xff" * block_size
+        self._cut_at = None
+        self._power = 0  # which device() is alive
+
+    def device(self):
+        """Power up: a block device on these blocks; the previous one dies."""
+        self._power += 1
+        self._cut_at = None
+        self.writes = 0
+        return _Device(self, self._power)
+
+    def cut_after(self, n):
+        """The power fails during the n-th (1-based) program or erase from now."""
+        self._cut_at = self.writes + n
+
+    def erase_count(self):
+        return sum(self.erases)
+
+    def used_blocks(self):
+        return len(self._data)
+
+    def _powered(self, power):
+        return power == self._power and (self._cut_at is None or self.writes < self._cut_at)
+
+    def _write_allowed(self, power):
+        # None: no power; False: the power fails during this write.
+        if not self._powered(power):
+            return None
+        self.writes += 1
+        return self._cut_at is None or self.writes < self._cut_at
+
+    def _read(self, block, offset, buf):
+        data = self._data.get(block)
+        n = len(buf)
+        buf[:] = (data if data is not None else self._erased)[offset:offset + n]
+
+    def _program(self, block, offset, buf, whole):
+        data = self._data.get(block)
+        if data is None:
+            data = self._data[block] = bytearray(self._erased)
+        n = len(buf) if whole else len(buf) // 2
+        if data[offset:offset + n] == self._erased[:n]:
+            data[offset:offset + n] = buf[:n]
+        else:  # programming over data: bits only clear, as on NOR flash
+            for i in range(n):
+                data[offset + i] &= buf[i]
+        self.programs += 1
+
+    def _erase(self, block, whole):
+        self.erases[block] += 1
+        if whole:
+            self._data.pop(block, None)
+        elif block in self._data:
+            half = self.block_size // 2
+            self._data[block][:half] = self._erased[:half]
+
+
+class _Device:
+    """The block device protocol littlefs needs (vfs.AbstractBlockDev,
+    extended interface: offsets within a block, erase by ioctl 6)."""
+
+    def __init__(self, flash, power):
+        self._flash = flash
+        self._power = power
+
+    def readblocks(self, block, buf, offset=0):
+        flash = self._flash
+        if not flash._powered(self._power):
+            return -_EIO
+        size = flash.block_size
+        mv = memoryview(buf)
+        done = 0
+        while done < len(mv):
+            n = min(len(mv) - done, size - offset)
+            flash._read(block, offset, mv[done:done + n])
+            done += n
+            block += 1
+            offset = 0
+        return 0
+
+    def writeblocks(self, block, buf, offset=None):
+        flash = self._flash
+        size = flash.block_size
+        mv = memoryview(buf)
+        if offset is None:  # the simple interface: erase, then program whole blocks
+            for i in range(len(mv) // size):
+                if self.ioctl(6, block + i):
+                    return -_EIO
+            offset = 0
+        done = 0
+        while done < len(mv):
+            n = min(len(mv) - done, size - offset)
+            whole = flash._write_allowed(self._power)
+            if whole is None:
+                return -_EIO
+            flash._program(block, offset, mv[done:done + n], whole)
+            if not whole:
+                return -_EIO
+            done += n
+            block += 1
+            offset = 0
+        return 0
+
+    def ioctl(self, op, arg):
+        flash = self._flash
+        if op == 4:
+            return flash.blocks
+        if op == 5:
+            return flash.block_size
+        if op == 6:
+            whole = flash._write_allowed(self._power)
+            if whole is None:
+                return -_EIO
+            flash._erase(arg, whole)
+            if not whole:
+                return -_EIO
+        return 0
+
+
+def mount(flash, path="/flash", fresh=False):
+    """Mount littlefs v2 on `flash` at `path` as the rp2 port does (format it
+    first if `fresh`); returns the block device. MicroPython only."""
+    import vfs
+
+    try:
+        vfs.umount(path)
+    except OSError:
+        pass
+    device = flash.device()
+    if fresh:
+        vfs.VfsLfs2.mkfs(device, progsize=PROG_SIZE)
+    vfs.mount(vfs.VfsLfs2(device, progsize=PROG_SIZE), path)
+    return device
