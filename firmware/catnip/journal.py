@@ -48,7 +48,7 @@ class JournalError(Exception):
 class _Damaged(Exception):
     # A bad frame at `pos` of `page`; `torn` when no good frame follows it.
     def __init__(self, page, pos, torn, why):
-        Exception.__init__(self, why)
+        super().__init__(why)
         self.page, self.pos, self.torn, self.why = page, pos, torn, why
         self.last = False  # set when it is known to be in the game's last page
 
@@ -65,7 +65,6 @@ class _Game:
         self.page = 0  # the page the next record goes to
         self.fill = 0  # bytes already in that page
         self.bytes = 0
-        self.file = None  # the page open for appending
 
 
 class Journal:
@@ -126,8 +125,6 @@ class Journal:
         """Carry on recording an unfinished game found on flash."""
         if gid not in self._open:
             raise JournalError("game %s cannot be resumed: %s" % (gid, self._why_not(gid)))
-        if self._live is not None and self._live.gid != gid:
-            self._close()
         self._live = self._open[gid]
         self._stopped = None
 
@@ -173,7 +170,6 @@ class Journal:
         game = self._recording()
         self._append(_frame(b"E", _json(result, "result")), bounded=False)
         game.ended = True
-        self._close()
         self._mark(game.gid, "finished")
 
     def abandon(self, gid=None):
@@ -186,8 +182,6 @@ class Journal:
         if self._status.get(gid) != "playing":
             raise JournalError("game %s is not in play (%s), so it cannot be abandoned"
                                % (gid, self._status.get(gid, "no such game")))
-        if self._live is not None and self._live.gid == gid:
-            self._close()
         self._mark(gid, "abandoned")
 
     def release(self, gid):
@@ -272,11 +266,12 @@ class Journal:
             if not (e.torn and e.last):
                 self.problems.append(str(self._broken(gid, e)))
                 return
-            data = self._page(gid, e.page)[:e.pos]
-            _rewrite(self._page_path(gid, e.page), folder + "/" + _NEW, data)
-            self.problems.append(
-                "game %d (%s): its last record was cut off by a power loss and was dropped; "
-                "it resumes after action %d" % (gid, _title(decoder.header), decoder.actions))
+            if decoder.header is not None:
+                data = self._page(gid, e.page)[:e.pos]
+                _rewrite(self._page_path(gid, e.page), folder + "/" + _NEW, data)
+                self.problems.append(
+                    "game %d (%s): its last record was cut off by a power loss and was dropped; "
+                    "it resumes after action %d" % (gid, _title(decoder.header), decoder.actions))
         if decoder.header is None:
             _remove_tree(folder)
             del self._status[gid]
@@ -385,30 +380,21 @@ class Journal:
             raise JournalError("game %d has filled the %d bytes the journal keeps for a game; "
                                "end or abandon it" % (game.gid, self.max_game_bytes))
         if game.fill and game.fill + n > PAGE_BYTES:
-            self._close()
             game.page += 1
             game.fill = 0
+        # Opened for each record and closed at once: closing commits (on
+        # littlefs as flush() does), no file buffer stays on the heap between
+        # records, and no open file outlives the journal.
         try:
-            if game.file is None:
-                game.file = open(self._page_path(game.gid, game.page), "ab")
-            game.file.write(frames)
-            game.file.flush()
+            with open(self._page_path(game.gid, game.page), "ab") as f:
+                f.write(frames)
+                f.flush()
         except OSError as e:
             self._stopped = ("the journal stopped recording game %d: the flash refused a write "
                              "(%s); end or abandon the game" % (game.gid, _why(e)))
-            self._close()
             raise JournalError(self._stopped)
         game.fill += n
         game.bytes += n
-
-    def _close(self):
-        game = self._live
-        if game is not None and game.file is not None:
-            try:
-                game.file.close()
-            except OSError:
-                pass
-            game.file = None
 
     def _mark(self, gid, status):
         try:
@@ -426,14 +412,12 @@ class Journal:
     def _broken(self, gid, damage):
         # Mark a game damaged (kept, never resumed) and say so.
         if self._status.get(gid) not in (None, "broken", "pulled"):
-            if self._live is not None and self._live.gid == gid:
-                self._close()
             try:
                 self._mark(gid, "broken")
             except JournalError:
                 pass
-        return JournalError("game %d: %s, so it cannot be resumed; it is kept for a laptop to "
-                            "pull what is readable" % (gid, damage.why))
+        return JournalError("game %d is damaged (%s): it cannot be resumed, and is kept so a "
+                            "laptop can pull what is readable" % (gid, damage.why))
 
     def _why_not(self, gid):
         status = self._status.get(gid)
@@ -533,7 +517,7 @@ def _frames(data, page):
                 if _frame_at(data, later) is not None:
                     torn = False
                     break
-            raise _Damaged(page, pos, torn, "record at byte %d of page %d is damaged" % (pos, page))
+            raise _Damaged(page, pos, torn, "the record at byte %d of page %d is bad" % (pos, page))
         kind, start, stop = found
         yield kind, data[start:stop]
         pos = stop + 4
@@ -585,10 +569,32 @@ def _read_varint(data, pos):
 
 
 def _json(data, what):
-    try:
-        return json.dumps(data, separators=(",", ":")).encode()
-    except (TypeError, ValueError) as e:
-        raise JournalError("cannot record the %s: it is not JSON-ready (%s)" % (what, e))
+    if not _plain(data, 0):
+        raise JournalError("cannot record the %s: it is not JSON-ready (dicts with string keys, "
+                           "lists, strings, numbers, true/false and null only)" % what)
+    return json.dumps(data, separators=(",", ":")).encode()
+
+
+def _plain(x, depth):
+    # JSON that both interpreters write and read back alike (MicroPython's
+    # json.dumps would write a set or a NaN as something no reader takes).
+    if x is None or isinstance(x, (bool, int, str)):
+        return True
+    if isinstance(x, float):
+        return x == x and x - x == 0  # neither NaN nor infinite
+    if depth > 16:
+        return False
+    if isinstance(x, (list, tuple)):
+        for v in x:
+            if not _plain(v, depth + 1):
+                return False
+        return True
+    if isinstance(x, dict):
+        for k in x:
+            if not isinstance(k, str) or not _plain(x[k], depth + 1):
+                return False
+        return True
+    return False
 
 
 def _parse(name):
