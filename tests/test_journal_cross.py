@@ -18,7 +18,7 @@ WRITE = """
 import sys
 from test_journal import actions, record_game
 record_game(sys.argv[1], actions(90), notes_every=13, end={end!r})
-j, gid, _ = record_game(sys.argv[1], actions(20), notes_every=7)
+gid = record_game(sys.argv[1], actions(20), notes_every=7)[1]
 print("OK", gid)
 """
 

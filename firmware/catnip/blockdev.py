@@ -26,11 +26,25 @@ class Flash:
         self.block_size = block_size
         self.erases = [0] * blocks  # per block, since made
         self.programs = 0
+        self.programmed = 0  # bytes
         self.writes = 0  # programs and erases since the last power-up
-        self._data = {}  # block -> bytearray; a missing block is erased
+        # All of it allocated once, so reading and writing allocate nothing
+        # and a heap figure taken around the journal leaves the flash out.
+        self._data = bytearray(blocks * block_size)
+        self._mv = memoryview(self._data)
+        self._used = bytearray(blocks * block_size // PROG_SIZE)  # page programmed since erase
         self._erased = b"\xff" * block_size
         self._cut_at = None
         self._power = 0  # which device() is alive
+        self.blank()
+
+    def blank(self):
+        """Every block erased, as from the factory (the wear counts stay)."""
+        size = self.block_size
+        for block in range(self.blocks):
+            self._mv[block * size:(block + 1) * size] = self._erased
+        for page in range(len(self._used)):
+            self._used[page] = 0
 
     def device(self):
         """Power up: a block device on these blocks; the previous one dies."""
@@ -46,9 +60,6 @@ class Flash:
     def erase_count(self):
         return sum(self.erases)
 
-    def used_blocks(self):
-        return len(self._data)
-
     def _powered(self, power):
         return power == self._power and (self._cut_at is None or self.writes < self._cut_at)
 
@@ -59,30 +70,31 @@ class Flash:
         self.writes += 1
         return self._cut_at is None or self.writes < self._cut_at
 
-    def _read(self, block, offset, buf):
-        data = self._data.get(block)
-        n = len(buf)
-        buf[:] = (data if data is not None else self._erased)[offset:offset + n]
-
-    def _program(self, block, offset, buf, whole):
-        data = self._data.get(block)
-        if data is None:
-            data = self._data[block] = bytearray(self._erased)
+    def _program(self, addr, buf, whole):
         n = len(buf) if whole else len(buf) // 2
-        if data[offset:offset + n] == self._erased[:n]:
-            data[offset:offset + n] = buf[:n]
+        first, last = addr // PROG_SIZE, (addr + n - 1) // PROG_SIZE
+        fresh = True
+        for page in range(first, last + 1):
+            fresh = fresh and not self._used[page]
+            self._used[page] = 1
+        if fresh:
+            self._mv[addr:addr + n] = buf[:n]
         else:  # programming over data: bits only clear, as on NOR flash
+            data = self._data
             for i in range(n):
-                data[offset + i] &= buf[i]
+                data[addr + i] &= buf[i]
         self.programs += 1
+        self.programmed += n
 
     def _erase(self, block, whole):
         self.erases[block] += 1
-        if whole:
-            self._data.pop(block, None)
-        elif block in self._data:
-            half = self.block_size // 2
-            self._data[block][:half] = self._erased[:half]
+        size = self.block_size if whole else self.block_size // 2
+        addr = block * self.block_size
+        self._mv[addr:addr + size] = self._erased[:size]
+        pages = size // PROG_SIZE
+        first = addr // PROG_SIZE
+        for page in range(first, first + pages):
+            self._used[page] = 0
 
 
 class _Device:
@@ -97,15 +109,8 @@ class _Device:
         flash = self._flash
         if not flash._powered(self._power):
             return -_EIO
-        size = flash.block_size
-        mv = memoryview(buf)
-        done = 0
-        while done < len(mv):
-            n = min(len(mv) - done, size - offset)
-            flash._read(block, offset, mv[done:done + n])
-            done += n
-            block += 1
-            offset = 0
+        addr = block * flash.block_size + offset
+        buf[:] = flash._mv[addr:addr + len(buf)]
         return 0
 
     def writeblocks(self, block, buf, offset=None):
@@ -117,19 +122,11 @@ class _Device:
                 if self.ioctl(6, block + i):
                     return -_EIO
             offset = 0
-        done = 0
-        while done < len(mv):
-            n = min(len(mv) - done, size - offset)
-            whole = flash._write_allowed(self._power)
-            if whole is None:
-                return -_EIO
-            flash._program(block, offset, mv[done:done + n], whole)
-            if not whole:
-                return -_EIO
-            done += n
-            block += 1
-            offset = 0
-        return 0
+        whole = flash._write_allowed(self._power)
+        if whole is None:
+            return -_EIO
+        flash._program(block * size + offset, mv, whole)
+        return 0 if whole else -_EIO
 
     def ioctl(self, op, arg):
         flash = self._flash
@@ -142,14 +139,13 @@ class _Device:
             if whole is None:
                 return -_EIO
             flash._erase(arg, whole)
-            if not whole:
-                return -_EIO
+            return 0 if whole else -_EIO
         return 0
 
 
 def mount(flash, path="/flash", fresh=False):
-    """Mount littlefs v2 on `flash` at `path` as the rp2 port does (format it
-    first if `fresh`); returns the block device. MicroPython only."""
+    """Mount littlefs v2 on `flash` at `path` as the rp2 port does; `fresh`
+    blanks and formats it first. Returns the block device. MicroPython only."""
     import vfs
 
     try:
@@ -158,6 +154,7 @@ def mount(flash, path="/flash", fresh=False):
         pass
     device = flash.device()
     if fresh:
+        flash.blank()
         vfs.VfsLfs2.mkfs(device, progsize=PROG_SIZE)
     vfs.mount(vfs.VfsLfs2(device, progsize=PROG_SIZE), path)
     return device

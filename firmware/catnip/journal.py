@@ -7,38 +7,44 @@
 #
 # On flash (littlefs on the Pico, any folder on a laptop):
 #
-#   journal/7.playing/0, 1, 2 ...   game 7, still in play, in numbered pages
-#   journal/6.finished/...          ended; stays until a laptop pulls it
-#   journal/5.pulled/...            a laptop has stored it; rotated out first
+#   journal/7.playing/log     game 7, still in play: its sealed records
+#   journal/7.playing/4480    and the newest ones, which follow byte 4480
+#   journal/6.finished/...    ended; stays until a laptop pulls it
+#   journal/5.pulled/...      a laptop has stored it; rotated out first
 #
 # The folder's suffix is the game's status, changed by one atomic rename.
-# Pages are small (PAGE_BYTES): littlefs keeps a file under 512 bytes inline in
-# its directory's metadata log, so appending a record costs a metadata commit
-# and only now and then an erase. Appending to one big file would make littlefs
-# copy the file's last block to a freshly erased one on every flush: an erase
-# (~45 ms on the Pico's flash) for every action. See docs/journal.md.
+# Records are appended to the small tail file; littlefs keeps a file under
+# 512 bytes inline in its folder's metadata, so an append costs a metadata
+# commit and seldom an erase. When the tail would pass PAGE_BYTES it is
+# appended to `log` in one go and a new tail starts, named by its offset, so
+# a cut between those two steps is recognised and undone. (Appending each
+# record to one big file makes littlefs copy its last block to a freshly
+# erased one on every flush: an erase, ~45 ms on the Pico, per action. And
+# keeping every page as its own file slows each commit as the folder grows.)
 #
-# A page is a run of frames:  kind (1 byte), payload length (varint),
-# payload, CRC-32 of all that (4 bytes, little-endian). Kinds:
+# A record is one frame: kind (1 byte), payload length (varint), payload,
+# CRC-32 of all that (4 bytes, little-endian). Kinds:
 #   H header (JSON)   W word (UTF-8)   A action (varints)   N note (JSON)
 #   E end, the result (JSON)
 # An action is the player, then each item: an int n as zigzag(n) << 1, a word
 # as (its index among the game's W frames) << 1 | 1, so ("offer", 18, 20) is
 # four payload bytes and ten on flash. Compact frames keep a 1,400-action game
-# near 14 KB and its scan fast; the CRC and the length make a torn or damaged
-# frame certain to be noticed.
+# near 16 KB and its check at start-up short; the length and the CRC make a
+# torn or damaged record certain to be noticed.
 import json
 import os
 from binascii import crc32
 
-PAGE_BYTES = 448  # a page file stays inline in littlefs's metadata (< 512)
+PAGE_BYTES = 448  # the tail stays inline in littlefs's metadata (< 512)
 RECORD_MAX = 2048  # largest JSON payload (a header, a note, a result)
-_PAGE_MAX = RECORD_MAX + 16  # no page we write is longer: a read bound
+_FRAME_MAX = RECORD_MAX + 8  # no frame is longer: a torn one is shorter
+_CHUNK = 512  # bytes read at a time
 _NUMBER_MAX = 1 << 28
 STATUSES = ("playing", "finished", "abandoned", "pulled", "broken")
 _KINDS = b"HWANE"
-_GONE = ".gone"  # a game being rotated out: removed at the next scan if cut
-_NEW = "new"  # a page being rewritten (torn tail dropped)
+_LOG = "log"
+_NEW = "new"  # a file being rewritten without its torn end
+_GONE = ".gone"  # a game being rotated out: removed at the next start if cut
 
 
 class JournalError(Exception):
@@ -46,11 +52,11 @@ class JournalError(Exception):
 
 
 class _Damaged(Exception):
-    # A bad frame at `pos` of `page`; `torn` when no good frame follows it.
-    def __init__(self, page, pos, torn, why):
+    # A bad record; `torn` when it ends the game and nothing good follows, so
+    # cutting `path` back to `keep` bytes drops it.
+    def __init__(self, why, torn=False, path=None, keep=0):
         super().__init__(why)
-        self.page, self.pos, self.torn, self.why = page, pos, torn, why
-        self.last = False  # set when it is known to be in the game's last page
+        self.why, self.torn, self.path, self.keep = why, torn, path, keep
 
 
 class _Game:
@@ -62,9 +68,8 @@ class _Game:
         self.words = {}  # word -> index, in the order of its W frames
         self.actions = 0
         self.ended = False
-        self.page = 0  # the page the next record goes to
-        self.fill = 0  # bytes already in that page
-        self.bytes = 0
+        self.sealed = 0  # bytes in the log file; the tail starts there
+        self.fill = 0  # bytes in the tail
 
 
 class Journal:
@@ -216,8 +221,9 @@ class Journal:
             raise self._broken(gid, e)
 
     def entries(self, gid):
-        """Every record after the header, read from flash one page at a time:
-        ("action", player, action), ("note", dict) or ("end", result)."""
+        """Every record after the header, read from flash a little at a time
+        (no file stays open between entries): ("action", player, action),
+        ("note", dict) or ("end", result)."""
         self._known(gid)
         try:
             for entry in self._walk(gid, _Decoder()):
@@ -253,27 +259,24 @@ class Journal:
             self._check(gid)
 
     def _check(self, gid):
-        # Read an unfinished game through, so it can be resumed: drop a torn
-        # tail, refuse a damaged middle.
+        # Read an unfinished game through, so it can be resumed: finish or
+        # undo a cut merge, drop a torn last record, refuse a damaged middle.
         decoder = _Decoder()
-        folder = self._folder(gid, "playing")
-        if _NEW in os.listdir(folder):
-            os.remove(folder + "/" + _NEW)  # a rewrite was cut: the page is intact
         try:
+            self._settle(gid)
             for _ in self._walk(gid, decoder):
                 pass
         except _Damaged as e:
-            if not (e.torn and e.last):
+            if not e.torn:
                 self.problems.append(str(self._broken(gid, e)))
                 return
             if decoder.header is not None:
-                data = self._page(gid, e.page)[:e.pos]
-                _rewrite(self._page_path(gid, e.page), folder + "/" + _NEW, data)
+                _cut(e.path, e.keep, self._file(gid, _NEW))
                 self.problems.append(
                     "game %d (%s): its last record was cut off by a power loss and was dropped; "
                     "it resumes after action %d" % (gid, _title(decoder.header), decoder.actions))
         if decoder.header is None:
-            _remove_tree(folder)
+            _remove_tree(self._folder(gid, "playing"))
             del self._status[gid]
             self.problems.append("game %d was cut off by a power loss before anything of it was "
                                  "saved; there is nothing to resume" % gid)
@@ -283,61 +286,79 @@ class Journal:
             return
         game = self._open[gid] = _Game(gid, decoder.header)
         game.words, game.actions = decoder.words, decoder.actions
-        game.page = self._pages(gid) - 1
-        game.fill = len(self._page(gid, game.page))
-        game.bytes = self._game_bytes(gid)
+        files = self._files(gid)
+        game.sealed = _size(self._file(gid, _LOG))
+        game.fill = files[-1][2] - game.sealed if files else 0
+
+    def _settle(self, gid):
+        # Undo what a cut left half done: a rewrite, or a merge of the tail
+        # into the log (appended but the tail not yet removed, or appended
+        # only in part on a filesystem that can tear a write).
+        names = os.listdir(self._folder(gid, "playing"))
+        if _NEW in names:
+            os.remove(self._file(gid, _NEW))  # the rewrite was cut: the original stands
+        sealed = _size(self._file(gid, _LOG))
+        for name in names:
+            if not name.isdigit() or int(name) >= sealed:
+                continue
+            start, tail = int(name), self._file(gid, name)
+            end = start + _size(tail)
+            if end == sealed and _read_at(tail, 0, _FRAME_MAX) == _read_at(
+                    self._file(gid, _LOG), start, _FRAME_MAX):
+                os.remove(tail)
+            elif start < sealed < end:
+                _cut(self._file(gid, _LOG), start, self._file(gid, _NEW))
+                sealed = start
 
     def _walk(self, gid, decoder):
-        # Every entry of a game, page by page; _Damaged at the first bad frame.
-        pages = self._pages(gid)
-        for page in range(pages):
+        # Every entry of a game in order; _Damaged at the first bad record.
+        files = self._files(gid)
+        for i in range(len(files)):
+            path, start, end = files[i]
             try:
-                for kind, payload in _frames(self._page(gid, page), page):
+                for kind, payload in _file_frames(path, start, end, i == len(files) - 1):
                     entry = decoder.decode(kind, payload)
                     if entry is not None:
                         yield entry
-            except _Damaged as e:
-                e.last = page == pages - 1
-                raise
             except (ValueError, IndexError, KeyError, TypeError) as e:
-                raise _Damaged(page, 0, False, "a record on page %d makes no sense (%s)"
-                               % (page, e))
+                raise _Damaged("a record after byte %d makes no sense (%s)" % (start, e))
+            except OSError as e:
+                raise _Damaged("%s cannot be read (%s)" % (path, _why(e)))
 
-    def _pages(self, gid):
-        # How many pages the game has; _Damaged if one is missing.
-        folder = self._folder(gid, self._status[gid])
-        numbers = set(int(n) for n in os.listdir(folder) if n.isdigit())
-        for i in range(len(numbers)):
-            if i not in numbers:
-                raise _Damaged(i, 0, False, "page %d is missing" % i)
-        return len(numbers)
+    def _files(self, gid):
+        # [(path, first byte, end)] of a game's log and tail, in order;
+        # _Damaged unless the tail starts where the log ends.
+        names = os.listdir(self._folder(gid, self._status[gid]))
+        files = []
+        sealed = 0
+        if _LOG in names:
+            sealed = _size(self._file(gid, _LOG))
+            files.append((self._file(gid, _LOG), 0, sealed))
+        tails = [int(n) for n in names if n.isdigit()]
+        if len(tails) > 1 or tails and tails[0] != sealed:
+            raise _Damaged("records are missing after byte %d" % min([sealed] + tails))
+        if tails:
+            files.append((self._file(gid, str(sealed)), sealed,
+                          sealed + _size(self._file(gid, str(sealed)))))
+        return files
 
     def _read_header(self, gid):
+        decoder = _Decoder()
         try:
-            for kind, payload in _frames(self._page(gid, 0), 0):
-                header = json.loads(payload) if kind == b"H" else None
-                if isinstance(header, dict):
-                    return header
-                break
-        except (OSError, ValueError):
+            for _ in self._walk(gid, decoder):
+                break  # the header came first
+        except (OSError, _Damaged):
             pass
-        raise _Damaged(0, 0, False, "its header cannot be read")
+        if decoder.header is None:
+            raise _Damaged("its header cannot be read")
+        return decoder.header
 
     def _game_bytes(self, gid):
         folder = self._folder(gid, self._status[gid])
         total = 0
         for name in os.listdir(folder):
-            total += os.stat(folder + "/" + name)[6]
+            total += _size(folder + "/" + name)
         return total
-
-    def _page(self, gid, page):
-        # One page, whole: pages are small, so this bounds the RAM a read takes.
-        with open(self._page_path(gid, page), "rb") as f:
-            data = f.read(_PAGE_MAX)
-            if f.read(1):
-                raise _Damaged(page, _PAGE_MAX, False, "page %d is longer than any we write"
-                               % page)
-        return data
 
     def _rotate(self):
         # Make room for one more game: pulled games go first, then the
@@ -376,17 +397,16 @@ class Journal:
     def _append(self, frames, bounded=True):
         game = self._live
         n = len(frames)
-        if bounded and game.bytes + n > self.max_game_bytes:
+        if bounded and game.sealed + game.fill + n > self.max_game_bytes:
             raise JournalError("game %d has filled the %d bytes the journal keeps for a game; "
                                "end or abandon it" % (game.gid, self.max_game_bytes))
-        if game.fill and game.fill + n > PAGE_BYTES:
-            game.page += 1
-            game.fill = 0
-        # Opened for each record and closed at once: closing commits (on
-        # littlefs as flush() does), no file buffer stays on the heap between
-        # records, and no open file outlives the journal.
+        # Files are opened for each record and closed at once: closing
+        # commits (on littlefs as flush() does), no file buffer stays on the
+        # heap between records, and no open file outlives the journal.
         try:
-            with open(self._page_path(game.gid, game.page), "ab") as f:
+            if game.fill and game.fill + n > PAGE_BYTES:
+                self._seal(game)
+            with open(self._file(game.gid, str(game.sealed)), "ab") as f:
                 f.write(frames)
                 f.flush()
         except OSError as e:
@@ -394,7 +414,18 @@ class Journal:
                              "(%s); end or abandon the game" % (game.gid, _why(e)))
             raise JournalError(self._stopped)
         game.fill += n
-        game.bytes += n
+
+    def _seal(self, game):
+        # Move the full tail onto the end of the log; the next tail is named
+        # by where it starts, so a cut in between is recognised (_settle).
+        tail = self._file(game.gid, str(game.sealed))
+        data = _read_at(tail, 0, game.fill)
+        with open(self._file(game.gid, _LOG), "ab") as f:
+            f.write(data)
+            f.flush()
+        os.remove(tail)
+        game.sealed += game.fill
+        game.fill = 0
 
     def _mark(self, gid, status):
         try:
@@ -439,8 +470,8 @@ class Journal:
     def _folder(self, gid, status):
         return self._path("%d.%s" % (gid, status))
 
-    def _page_path(self, gid, page):
-        return "%s/%d" % (self._folder(gid, self._status[gid]), page)
+    def _file(self, gid, name):
+        return "%s/%s" % (self._folder(gid, self._status[gid]), name)
 
 
 class _Decoder:
@@ -506,21 +537,30 @@ def _frame(kind, payload):
     return frame
 
 
-def _frames(data, page):
-    """Each (kind, payload) of a page; _Damaged at the first bad frame."""
-    pos = 0
-    while pos < len(data):
-        found = _frame_at(data, pos)
+def _file_frames(path, start, end, last):
+    """Each (kind, payload) of a file that holds the game's bytes start..end,
+    read a chunk at a time; _Damaged at the first bad frame, torn if it ends
+    the game (`last`), is no longer than a frame, and nothing good follows."""
+    size = end - start
+    buf, offset, at = b"", 0, 0  # buf holds the file from byte `offset`
+    while offset + at < size:
+        found = _frame_at(buf, at)
+        if found is None and len(buf) - at < _FRAME_MAX and offset + len(buf) < size:
+            buf = buf[at:] + _read_at(path, offset + len(buf), _CHUNK)
+            offset, at = offset + at, 0
+            continue
         if found is None:
-            torn = True
-            for later in range(pos + 1, len(data)):
-                if _frame_at(data, later) is not None:
-                    torn = False
-                    break
-            raise _Damaged(page, pos, torn, "the record at byte %d of page %d is bad" % (pos, page))
-        kind, start, stop = found
-        yield kind, data[start:stop]
-        pos = stop + 4
+            rest = buf[at:]
+            torn = last and offset + len(buf) >= size and len(rest) <= _FRAME_MAX
+            later = 1
+            while torn and later < len(rest):
+                torn = _frame_at(rest, later) is None
+                later += 1
+            raise _Damaged("the record at byte %d is bad" % (start + offset + at), torn, path,
+                           offset + at)
+        kind, first, stop = found
+        yield kind, buf[first:stop]
+        at = stop + 4
 
 
 def _frame_at(data, pos):
@@ -629,10 +669,25 @@ def _remove_tree(folder):
     os.rmdir(folder)
 
 
-def _rewrite(path, scratch, data):
-    # Replace a page by `data` atomically: write it aside, then rename over.
+def _size(path):
+    try:
+        return os.stat(path)[6]
+    except OSError:
+        return 0
+
+
+def _read_at(path, offset, n):
+    with open(path, "rb") as f:
+        f.seek(offset)
+        return f.read(n)
+
+
+def _cut(path, keep, scratch):
+    # Keep the first `keep` bytes of a file: copied aside a chunk at a time,
+    # then renamed over it, so a cut leaves either the old or the new.
     with open(scratch, "wb") as f:
-        f.write(data)
+        for offset in range(0, keep, _CHUNK):
+            f.write(_read_at(path, offset, min(_CHUNK, keep - offset)))
     try:
         os.rename(scratch, path)
     except OSError:  # a filesystem that will not rename over a file

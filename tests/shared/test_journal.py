@@ -12,17 +12,26 @@ from catnip.journal import PAGE_BYTES, Journal, JournalError
 MICROPYTHON = sys.implementation.name == "micropython"
 HEADER = {"game": "stack", "config": {"players": 3, "mode": "composure"}, "seed": "s33d",
           "seed_commit": "c0ffee"}
-_made = [0]
+_flash = []
+
+
+def pico_flash():
+    """One RAM flash with the Pico's geometry (fewer blocks), made once: a
+    fresh one per test would fragment the unix port's heap."""
+    from catnip.blockdev import Flash
+
+    if not _flash:
+        _flash.append(Flash(blocks=96))
+    return _flash[0]
 
 
 def scratch():
     """A fresh, empty folder to keep journals in."""
-    _made[0] += 1
     if MICROPYTHON:
-        from catnip.blockdev import Flash, mount
+        from catnip.blockdev import mount
 
         path = "/journal-test"
-        mount(Flash(blocks=96), path, fresh=True)  # the old one is unmounted
+        mount(pico_flash(), path, fresh=True)
         return path
     import atexit
     import shutil
@@ -42,41 +51,71 @@ def actions(n):
 
 
 def record_game(root, moves, notes_every=25, end=None):
-    """Record a game; returns (journal, gid, [(entry, bytes on flash after it)])."""
+    """Record a game; returns (journal, gid, [(entry, bytes on flash after it)],
+    the offsets where its tail files started)."""
     j = Journal(root)
     gid = j.begin(HEADER)
     written = [(None, j.bytes_used())]
+    starts = set()
+
+    def saved(entry):
+        written.append((entry, j.bytes_used()))
+        starts.update(tail_starts(root, gid))
+
     for i, (player, action) in enumerate(moves):
         j.action(player, list(action) if i % 3 == 0 else action)  # lists come back as tuples
-        written.append((("action", player, action), j.bytes_used()))
+        saved(("action", player, action))
         if i % notes_every == notes_every - 1:
             note = {"tray": "placed", "height": i, "confidence": 0.75, "answer": "yes"}
             j.note(note)
-            written.append((("note", note), j.bytes_used()))
+            saved(("note", note))
     if end is not None:
         j.finish(end)
         written.append((("end", end), j.bytes_used()))
-    return j, gid, written
+    return j, gid, written, sorted(starts)
 
 
-def page_files(root, gid, status):
-    folder = "%s/%d.%s" % (root, gid, status)
-    pages = []
-    for page in range(len(os.listdir(folder))):
-        with open("%s/%d" % (folder, page), "rb") as f:
-            pages.append(f.read())
-    return pages
+def folder_of(root, gid):
+    for name in os.listdir(root):
+        if name.startswith("%d." % gid):
+            return root + "/" + name
+    raise AssertionError("no game %d in %s" % (gid, root))
 
 
-def lay_out(root, gid, status, pages):
-    """Write a game's folder by hand, page by page."""
+def tail_starts(root, gid):
+    return [int(n) for n in os.listdir(folder_of(root, gid)) if n.isdigit()]
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def write(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def stream(root, gid):
+    """A game's bytes: its log, then its tail."""
+    folder = folder_of(root, gid)
+    data = read(folder + "/log") if "log" in os.listdir(folder) else b""
+    for start in tail_starts(root, gid):
+        assert start == len(data), (start, len(data))
+        data += read("%s/%d" % (folder, start))
+    return data
+
+
+def lay_out(root, gid, status, data, sealed):
+    """Write a game's folder by hand: data[:sealed] as its log, the rest as its tail."""
     remove_tree(root)
     os.mkdir(root)
     folder = "%s/%d.%s" % (root, gid, status)
     os.mkdir(folder)
-    for i, data in enumerate(pages):
-        with open("%s/%d" % (folder, i), "wb") as f:
-            f.write(data)
+    if sealed:
+        write(folder + "/log", data[:sealed])
+    if len(data) > sealed:
+        write("%s/%d" % (folder, sealed), data[sealed:])
 
 
 def remove_tree(path):
@@ -103,7 +142,7 @@ def test_round_trip_of_a_finished_game():
     root = scratch() + "/journal"
     moves = actions(60)
     end = {"ranks": [2, 1, 3], "reasons": ["player 1 has the most points"]}
-    j, gid, written = record_game(root, moves, end=end)
+    j, gid, written, _ = record_game(root, moves, end=end)
     again = Journal(root)
     assert again.problems == [] and again.games() == [(gid, "finished")]
     assert again.header(gid) == HEADER and again.resumable() is None
@@ -115,13 +154,15 @@ def test_round_trip_of_a_finished_game():
     assert again.bytes_used() == written[-1][1] == j.bytes_used()
 
 
-def test_compact_frames_and_small_pages():
+def test_compact_frames_and_a_small_tail():
     root = scratch() + "/journal"
-    j, gid, written = record_game(root, [(3, ("offer", 18, 20))] * 200, notes_every=1000)
+    j, gid, written, starts = record_game(root, [(3, ("offer", 18, 20))] * 200, 1000)
     per_action = (written[-1][1] - written[1][1]) / 199
     assert per_action == 10, per_action  # kind, length, 4 payload bytes, CRC
-    for data in page_files(root, gid, "playing"):
-        assert len(data) <= PAGE_BYTES
+    assert len(starts) >= 4, starts
+    names = sorted(os.listdir(folder_of(root, gid)))
+    assert names == [str(starts[-1]), "log"], names
+    assert len(read(folder_of(root, gid) + "/" + names[0])) <= PAGE_BYTES
 
 
 def test_resume_carries_on_the_same_game():
@@ -158,22 +199,15 @@ def test_begin_abandons_an_unresumed_game():
 def test_a_cut_at_every_byte_resumes_the_last_whole_record():
     base = scratch()
     moves = actions(40)
-    j, gid, written = record_game(base + "/whole", moves, notes_every=20)
-    pages = page_files(base + "/whole", gid, "playing")
-    assert len(pages) == 2, [len(p) for p in pages]
-    total = sum(len(p) for p in pages)
+    j, gid, written, starts = record_game(base + "/whole", moves, notes_every=20)
+    data = stream(base + "/whole", gid)
+    assert len(starts) == 2, starts  # the cuts fall in the log and in the tail
     ends = [size for _, size in written]
     header_end = ends[0]
     root = base + "/cut"
     torn = 0
-    for cut in range(total + 1):
-        cut_pages, left = [], cut
-        for data in pages:
-            if left <= 0 and cut_pages:
-                break
-            cut_pages.append(data[:left])
-            left -= len(data)
-        lay_out(root, gid, "playing", cut_pages)
+    for cut in range(len(data) + 1):
+        lay_out(root, gid, "playing", data[:cut], max(s for s in starts if s <= cut))
         j = Journal(root)
         if cut < header_end:
             assert j.resumable() is None and j.games() == [], cut
@@ -196,31 +230,49 @@ def test_a_cut_at_every_byte_resumes_the_last_whole_record():
         again = Journal(root)
         assert again.problems == [] and entries_of(again, gid) == whole + [
             ("action", 2, ("after", cut))], cut
-    assert torn > total * 3 // 4, (torn, total)
+    assert torn > len(data) * 3 // 4, (torn, len(data))
 
 
 def test_damage_anywhere_never_yields_a_wrong_record():
     base = scratch()
-    j, gid, written = record_game(base + "/whole", actions(30), notes_every=15)
-    pages = page_files(base + "/whole", gid, "playing")
+    j, gid, written, starts = record_game(base + "/whole", actions(30), notes_every=15)
+    data = stream(base + "/whole", gid)
     truth = [e for e, _ in written[1:]]
     root = base + "/bad"
-    for page in range(len(pages)):
-        for pos in range(len(pages[page])):
-            hurt = list(pages)
-            data = bytearray(hurt[page])
-            data[pos] ^= 0x24
-            hurt[page] = bytes(data)
-            lay_out(root, gid, "playing", hurt)
-            j = Journal(root)
-            got = []
-            try:
-                for entry in j.entries(gid):
-                    got.append(entry)
-            except JournalError as e:
-                assert "is damaged" in str(e), e
-            assert got == truth[:len(got)], (page, pos, got[-1:])
-            assert j.resumable() is None or entries_of(j, gid) == got
+    for pos in range(len(data)):
+        hurt = bytearray(data)
+        hurt[pos] ^= 0x24
+        lay_out(root, gid, "playing", hurt, starts[-1])
+        j = Journal(root)
+        got = []
+        try:
+            for entry in j.entries(gid):
+                got.append(entry)
+        except JournalError as e:
+            assert "is damaged" in str(e), e
+        assert got == truth[:len(got)], (pos, got[-1:])
+        assert j.resumable() is None or entries_of(j, gid) == got
+
+
+def test_a_cut_while_the_tail_moves_to_the_log_is_undone():
+    base = scratch()
+    j, gid, written, starts = record_game(base + "/whole", actions(60))
+    data = stream(base + "/whole", gid)
+    truth = [e for e, _ in written[1:]]
+    sealed = starts[-1]
+    tail = data[sealed:]
+    root = base + "/cut"
+    for appended in (len(tail), len(tail) // 2, 1):  # the whole tail, half, one byte
+        lay_out(root, gid, "playing", data, sealed)
+        folder = folder_of(root, gid)
+        write(folder + "/log", data[:sealed] + tail[:appended])
+        j = Journal(root)
+        assert j.problems == [] and j.resumable() == (gid, HEADER, 60), (appended, j.problems)
+        assert entries_of(j, gid) == truth
+        assert read(folder + "/log") == data[:sealed + (appended == len(tail)) * len(tail)]
+        j.resume(gid)
+        j.action(0, ("more", appended))
+        assert entries_of(Journal(root), gid) == truth + [("action", 0, ("more", appended))]
 
 
 # ---- damage ------------------------------------------------------------------
@@ -229,14 +281,12 @@ def test_damage_anywhere_never_yields_a_wrong_record():
 def test_a_damaged_middle_refuses_that_game_and_keeps_the_others():
     root = scratch() + "/journal"
     record_game(root, actions(20), end={"ranks": [1, 2, 3]})
-    j, gid, written = record_game(root, actions(90))
+    j, gid, written, _ = record_game(root, actions(90))
     before = entries_of(Journal(root), 1)
-    folder = "%s/%d.playing" % (root, gid)
-    with open(folder + "/0", "rb") as f:
-        data = bytearray(f.read())
+    log = folder_of(root, gid) + "/log"
+    data = bytearray(read(log))
     data[len(data) // 2] ^= 0xFF
-    with open(folder + "/0", "wb") as f:
-        f.write(data)
+    write(log, data)
     j = Journal(root)
     assert j.resumable() is None
     assert j.games() == [(1, "finished"), (gid, "broken")]
@@ -254,31 +304,27 @@ def test_a_damaged_middle_refuses_that_game_and_keeps_the_others():
 
 def test_damage_in_the_last_page_before_its_end_is_not_a_torn_tail():
     root = scratch() + "/journal"
-    j, gid, written = record_game(root, actions(10))
-    folder = "%s/%d.playing" % (root, gid)
-    with open(folder + "/0", "rb") as f:
-        data = bytearray(f.read())
+    j, gid, written, starts = record_game(root, actions(10))
+    tail = folder_of(root, gid) + "/0"
+    data = bytearray(read(tail))
     data[-15] ^= 0x01  # inside the second-last record: a good one follows
-    with open(folder + "/0", "wb") as f:
-        f.write(data)
+    write(tail, data)
     j = Journal(root)
     assert j.resumable() is None and j.games() == [(gid, "broken")], j.problems
 
 
-def test_a_missing_page_or_a_finished_game_gone_bad_is_reported():
+def test_missing_records_or_a_finished_game_gone_bad_are_reported():
     root = scratch() + "/journal"
-    j, gid, written = record_game(root, actions(120), end={"ranks": [1, 2, 3]})
-    folder = "%s/%d.finished" % (root, gid)
-    os.remove(folder + "/1")
+    j, gid, written, starts = record_game(root, actions(120), end={"ranks": [1, 2, 3]})
+    os.remove(folder_of(root, gid) + "/log")
     j = Journal(root)
     assert j.games() == [(gid, "finished")] and j.problems == []  # not read until asked
     e = raises(JournalError, entries_of, j, gid)
-    assert str(e) == ("game %d is damaged (page 1 is missing): it cannot be resumed, and is "
-                      "kept so a laptop can pull what is readable" % gid), e
+    assert str(e) == ("game %d is damaged (records are missing after byte 0): it cannot be "
+                      "resumed, and is kept so a laptop can pull what is readable" % gid), e
     assert j.games() == [(gid, "broken")]
-    with open("%s/%d.broken/0" % (root, gid), "wb") as f:
-        f.write(b"not a header")
-    assert "(the record at byte 0 of page 0 is bad)" in message(JournalError, j.header, gid)
+    write("%s/%d.broken/log" % (root, gid), b"not a header")
+    assert "(its header cannot be read)" in message(JournalError, j.header, gid)
 
 
 def test_bad_folder_contents_are_reported_and_left_alone():

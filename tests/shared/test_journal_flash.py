@@ -1,9 +1,9 @@
 # micropython-only: littlefs (vfs.VfsLfs2) exists only in MicroPython.
 # The journal on real littlefs, on a RAM flash with the Pico's block and page
 # sizes, through power cuts at every program and erase of a whole game.
-from test_journal import HEADER, actions
+from test_journal import HEADER, actions, pico_flash
 
-from catnip.blockdev import Flash, mount
+from catnip.blockdev import mount
 from catnip.journal import Journal, JournalError
 
 MOUNT = "/pico"
@@ -54,7 +54,7 @@ def saved_calls(j):
 def test_a_power_cut_at_any_write_loses_nothing_acknowledged():
     calls = script(60)
     truth = [entry(c) for c in calls[1:]]
-    flash = Flash(blocks=96)
+    flash = pico_flash()
     mount(flash, MOUNT, fresh=True)
     formatted = flash.writes
     assert play(Journal(ROOT), calls) == len(calls)
@@ -62,7 +62,6 @@ def test_a_power_cut_at_any_write_loses_nothing_acknowledged():
     assert writes > len(calls), writes
     cuts = 0
     for n in range(1, writes + 1):
-        flash = Flash(blocks=96)
         mount(flash, MOUNT, fresh=True)
         flash.cut_after(n)
         acknowledged = play(Journal(ROOT), calls)
@@ -89,7 +88,7 @@ def test_a_power_cut_at_any_write_loses_nothing_acknowledged():
 
 
 def test_wear_stays_well_below_one_erase_per_action():
-    flash = Flash(blocks=96)
+    flash = pico_flash()
     mount(flash, MOUNT, fresh=True)
     j = Journal(ROOT)
     before = flash.erase_count()
