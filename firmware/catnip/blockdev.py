@@ -1,6 +1,7 @@
-# A flash chip held in RAM, for running littlefs off the Pico: the virtual
-# table, the tests and the bench mount it where the Pico mounts its flash, so
-# the journal runs on the same filesystem with the same geometry.
+# A flash chip simulated in RAM (or in a file), for running littlefs off the
+# Pico: the virtual table, the tests and the bench mount it where the Pico
+# mounts its flash, so the journal runs on the same filesystem with the same
+# geometry.
 #
 # The Pico's MicroPython (RPI_PICO) gives littlefs v2 the last 1408 KB of its
 # 2 MB flash: 352 blocks of 4096 bytes, programmed in 256-byte pages
@@ -21,17 +22,19 @@ _EIO = 5
 
 
 class Flash:
-    def __init__(self, blocks=PICO_BLOCKS, block_size=BLOCK_SIZE):
+    """`backing`: None keeps the blocks in RAM; a file opened "w+b" keeps
+    them there instead, and then reading and writing allocate nothing, so a
+    heap figure taken around the journal leaves the flash out."""
+
+    def __init__(self, blocks=PICO_BLOCKS, block_size=BLOCK_SIZE, backing=None):
         self.blocks = blocks
         self.block_size = block_size
         self.erases = [0] * blocks  # per block, since made
         self.programs = 0
         self.programmed = 0  # bytes
         self.writes = 0  # programs and erases since the last power-up
-        # All of it allocated once, so reading and writing allocate nothing
-        # and a heap figure taken around the journal leaves the flash out.
-        self._data = bytearray(blocks * block_size)
-        self._mv = memoryview(self._data)
+        self._file = backing
+        self._mv = None if backing is not None else memoryview(bytearray(blocks * block_size))
         self._used = bytearray(blocks * block_size // PROG_SIZE)  # page programmed since erase
         self._erased = b"\xff" * block_size
         self._cut_at = None
@@ -40,11 +43,24 @@ class Flash:
 
     def blank(self):
         """Every block erased, as from the factory (the wear counts stay)."""
-        size = self.block_size
         for block in range(self.blocks):
-            self._mv[block * size:(block + 1) * size] = self._erased
+            self._store(block * self.block_size, self._erased)
         for page in range(len(self._used)):
             self._used[page] = 0
+
+    def _load(self, addr, buf):
+        if self._file is not None:
+            self._file.seek(addr)
+            self._file.readinto(buf)
+        else:
+            buf[:] = self._mv[addr:addr + len(buf)]
+
+    def _store(self, addr, data):
+        if self._file is not None:
+            self._file.seek(addr)
+            self._file.write(data)
+        else:
+            self._mv[addr:addr + len(data)] = data
 
     def device(self):
         """Power up: a block device on these blocks; the previous one dies."""
@@ -77,12 +93,13 @@ class Flash:
         for page in range(first, last + 1):
             fresh = fresh and not self._used[page]
             self._used[page] = 1
-        if fresh:
-            self._mv[addr:addr + n] = buf[:n]
-        else:  # programming over data: bits only clear, as on NOR flash
-            data = self._data
+        if not fresh:  # programming over data: bits only clear, as on NOR flash
+            old = bytearray(n)
+            self._load(addr, old)
             for i in range(n):
-                data[addr + i] &= buf[i]
+                old[i] &= buf[i]
+            buf = old
+        self._store(addr, buf if n == len(buf) else buf[:n])
         self.programs += 1
         self.programmed += n
 
@@ -90,7 +107,7 @@ class Flash:
         self.erases[block] += 1
         size = self.block_size if whole else self.block_size // 2
         addr = block * self.block_size
-        self._mv[addr:addr + size] = self._erased[:size]
+        self._store(addr, self._erased if whole else self._erased[:size])
         pages = size // PROG_SIZE
         first = addr // PROG_SIZE
         for page in range(first, first + pages):
@@ -109,8 +126,7 @@ class _Device:
         flash = self._flash
         if not flash._powered(self._power):
             return -_EIO
-        addr = block * flash.block_size + offset
-        buf[:] = flash._mv[addr:addr + len(buf)]
+        flash._load(block * flash.block_size + offset, buf)
         return 0
 
     def writeblocks(self, block, buf, offset=None):
