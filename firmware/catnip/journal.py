@@ -91,7 +91,7 @@ class Journal:
         for name in sorted(os.listdir(self.root)):
             try:
                 self._adopt(name)
-            except OSError as e:
+            except (OSError, ValueError, _Damaged) as e:
                 self.problems.append("%s could not be read (%s); it was left alone"
                                      % (self._path(name), _why(e)))
 
@@ -109,12 +109,12 @@ class Journal:
         if not _is_folder(self.root):
             raise JournalError("the journal folder %s cannot be used: no game can be saved; "
                                "check the flash" % self.root)
-        self._rotate()
-        for gid in sorted(self._open):
-            self.abandon(gid)
-        gid = 1
+        gid = 1  # numbered before rotation, so a number is never used twice
         for known in self._status:
             gid = max(gid, known + 1)
+        self._rotate()
+        for other in sorted(self._open):
+            self.abandon(other)
         try:
             os.mkdir(self._folder(gid, "playing"))
         except OSError as e:
@@ -303,10 +303,10 @@ class Journal:
                 continue
             start, tail = int(name), self._file(gid, name)
             end = start + _size(tail)
-            if end == sealed and _read_at(tail, 0, _FRAME_MAX) == _read_at(
-                    self._file(gid, _LOG), start, _FRAME_MAX):
+            copied = _read_at(self._file(gid, _LOG), start, _FRAME_MAX)
+            if end == sealed and _read_at(tail, 0, _FRAME_MAX) == copied:
                 os.remove(tail)
-            elif start < sealed < end:
+            elif start < sealed < end and _read_at(tail, 0, len(copied)) == copied:
                 _cut(self._file(gid, _LOG), start, self._file(gid, _NEW))
                 sealed = start
 
@@ -376,14 +376,19 @@ class Journal:
             if victim is None:
                 return
             status = self._status[victim]
+            title = _title(self._safe_header(victim))
+            gone = self._path("%d%s" % (victim, _GONE))
+            try:
+                os.rename(self._folder(victim, status), gone)
+                del self._status[victim]
+                _remove_tree(gone)
+            except OSError as e:
+                self.problems.append("game %d could not be removed to make room (%s); check the "
+                                     "flash" % (victim, _why(e)))
+                return
             if status != "pulled":
                 self.problems.append("game %d (%s, %s) was removed to make room before a laptop "
-                                     "had pulled it" % (victim, _title(self._safe_header(victim)),
-                                                        status))
-            gone = self._path("%d%s" % (victim, _GONE))
-            os.rename(self._folder(victim, status), gone)
-            del self._status[victim]
-            _remove_tree(gone)
+                                     "had pulled it" % (victim, title, status))
 
     # ---- writing -------------------------------------------------------------
 
@@ -517,7 +522,7 @@ class _Decoder:
         while pos < len(payload):
             v, pos = _read_varint(payload, pos)
             if v & 1:
-                items.append(self._list[v >> 1])  # IndexError is a ValueError's kin
+                items.append(self._list[v >> 1])  # an unknown word: IndexError
             else:
                 z = v >> 1
                 items.append(-((z + 1) >> 1) if z & 1 else z >> 1)
@@ -546,8 +551,10 @@ def _file_frames(path, start, end, last):
     while offset + at < size:
         found = _frame_at(buf, at)
         if found is None and len(buf) - at < _FRAME_MAX and offset + len(buf) < size:
-            buf = buf[at:] + _read_at(path, offset + len(buf), _CHUNK)
-            offset, at = offset + at, 0
+            more = _read_at(path, offset + len(buf), _CHUNK)
+            if not more:  # shorter than it said
+                size = offset + len(buf)
+            buf, offset, at = buf[at:] + more, offset + at, 0
             continue
         if found is None:
             rest = buf[at:]
