@@ -645,9 +645,10 @@ def _plain(x, depth):
 
 
 def _parse(name):
-    # "7.playing" -> (7, "playing"); (None, ".gone") for a game being removed.
-    number, dot, status = name.partition(".")
-    if not number.isdigit() or not dot:
+    # "7.playing" -> (7, "playing"); "7.gone" -> (7, ".gone"), a game being removed.
+    dot = name.find(".")
+    number, status = name[:dot], name[dot + 1:]
+    if dot < 1 or not number.isdigit():
         return None, None
     if "." + status == _GONE:
         return int(number), _GONE
