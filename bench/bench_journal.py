@@ -219,7 +219,8 @@ def rows() -> Iterator[Row]:
                f"mean of {records} records, worst {g['worst_us'] / 1000:.1f} ms; "
                f"{g['flash_us'] / g['us']:.0%} of it in the RAM flash model")
         yield (AREA, f"{title}: write time a record, Pico estimate", compute_ms + flash_ms, "ms",
-               f"compute {compute_ms:.1f} ms (unix x {PICO}, flash model left out) + flash "
+               f"compute {compute_ms:.1f} ms (unix x {PICO} without the flash model; over-counts "
+               f"littlefs, which is C) + flash "
                f"{flash_ms:.1f} ms (W25Q16JV typical: {ERASE_MS:.0f} ms an erase, "
                f"{PAGE_MS} ms a page)")
     one = _micropython(RECORD, ["long"], 1 << 20)
@@ -240,8 +241,8 @@ def rows() -> Iterator[Row]:
     yield (AREA, "heap: allocated by one action()", h["garbage"], "B",
            "most of the game (when the tail moves to the log), littlefs's file buffers "
            "included; garbage for the next gc")
-    yield (AREA, "heap: reading a whole game back", h["reading"], "B",
-           "most held at once by entries(): the reader, one page, one entry")
+    yield (AREA, "heap: reading a whole game back", h["reading"] - h["reopened"], "B",
+           "most held at once by entries() beyond the Journal: its reader, a chunk, one entry")
     yield (AREA, "start-up check of that game unfinished", h["scan_us"] / 1000, "ms",
            f"unix port; Pico ~{h['scan_us'] * PICO / 1e6:.1f} s (x {PICO}): every record's CRC, "
            "before resume is offered")
