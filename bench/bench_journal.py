@@ -16,6 +16,10 @@ typical 45 ms per 4 KB sector erase and 0.4 ms per 256-byte page program.
 from __future__ import annotations
 
 import binascii
+import json
+import os
+import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -273,3 +277,88 @@ def _cpython_digests() -> dict[str, int]:
     scope: dict = {"GAMES": GAMES}
     exec(PLAY, scope)
     return {key: binascii.crc32(repr(scope["play"](key)[1]).encode()) for key in GAMES}
+
+
+# ---- on the real rp2 build (python -m bench.bench_journal rp2emu) ----------------------
+
+RP2EMU = ROOT.parent / "shared" / "rp2emu"
+
+# Runs on the emulated Pico: journals the long game's actions (read from a
+# file) on the Pico's own littlefs. Times are the emulator's ideal cycles:
+# compute only, without the flash chip's erase and program times.
+RP2_SCRIPT = """
+import gc, json, time
+gc.collect(); base = gc.mem_alloc()
+from catnip.journal import Journal
+gc.collect(); print("module", gc.mem_alloc() - base)
+j = Journal("/journal")
+gc.collect(); before = gc.mem_alloc()
+src = open("/game.txt")
+header = json.loads(src.readline())
+gid = j.begin(header)
+n = total = worst = garbage = slow = 0
+while True:
+    item = json.loads(src.readline())
+    if isinstance(item, dict):
+        break
+    action = tuple(item[1:])
+    gc.collect(); was = gc.mem_alloc()
+    t = time.ticks_us()
+    j.action(item[0], action)
+    dt = time.ticks_diff(time.ticks_us(), t)
+    garbage = max(garbage, gc.mem_alloc() - was)
+    total += dt; worst = max(worst, dt); n += 1; slow += dt > 50000
+src.close(); src = None
+gc.collect(); print("journal", gc.mem_alloc() - before)
+print("actions", n); print("mean_us", total // n); print("worst_us", worst)
+print("slow", slow); print("garbage", garbage)
+j = None
+gc.collect()
+t = time.ticks_us(); j = Journal("/journal")
+print("scan_us", time.ticks_diff(time.ticks_us(), t))
+t = time.ticks_us()
+for entry in j.entries(gid):
+    pass
+print("read_us", time.ticks_diff(time.ticks_us(), t))
+"""
+
+
+def rp2emu_rows() -> Iterator[Row]:
+    """The long game journalled by the real RPI_PICO build on the emulated RP2040
+    (../shared/rp2emu; minutes of wall time, so not part of `make bench`)."""
+    if not RP2EMU.exists() or not shutil.which("node"):
+        raise RuntimeError(f"needs node and {RP2EMU} (see its README)")
+    env = dict(os.environ, TMPDIR=os.environ.get("TMPDIR") or tempfile.gettempdir())
+    subprocess.run([str(RP2EMU / "setup.sh")], check=True, env=env)
+    scope: dict = {"GAMES": GAMES}
+    exec(PLAY, scope)
+    header, log, result = scope["play"]("long")
+    with tempfile.TemporaryDirectory() as folder:
+        pico, out = Path(folder) / "pico", Path(folder) / "out"
+        subprocess.run([str(RP2EMU / "stage.sh"), str(ROOT / "firmware"), str(pico)],
+                       check=True, env=env, capture_output=True)
+        lines = [json.dumps(header)] + [json.dumps([p, *a]) for p, a in log]
+        (pico / "game.txt").write_text("\n".join(lines + [json.dumps(result)]) + "\n")
+        script = Path(folder) / "journal_pico.py"
+        script.write_text(RP2_SCRIPT)
+        proc = subprocess.run(["node", str(RP2EMU / "bench.mjs"), "--files", str(pico),
+                               "--run", str(script), "--out", str(out), "--no-bridge",
+                               "--timeout", "1800"], capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        raise RuntimeError(f"the emulated Pico failed:\n{proc.stdout}\n{proc.stderr}")
+    v = {k: int(x) for k, x in (line.split() for line in proc.stdout.splitlines()
+                                if len(line.split()) == 2 and line.split()[1].isdigit())}
+    title = f"{GAMES['long'][0]}, {v['actions']} actions, on the RPI_PICO build"
+    yield (AREA, f"{title}: write time an action", v["mean_us"] / 1000, "ms",
+           f"emulated RP2040, compute only (add the flash's erase and program time); worst "
+           f"{v['worst_us'] / 1000:.0f} ms, {v['slow']} over 50 ms")
+    yield (AREA, f"{title}: heap, the journal module", v["module"], "B", "loaded from .mpy")
+    yield (AREA, f"{title}: heap, the journal after the game", v["journal"], "B",
+           f"at most {v['garbage']:,} B allocated by one action()")
+    yield (AREA, f"{title}: start-up check, unfinished", v["scan_us"] / 1e6, "s",
+           f"then {v['read_us'] / 1e6:.2f} s to read its entries back")
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["rp2emu"]:
+    for row in rp2emu_rows():
+        print(" | ".join(str(x) for x in row))
