@@ -233,8 +233,9 @@ def rows() -> Iterator[Row]:
     one = _micropython(RECORD, ["long"], 1 << 20)
     title = GAMES["long"][0]
     yield (AREA, f"{title}: blocks erased, one file a game", one["long", "erases"], "erases",
-           f"for comparison, pages unbounded: {one['long', 'erases'] / one['long', 'records']:.2f}"
-           " a record, as littlefs copies a file's last block on every flush")
+           f"for comparison, the tail never moved to a log: "
+           f"{one['long', 'erases'] / one['long', 'records']:.2f} a record, as littlefs copies a "
+           "file's last block on every flush")
     with tempfile.TemporaryDirectory() as folder:
         # The firmware precompiled to .mpy, as the Pico loads it.
         mpy = compile_firmware(Path(folder) / "mpy")
@@ -242,7 +243,7 @@ def rows() -> Iterator[Row]:
     yield (AREA, "heap: the journal module", h["module"], "B",
            "loaded from .mpy; unix-port heap, as every B row here; the Pico needs 0.5-0.85x")
     yield (AREA, "heap: a journal recording a game", h["begun"] - h["module"], "B",
-           "the Journal and its game in play, header included")
+           "the Journal and its game in play (the header dict is the app's)")
     yield (AREA, "heap: the same after the whole game", h["recorded"] - h["module"], "B",
            f"{title}, {h['actions']} actions: grows only by the game's words")
     yield (AREA, "heap: allocated by one action()", h["garbage"], "B",
