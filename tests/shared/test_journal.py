@@ -1,0 +1,482 @@
+# The flash journal, under CPython (a temporary folder) and MicroPython (a
+# littlefs in RAM with the Pico's block and page sizes): what is written reads
+# back, a power cut at any byte resumes from the last whole record, damage is
+# reported and contained, and old games make room in the agreed order.
+import os
+import sys
+
+from check import message, raises
+
+from catnip.journal import PAGE_BYTES, Journal, JournalError
+
+MICROPYTHON = sys.implementation.name == "micropython"
+HEADER = {"game": "stack", "config": {"players": 3, "mode": "composure"}, "seed": "s33d",
+          "seed_commit": "c0ffee"}
+_flash = []
+
+
+def pico_flash():
+    """One RAM flash with the Pico's geometry (fewer blocks), made once: a
+    fresh one per test would fragment the unix port's heap."""
+    from catnip.blockdev import Flash
+
+    if not _flash:
+        _flash.append(Flash(blocks=96))
+    return _flash[0]
+
+
+def scratch():
+    """A fresh, empty folder to keep journals in."""
+    if MICROPYTHON:
+        from catnip.blockdev import mount
+
+        path = "/journal-test"
+        mount(pico_flash(), path, fresh=True)
+        return path
+    import atexit
+    import shutil
+    import tempfile
+
+    path = tempfile.mkdtemp(prefix="catnip-journal-")
+    atexit.register(shutil.rmtree, path, True)
+    return path
+
+
+def actions(n):
+    """n actions of every shape the games use."""
+    shapes = [("play", 3), ("place", 4, 0), ("offer", 18, 20), ("gems", 1, 0, 2),
+              ("declare",), ("accept", 7, 40, 41, 42, 43), ("drew", "red"),
+              ("height", -(1 << 28) + 1, (1 << 28) - 1)]
+    return [(i % 7, shapes[i % len(shapes)]) for i in range(n)]
+
+
+def record_game(root, moves, notes_every=25, end=None):
+    """Record a game; returns (journal, gid, [(entry, bytes on flash after it)],
+    the offsets where its tail files started)."""
+    j = Journal(root)
+    gid = j.begin(HEADER)
+    written = [(None, j.bytes_used())]
+    starts = set()
+
+    def saved(entry):
+        written.append((entry, j.bytes_used()))
+        starts.update(tail_starts(root, gid))
+
+    for i, (player, action) in enumerate(moves):
+        j.action(player, list(action) if i % 3 == 0 else action)  # lists come back as tuples
+        saved(("action", player, action))
+        if i % notes_every == notes_every - 1:
+            note = {"tray": "placed", "height": i, "confidence": 0.75, "answer": "yes"}
+            j.note(note)
+            saved(("note", note))
+    if end is not None:
+        j.finish(end)
+        written.append((("end", end), j.bytes_used()))
+    return j, gid, written, sorted(starts)
+
+
+def folder_of(root, gid):
+    for name in os.listdir(root):
+        if name.startswith("%d." % gid):
+            return root + "/" + name
+    raise AssertionError("no game %d in %s" % (gid, root))
+
+
+def tail_starts(root, gid):
+    return [int(n) for n in os.listdir(folder_of(root, gid)) if n.isdigit()]
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def write(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def stream(root, gid):
+    """A game's bytes: its log, then its tail."""
+    folder = folder_of(root, gid)
+    data = read(folder + "/log") if "log" in os.listdir(folder) else b""
+    for start in tail_starts(root, gid):
+        assert start == len(data), (start, len(data))
+        data += read("%s/%d" % (folder, start))
+    return data
+
+
+def lay_out(root, gid, status, data, sealed):
+    """Write a game's folder by hand: data[:sealed] as its log, the rest as its tail."""
+    remove_tree(root)
+    os.mkdir(root)
+    folder = "%s/%d.%s" % (root, gid, status)
+    os.mkdir(folder)
+    if sealed:
+        write(folder + "/log", data[:sealed])
+    if len(data) > sealed:
+        write("%s/%d" % (folder, sealed), data[sealed:])
+
+
+def remove_tree(path):
+    try:
+        mode = os.stat(path)[0]
+    except OSError:
+        return
+    if mode & 0x4000:
+        for name in os.listdir(path):
+            remove_tree(path + "/" + name)
+        os.rmdir(path)
+    else:
+        os.remove(path)
+
+
+def entries_of(j, gid):
+    return list(j.entries(gid))
+
+
+# ---- round trip --------------------------------------------------------------
+
+
+def test_round_trip_of_a_finished_game():
+    root = scratch() + "/journal"
+    moves = actions(60)
+    end = {"ranks": [2, 1, 3], "reasons": ["player 1 has the most points"]}
+    j, gid, written, _ = record_game(root, moves, end=end)
+    again = Journal(root)
+    assert again.problems == [] and again.games() == [(gid, "finished")]
+    assert again.header(gid) == HEADER and again.resumable() is None
+    got = entries_of(again, gid)
+    assert got == [e for e, _ in written[1:]], got
+    for entry in got:
+        if entry[0] == "action":
+            assert type(entry[2]) is tuple and type(entry[1]) is int
+    assert again.bytes_used() == written[-1][1] == j.bytes_used()
+
+
+def test_compact_frames_and_a_small_tail():
+    root = scratch() + "/journal"
+    j, gid, written, starts = record_game(root, [(3, ("offer", 18, 20))] * 200, 1000)
+    per_action = (written[-1][1] - written[1][1]) / 199
+    assert per_action == 10, per_action  # kind, length, 4 payload bytes, CRC
+    assert len(starts) >= 4, starts
+    names = sorted(os.listdir(folder_of(root, gid)))
+    assert names == [str(starts[-1]), "log"], names
+    assert len(read(folder_of(root, gid) + "/" + names[0])) <= PAGE_BYTES
+
+
+def test_resume_carries_on_the_same_game():
+    root = scratch() + "/journal"
+    moves = actions(30)
+    record_game(root, moves[:20])
+    j = Journal(root)
+    gid, header, n = j.resumable()
+    assert (header, n) == (HEADER, 20) and j.games() == [(gid, "playing")]
+    j.resume(gid)
+    for player, action in moves[20:]:
+        j.action(player, action)
+    j.finish({"ranks": [1, 1, 1]})
+    got = [e[1:] for e in entries_of(Journal(root), gid) if e[0] == "action"]
+    assert got == moves
+
+
+def test_begin_abandons_an_unresumed_game():
+    root = scratch() + "/journal"
+    record_game(root, actions(5))
+    j = Journal(root)
+    old = j.resumable()[0]
+    new = j.begin(HEADER)
+    assert new == old + 1
+    assert j.games() == [(old, "abandoned"), (new, "playing")]
+    assert j.resumable() == (new, HEADER, 0)
+    j.abandon()
+    assert Journal(root).games() == [(old, "abandoned"), (new, "abandoned")]
+
+
+# ---- power cuts --------------------------------------------------------------
+
+
+def test_a_cut_at_every_byte_resumes_the_last_whole_record():
+    base = scratch()
+    moves = actions(40)
+    j, gid, written, starts = record_game(base + "/whole", moves, notes_every=20)
+    data = stream(base + "/whole", gid)
+    assert len(starts) == 2, starts  # the cuts fall in the log and in the tail
+    ends = [size for _, size in written]
+    header_end = ends[0]
+    root = base + "/cut"
+    torn = 0
+    for cut in range(len(data) + 1):
+        lay_out(root, gid, "playing", data[:cut], max(s for s in starts if s <= cut))
+        j = Journal(root)
+        if cut < header_end:
+            assert j.resumable() is None and j.games() == [], cut
+            assert "before anything of it was saved" in j.problems[0], j.problems
+            continue
+        whole = [e for e, size in written[1:] if size <= cut]
+        n = len([e for e in whole if e[0] == "action"])
+        assert j.resumable() == (gid, HEADER, n), (cut, j.resumable())
+        assert entries_of(j, gid) == whole, cut
+        if cut in ends:
+            assert j.problems == [], (cut, j.problems)
+        elif j.problems:
+            torn += 1
+            assert len(j.problems) == 1 and "cut off by a power loss" in j.problems[0], j.problems
+        if cut % 5 and cut not in ends and cut - 1 not in ends:
+            continue
+        # The table carries on: the new record follows the whole ones.
+        j.resume(gid)
+        j.action(2, ("after", cut))
+        again = Journal(root)
+        assert again.problems == [] and entries_of(again, gid) == whole + [
+            ("action", 2, ("after", cut))], cut
+    assert torn > len(data) * 3 // 4, (torn, len(data))
+
+
+def test_damage_anywhere_never_yields_a_wrong_record():
+    base = scratch()
+    j, gid, written, starts = record_game(base + "/whole", actions(30), notes_every=15)
+    data = stream(base + "/whole", gid)
+    truth = [e for e, _ in written[1:]]
+    root = base + "/bad"
+    for pos in range(len(data)):
+        hurt = bytearray(data)
+        hurt[pos] ^= 0x24
+        lay_out(root, gid, "playing", hurt, starts[-1])
+        j = Journal(root)
+        got = []
+        try:
+            for entry in j.entries(gid):
+                got.append(entry)
+        except JournalError as e:
+            assert "is damaged" in str(e), e
+        assert got == truth[:len(got)], (pos, got[-1:])
+        assert j.resumable() is None or entries_of(j, gid) == got
+
+
+def test_a_cut_while_the_tail_moves_to_the_log_is_undone():
+    base = scratch()
+    j, gid, written, starts = record_game(base + "/whole", actions(60))
+    data = stream(base + "/whole", gid)
+    truth = [e for e, _ in written[1:]]
+    sealed = starts[-1]
+    tail = data[sealed:]
+    root = base + "/cut"
+    for appended in (len(tail), len(tail) // 2, 1):  # the whole tail, half, one byte
+        lay_out(root, gid, "playing", data, sealed)
+        folder = folder_of(root, gid)
+        write(folder + "/log", data[:sealed] + tail[:appended])
+        j = Journal(root)
+        assert j.problems == [] and j.resumable() == (gid, HEADER, 60), (appended, j.problems)
+        assert entries_of(j, gid) == truth
+        assert read(folder + "/log") == data[:sealed + (appended == len(tail)) * len(tail)]
+        j.resume(gid)
+        j.action(0, ("more", appended))
+        assert entries_of(Journal(root), gid) == truth + [("action", 0, ("more", appended))]
+
+
+# ---- damage ------------------------------------------------------------------
+
+
+def test_a_damaged_middle_refuses_that_game_and_keeps_the_others():
+    root = scratch() + "/journal"
+    record_game(root, actions(20), end={"ranks": [1, 2, 3]})
+    j, gid, written, _ = record_game(root, actions(90))
+    before = entries_of(Journal(root), 1)
+    log = folder_of(root, gid) + "/log"
+    data = bytearray(read(log))
+    data[len(data) // 2] ^= 0xFF
+    write(log, data)
+    j = Journal(root)
+    assert j.resumable() is None
+    assert j.games() == [(1, "finished"), (gid, "broken")]
+    assert len(j.problems) == 1, j.problems
+    assert j.problems[0].startswith("game %d is damaged (the record at byte " % gid), j.problems
+    assert "cannot be resumed" in j.problems[0] and "kept" in j.problems[0]
+    assert entries_of(j, 1) == before
+    e = raises(JournalError, entries_of, j, gid)
+    assert "cannot be resumed" in str(e)
+    assert message(JournalError, j.resume, gid) == "game %d cannot be resumed: it is broken" % gid
+    assert Journal(root).games() == [(1, "finished"), (gid, "broken")]
+    j.release(gid)  # what could be read was pulled
+    assert j.games()[-1] == (gid, "pulled")
+
+
+def test_damage_in_the_last_page_before_its_end_is_not_a_torn_tail():
+    root = scratch() + "/journal"
+    j, gid, written, starts = record_game(root, actions(10))
+    tail = folder_of(root, gid) + "/0"
+    data = bytearray(read(tail))
+    data[-15] ^= 0x01  # inside the second-last record: a good one follows
+    write(tail, data)
+    j = Journal(root)
+    assert j.resumable() is None and j.games() == [(gid, "broken")], j.problems
+
+
+def test_missing_records_or_a_finished_game_gone_bad_are_reported():
+    root = scratch() + "/journal"
+    j, gid, written, starts = record_game(root, actions(120), end={"ranks": [1, 2, 3]})
+    os.remove(folder_of(root, gid) + "/log")
+    j = Journal(root)
+    assert j.games() == [(gid, "finished")] and j.problems == []  # not read until asked
+    e = raises(JournalError, entries_of, j, gid)
+    assert str(e) == ("game %d is damaged (records are missing after byte 0): it cannot be "
+                      "resumed, and is kept so a laptop can pull what is readable" % gid), e
+    assert j.games() == [(gid, "broken")]
+    write("%s/%d.broken/log" % (root, gid), b"not a header")
+    assert "(its header cannot be read)" in message(JournalError, j.header, gid)
+
+
+def test_bad_folder_contents_are_reported_and_left_alone():
+    root = scratch() + "/journal"
+    record_game(root, actions(3), end={"ranks": [1, 2, 3]})
+    with open(root + "/notes.txt", "w") as f:
+        f.write("shopping list")
+    with open(root + "/3.finished", "w") as f:
+        f.write("a file, not a game folder")
+    for name in ("cats", "4.eaten", "5", "6.gone"):
+        os.mkdir(root + "/" + name)
+    os.mkdir(root + "/7.playing")  # begun, cut before its header was saved
+    j = Journal(root)
+    assert j.games() == [(1, "finished")], j.games()
+    found = sorted(j.problems)
+    assert len(found) == 6, found
+    for name in ("notes.txt", "3.finished", "cats", "4.eaten", "5"):
+        assert "%s/%s is not a catnip game; it was left alone" % (root, name) in found, name
+    assert "game 7 was cut off by a power loss before anything of it was saved" in found[-1]
+    names = sorted(os.listdir(root))
+    assert names == ["1.finished", "3.finished", "4.eaten", "5", "cats", "notes.txt"], names
+    gid = j.begin(HEADER)  # numbering goes on past what is ours
+    assert gid == 2 and Journal(root).problems == found[:-1]
+
+
+def test_a_journal_folder_that_cannot_be_made():
+    base = scratch()
+    with open(base + "/journal", "w") as f:
+        f.write("in the way")
+    j = Journal(base + "/journal")
+    assert len(j.problems) == 1 and "cannot be used" in j.problems[0], j.problems
+    assert j.games() == [] and j.resumable() is None
+    assert "cannot be used" in message(JournalError, j.begin, HEADER)
+
+
+# ---- refusals ---------------------------------------------------------------
+
+
+def test_refused_records_change_nothing():
+    root = scratch() + "/journal"
+    j = Journal(root)
+    assert "begin() or resume()" in message(JournalError, j.action, 0, ("play", 1))
+    assert "dict" in message(JournalError, j.begin, ["stack"])
+    assert "leave out 'log'" in message(JournalError, j.begin, dict(HEADER, log=[]))
+    for bad in (set(), {1: "int keys come back as strings"}, b"bytes", float("nan"), 1e999):
+        assert "not JSON-ready" in message(JournalError, j.begin, dict(HEADER, seed=bad)), bad
+    assert j.games() == []
+    gid = j.begin(HEADER)
+    j.action(0, ("play", 1))
+    size = j.bytes_used()
+    for player, action, why in (
+            (0, ("play", 1.5), "words or whole numbers"), (0, ("play", True), "words or whole"),
+            (0, ("play", 1 << 28), "below 2**28"), (0, (), "starts with its name"),
+            (0, (3, "play"), "starts with its name"), (0, "play", "starts with its name"),
+            (-1, ("play", 1), "players are numbers"), ("0", ("play", 1), "players are numbers")):
+        assert why in message(JournalError, j.action, player, action), (player, action)
+    assert "a note is a dict" in message(JournalError, j.note, "placed")
+    assert "keep notes short" in message(JournalError, j.note, {"long": "x" * 3000})
+    assert j.bytes_used() == size
+    j.action(1, ("drew", "blue"))  # a word first seen after a refusal still decodes
+    assert entries_of(Journal(root), gid) == [("action", 0, ("play", 1)),
+                                              ("action", 1, ("drew", "blue"))]
+
+
+def test_a_full_game_is_refused_before_writing_and_can_still_end():
+    root = scratch() + "/journal"
+    j = Journal(root, max_game_bytes=300)
+    gid = j.begin(HEADER)
+    n = 0
+    while True:
+        try:
+            j.action(n % 3, ("place", n, 0))
+        except JournalError as e:
+            assert str(e) == ("game %d has filled the 300 bytes the journal keeps for a game; "
+                              "end or abandon it" % gid), e
+            break
+        n += 1
+    assert 200 < j.bytes_used() <= 300
+    j.finish({"ranks": [1, 2, 3], "ended": "journal full"})
+    got = entries_of(Journal(root), gid)
+    assert len(got) == n + 1 and got[-1][0] == "end"
+
+
+def test_finish_abandon_and_release_follow_the_game():
+    root = scratch() + "/journal"
+    j = Journal(root)
+    assert "none to abandon" in message(JournalError, j.abandon)
+    gid = j.begin(HEADER)
+    assert "still in play" in message(JournalError, j.release, gid)
+    assert "no game 9" in message(JournalError, j.release, 9)
+    assert "no game 9" in message(JournalError, j.header, 9)
+    assert "no game 9" in message(JournalError, entries_of, j, 9)
+    j.finish({"ranks": [1, 2, 3]})
+    assert "begin() or resume()" in message(JournalError, j.note, {"late": 1})
+    assert "not in play (finished)" in message(JournalError, j.abandon, gid)
+    assert "it is finished" in message(JournalError, j.resume, gid)
+    j.release(gid)
+    j.release(gid)
+    assert j.games() == [(gid, "pulled")] and Journal(root).games() == [(gid, "pulled")]
+
+
+# ---- rotation ------------------------------------------------------------------
+
+
+def test_rotation_removes_pulled_games_first_then_the_oldest_ended():
+    root = scratch() + "/journal"
+    j = Journal(root, max_games=3)
+    for _ in range(3):
+        j.begin(HEADER)
+        j.action(0, ("play", 1))
+        j.finish({"ranks": [1, 2, 3]})
+    j.release(2)
+    assert j.begin(HEADER) == 4  # game 2 was pulled: it goes, quietly
+    j.abandon()
+    assert j.games() == [(1, "finished"), (3, "finished"), (4, "abandoned")]
+    assert j.problems == []
+    j.begin(HEADER)
+    assert j.games() == [(3, "finished"), (4, "abandoned"), (5, "playing")]
+    assert j.problems == ["game 1 (stack, finished) was removed to make room before a laptop "
+                          "had pulled it"], j.problems
+    assert Journal(root, max_games=3).games() == j.games()
+
+
+def test_rotation_never_removes_the_game_in_play():
+    root = scratch() + "/journal"
+    j = Journal(root, max_games=1)
+    j.begin(HEADER)
+    j.action(0, ("play", 1))
+    again = Journal(root, max_games=1)
+    assert again.begin(HEADER) == 2  # game 1 was in play: kept, now abandoned
+    assert again.games() == [(1, "abandoned"), (2, "playing")]
+    again.begin(HEADER)
+    assert again.games() == [(2, "abandoned"), (3, "playing")]
+    assert "game 1 (stack, abandoned) was removed" in again.problems[0]
+
+
+def test_a_cut_rotation_finishes_at_the_next_start():
+    root = scratch() + "/journal"
+    j = Journal(root)
+    j.begin(HEADER)
+    j.finish({"ranks": [1, 2, 3]})
+    os.rename(root + "/1.finished", root + "/1.gone")  # cut before its pages were removed
+    j = Journal(root)
+    assert j.games() == [] and j.problems == [] and os.listdir(root) == []
+
+
+def test_an_ended_game_whose_rename_was_cut_counts_as_finished():
+    root = scratch() + "/journal"
+    j = Journal(root)
+    gid = j.begin(HEADER)
+    j.action(0, ("play", 2))
+    j.finish({"ranks": [1, 2, 3]})
+    os.rename("%s/%d.finished" % (root, gid), "%s/%d.playing" % (root, gid))
+    j = Journal(root)
+    assert j.games() == [(gid, "finished")] and j.resumable() is None and j.problems == []

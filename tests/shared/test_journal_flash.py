@@ -1,0 +1,102 @@
+# micropython-only: littlefs (vfs.VfsLfs2) exists only in MicroPython.
+# The journal on real littlefs, on a RAM flash with the Pico's block and page
+# sizes, through power cuts at every program and erase of a whole game.
+from test_journal import HEADER, actions, pico_flash
+
+from catnip.blockdev import mount
+from catnip.journal import Journal, JournalError
+
+MOUNT = "/pico"
+ROOT = MOUNT + "/journal"
+END = {"ranks": [1, 3, 2], "reasons": []}
+
+
+def script(n):
+    """The calls of a whole game: begin, actions with a note now and then, finish."""
+    calls = [("begin", HEADER)]
+    for i, (player, action) in enumerate(actions(n)):
+        calls.append(("action", player, action))
+        if i % 9 == 4:
+            calls.append(("note", {"tray": "placed", "height": i, "confidence": 0.5}))
+    calls.append(("finish", END))
+    return calls
+
+
+def entry(call):
+    return {"action": lambda c: ("action", c[1], c[2]), "note": lambda c: ("note", c[1]),
+            "finish": lambda c: ("end", c[1])}[call[0]](call)
+
+
+def play(j, calls):
+    """Make the calls; returns how many returned (were acknowledged)."""
+    done = 0
+    for call in calls:
+        try:
+            if call[0] == "begin":
+                j.begin(call[1])
+            else:
+                getattr(j, call[0])(*call[1:])
+        except JournalError:
+            return done
+        done += 1
+    return done
+
+
+def saved_calls(j):
+    """How many of the script's calls the flash holds."""
+    games = j.games()
+    if not games:
+        return 0
+    assert len(games) == 1 and games[0][1] in ("playing", "finished"), games
+    return 1 + len(list(j.entries(games[0][0])))
+
+
+def test_a_power_cut_at_any_write_loses_nothing_acknowledged():
+    calls = script(60)
+    truth = [entry(c) for c in calls[1:]]
+    flash = pico_flash()
+    mount(flash, MOUNT, fresh=True)
+    formatted = flash.writes
+    assert play(Journal(ROOT), calls) == len(calls)
+    writes = flash.writes - formatted
+    assert writes > len(calls), writes
+    cuts = 0
+    for n in range(1, writes + 1):
+        mount(flash, MOUNT, fresh=True)
+        flash.cut_after(n)
+        acknowledged = play(Journal(ROOT), calls)
+        assert acknowledged < len(calls), n
+        mount(flash, MOUNT)  # the next power-up
+        j = Journal(ROOT)
+        for problem in j.problems:
+            assert "damaged" not in problem and "not a catnip game" not in problem, problem
+        saved = saved_calls(j)
+        assert saved in (acknowledged, acknowledged + 1), (n, acknowledged, saved)
+        cuts += saved == acknowledged
+        # Carry on from the flash and finish: the same game as without the cut.
+        if saved == 0:
+            gid = j.begin(HEADER)
+            saved = 1
+        else:
+            gid = j.games()[0][0]
+            if saved < len(calls):
+                j.resume(gid)
+        assert play(j, calls[saved:]) == len(calls) - saved
+        again = Journal(ROOT)
+        assert again.games() == [(gid, "finished")] and list(again.entries(gid)) == truth, n
+    assert 0 < cuts < writes  # some cuts lost the call in flight, some did not
+
+
+def test_wear_stays_well_below_one_erase_per_action():
+    flash = pico_flash()
+    mount(flash, MOUNT, fresh=True)
+    j = Journal(ROOT)
+    before = flash.erase_count()
+    j.begin(HEADER)
+    for player, action in actions(300):
+        j.action(player, action)
+    j.finish(END)
+    erases = flash.erase_count() - before
+    # One file appended and flushed 300 times would take about 300 erases.
+    assert erases < 100, erases
+    assert len(list(Journal(ROOT).entries(1))) == 301
