@@ -143,12 +143,13 @@ def check_no_phantoms(played):
 
 def check_small_ints(tray):
     """Everything the per-reading path keeps stays a small int on the Pico."""
-    for name in ("_level", "_before", "_sum", "_top", "_bottom", "_jolt", "mass",
-                 "_anchor", "_verdict_level", "samples"):
-        v = getattr(tray, name)
+    r, ep, c = tray.readings, tray.episode, tray.count
+    for name, v in (("level", r.level), ("before", ep.before), ("sum", r._sum),
+                    ("top", ep.top), ("bottom", ep.bottom), ("jolt", ep.jolt),
+                    ("mass", c.mass), ("anchor", c.anchor), ("verdict_level", r.verdict_level),
+                    ("samples", tray.samples)):
         assert -(1 << 30) < v < 1 << 30, (name, v)
-    for arr in (tray._ring, tray._cell_ring, tray._cell_level, tray._cell_mass,
-                tray._cell_sum):
+    for arr in (r.ring, r.cell_ring, r.cell_level, r.cell_mass, r._cell_sum):
         for v in arr:
             assert -(1 << 30) < v < 1 << 30, v
 
