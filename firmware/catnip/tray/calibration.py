@@ -126,6 +126,8 @@ class Calibration:
             k = extra[0]
             raise TrayError("%r is not a calibration field (expected %s)"
                             % (k, ", ".join(fields)), k if type(k) is str else None)
+        if version == VERSION and d["gain"] is None:
+            _refuse("gain", "must be a list with one entry per cell, not None")
         return cls(*[d[k] for k in fields])
 
 

@@ -159,16 +159,27 @@ class Tray:
         cats), "collapse" (ask: "fell"), "ask" (the tray cannot tell: "cats")
         or "none"; "n" is the change in cats on the tray. confirm(id, value)
         answers it, ends the attempt and returns the record to journal."""
-        state = self._state
-        if state == _MOVING or state == _TARING or (
-                state == _SETTLED and self.readings.quiet <= self.readings.quiet_after):
+        if not self._decided():
             if not self.turn.attempt:
                 self.turn.verdict(0, 0, 0)  # raises: no attempt
             return None
         c = self.count
-        if state == _FAULT:
+        if self._state == _FAULT:
             return self.turn.verdict(c.cats, 0, self._ms(), blind=self.sensor.why)
         return self.turn.verdict(c.cats, c.conf, self._ms())
+
+    def _decided(self):
+        """Is there nothing left to call: the load still, no loss waiting to
+        be called, no cats still falling?"""
+        state, r, c = self._state, self.readings, self.count
+        if state == _MOVING or state == _TARING:
+            return False
+        if state == _SETTLED and r.quiet <= r.quiet_after:
+            if self.samples - self.turn.fell_at <= self.turn.follow:
+                return False
+            c.whole(c.mass + (r.level >> FRAC) - r.verdict_level, c.anchor)
+            return c.anchor_cats + c.total == c.cats
+        return True
 
     def confirm(self, pid, value):
         """A person answered proposal `pid` with `value`. Returns the record

@@ -116,8 +116,7 @@ class Turn:
         if not self.attempt:
             raise TrayError("no attempt in progress: call begin_attempt() when the "
                             "player's attempt starts")
-        if self._verdict in self.pending:
-            return self.pending[self._verdict]
+        self.pending.pop(self._verdict, None)  # a verdict asked again is made again
         mine = [p for k, p in self.pending.items() if k >= self._at_id]
         asked = [p for p in mine if p["ask"] == "cats"]
         fell = [p for p in mine if p["ask"] == "fell"]
@@ -134,18 +133,20 @@ class Turn:
             kind = "placed"
             p = heights[-1] if n == 1 and heights else None
         else:
-            kind, p = "none", None
-        for q in mine:  # the verdict answers for the whole attempt
-            del self.pending[q["id"]]
+            # Nothing changed: the attempt is not over, or the tower fell
+            # with every cat staying on the tray (the scale cannot tell).
+            kind = "none"
+            p = {"ask": "fell", "default": 0, "min": 0, "conf": 0,
+                 "max": min(self.in_play, self.tower + 1),
+                 "why": "nothing changed on the tray: how many cats fell, if the tower "
+                        "came down (0: none)?"}
         if p is None:
             if blind:
                 why = "the sensor reads %s: how many cats are on the tray?" % blind
-            elif kind == "none":
-                why = "nothing changed on the tray since the attempt began"
             else:
                 why = "how many cats are on the tray?"
             p = {"ask": "cats", "default": cats, "min": 0, "max": self.in_play, "why": why}
-        if kind == "ask":
+        if kind == "ask" or kind == "none":
             conf = 0
         elif p["ask"] == "height":
             conf = conf * p["conf"] // 100  # the count's and the height's
@@ -185,6 +186,8 @@ class Turn:
         if "kind" in p:
             record["kind"] = p["kind"]
             self.attempt = False
+            for k in [k for k in self.pending if k >= self._at_id]:
+                del self.pending[k]  # the verdict answered for the whole attempt
         return record
 
     def _fell_default(self, p):
