@@ -91,9 +91,10 @@ def calibrate(rate: int, noise: int, cells: int = 1, seed: str = "bench-cal"):
     return cal.result()
 
 
-def play(score: Score, cal, seed: str, noise: int) -> None:
+def play(score: Score, cal, seed: str, noise: int, touch_pct: int = 5,
+         attempts: tuple[str, ...] = ATTEMPTS) -> None:
     session = Session(seed, rate_hz=score.rate, noise=noise, per_cat=PER_CAT)
-    truth = session.game(bag=BAG)
+    truth = session.game(bag=BAG, touch_pct=touch_pct)
     trace = session.trace
     tray = Tray(cal, wedged=Session.WEDGED, in_play=IN_PLAY)
     tray.tare()
@@ -108,7 +109,7 @@ def play(score: Score, cal, seed: str, noise: int) -> None:
                 judge(score, truth[turn], events, verdict, tray, seed, trace.period)
             events, verdict = [], None
             turn += 1
-            if truth[turn]["kind"] in ATTEMPTS:
+            if truth[turn]["kind"] in attempts:
                 tray.begin_attempt()
         ev = tray.feed(trace.counts_at(t))
         if ev is not None:
@@ -143,7 +144,7 @@ def judge(score: Score, rec: dict, events: list[tuple[int, dict]], verdict: dict
     score.turns += 1
     calls = [e for _, e in events if e["ev"] in ("placed", "removed", "collapse")]
     placed = [(t, e) for t, e in events if e["ev"] == "placed"]
-    if kind in ATTEMPTS and verdict is None:
+    if tray.turn.attempt and verdict is None:
         verdict = tray.verdict()  # the turn is over: whatever the tray says now
     if verdict is not None:
         score.impossible += not possible(verdict, tray)
@@ -174,13 +175,14 @@ def judge(score: Score, rec: dict, events: list[tuple[int, dict]], verdict: dict
     asks = [e["ask"] for _, e in events if e.get("ask", {}).get("ask") == "cats"]
     asked = bool(asks) or (verdict is not None and verdict["kind"] in ("ask", "none"))
     ok = ok and tray.cats == rec["cats"]
-    score.asked += asked and not ok
+    score.asked += asked
     score.right += ok and not asked
     tally = score.kinds.setdefault(kind, [0, 0])
     tally[0] += 1
     tally[1] += ok and not asked
     if not (ok and not asked) and len(score.wrong) < 20:
         score.wrong.append({"seed": seed, "truth": rec, "tray": tray.cats, "verdict": verdict,
+                            "ok": ok, "asked": asked,
                             "events": [(t // 1000, e) for t, e in events]})
     # The person at the table answers: the proposal, or the truth.
     if verdict is not None:
@@ -211,6 +213,21 @@ def evaluate(rate: int, noise_pct: float, turns: int = TURNS, seed: str = "bench
         play(score, cal, f"{seed}-{rate}-{noise_pct:g}-{game}", noise)
         game += 1
     return score
+
+
+def touches_in_attempts(rate: int, noise_pct: float, touches: int) -> tuple[int, int]:
+    """Games where a hand touches the tower in one turn of three, each touch
+    during an attempt (where the tray calls placements on a shorter
+    window): (touches, placed events in them)."""
+    noise = round(PER_CAT * noise_pct / 100)
+    cal = calibrate(rate, noise)
+    score = Score(rate, noise_pct)
+    game = 0
+    while score.kinds.get("touch", [0])[0] < touches:
+        play(score, cal, f"touchy-{rate}-{noise_pct:g}-{game}", noise, touch_pct=33,
+             attempts=ATTEMPTS + ("touch",))
+        game += 1
+    return score.kinds["touch"][0], score.false_placed
 
 
 def table_rows(score: Score):
@@ -332,6 +349,12 @@ def rows():
     for rate in (10, 80):
         for pct in NOISE_PCT:
             yield from table_rows(evaluate(rate, pct))
+    for pct in (0.5, 2.0):
+        n, false = touches_in_attempts(80, pct, max(1000, TURNS // 5))
+        yield ("tray", f"false placements, touches during attempts, 80/s, noise {pct:g}%",
+               1000 * false / n, "/1000 touches",
+               f"{false} placed events in {n:,} touches (press, poke, cat lifted and reseated) "
+               f"made while an attempt was open, when the shorter early window applies")
     cost = unix_costs()
     yield ("tray", "per reading, a game (unix port)", cost["game"], "us", pico(cost["game"]))
     yield ("tray", "per reading, worst path (unix port)", cost["slide"], "us",

@@ -52,9 +52,14 @@ class Tray:
         self._sign = array("i", cal.sign)
         self._handling = max(2, rate // 5)  # unsettled for 200 ms: a hand
         self._ask_after = rate * 3 // 2  # flat for 1.5 s but not whole cats
+        # The early window: 75 ms (6 readings at 80/s, 2 at 10/s); during an
+        # attempt, when a cat is expected, 62 ms (5) at 80/s. Shorter, a
+        # poke's crest a cat high passes for a placed cat.
+        self._early = max(2, rate * 3 // 40)
+        self._early_attempt = max(2, rate // 16)
         self.samples = 0
         self.sensor = Sensor(cells, rate)
-        self.readings = Readings(cells, rate, cal.noise)
+        self.readings = Readings(cells, rate, cal.noise, cal.per_cat)
         self.count = Counter(cal, self.readings)
         self.episode = Episode(rate, cal.per_cat)
         self.turn = Turn(wedged, in_play, rate)
@@ -253,7 +258,7 @@ class Tray:
     def _moving(self):
         ep, r = self.episode, self.readings
         ep.track(r)
-        w = r.flat()
+        w = r.flat(self._early_attempt if self.turn.attempt else self._early)
         if w:
             m = r.mean(w)
             if w == r.long or self._early_call(w, m):

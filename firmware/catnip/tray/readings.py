@@ -25,8 +25,12 @@ class Readings:
     constant ~3 s) follows drift and creep, which move the zero, never the
     count."""
 
-    def __init__(self, cells, rate, noise):
+    def __init__(self, cells, rate, noise, per_cat):
         self.cells = cells
+        # The flatness bands never narrow below a few hundredths of a cat:
+        # a very quiet sensor would otherwise wait for a wobble to die far
+        # below what a settled load means (a twentieth of a cat).
+        self._floor = per_cat * 6 // 100
         self.ring = array("i", [0] * RING)
         self.cell_ring = array("i", [0] * (RING * cells))
         self.i = 0
@@ -55,8 +59,8 @@ class Readings:
     def set_noise(self, sigma):
         self.noise = sigma = max(1, sigma)
         self.enter = sigma * 9 // 2 + 1
-        self._band_short = sigma * 4 + 1
-        self._band_long = sigma * 5 + 1
+        self._band_short = max(sigma * 4, self._floor) + 1
+        self._band_long = max(sigma * 5, self._floor * 5 // 4) + 1
         # Three standard errors of the difference between the means of the
         # two halves of the quiet period (x8), beyond which it had a trend.
         # Mistaking noise for a trend only makes the quiet half a second later.
@@ -169,17 +173,18 @@ class Readings:
 
     # ---- moving ----------------------------------------------------------
 
-    def flat(self):
+    def flat(self, early):
         """How many of the latest readings are still: the long window's
         length if it and the short window are within their bands, the early
-        window's if only that one is, else 0. Readings within the short
+        window's (`early` readings) if only that one is, else 0. Readings within the short
         window keep to the short band, older ones to the long band."""
         if self.seen < self.long:
             return 0
         ring, i = self.ring, self.i
         lo = hi = ring[i]
         flat = 0
-        band, early = self._band_short, self.long * 3 // 4 - 1
+        band = self._band_short
+        early -= 1
         for k in range(1, self.long):
             v = ring[(i - k) & MASK]
             if v < lo:
