@@ -75,19 +75,6 @@ def test_calibration_round_trips(d: dict) -> None:
     Tray(Calibration.from_dict(d))  # any valid calibration makes a tray
 
 
-@settings(max_examples=200, deadline=None)
-@given(d=valid, key=st.sampled_from(Calibration.FIELDS), bad=st.one_of(
-    st.none(), st.text(max_size=3), st.integers(-(1 << 40), -1), st.integers(1 << 30, 1 << 40)))
-def test_bad_calibration_fields_are_refused(d: dict, key: str, bad: object) -> None:
-    d = dict(d, **{key: bad})
-    try:
-        Calibration.from_dict(d)
-    except TrayError as e:
-        assert key in str(e) or (key == "rate_hz" and "10 or 80" in str(e)), (key, str(e))
-    else:
-        raise AssertionError(f"accepted {key}={bad!r}")
-
-
 PLAYED = play(session("answers", "pppppppp"), CAL[80])
 
 

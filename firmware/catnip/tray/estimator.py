@@ -196,6 +196,7 @@ class Tray:
         if record["ask"] == "cats" and ("kind" not in record or value != c.cats):
             c.cats = value
             c.conf = 100
+            self.turn.fit(value)
             self._anchor_here(clean=True)
         return record
 

@@ -58,8 +58,14 @@ class Turn:
         tray go first, then the tower's."""
         loose = cats - n - self.tower
         if -n > loose:
-            self.tower = max(0, self.tower + n + loose)
-        self.tower = min(self.tower, cats)
+            self.tower = self.tower + n + loose
+        self.fit(cats)
+
+    def fit(self, cats):
+        """The tower holds no more cats than the tray, and none below zero;
+        the last height is on it."""
+        self.tower = max(0, min(self.tower, cats))
+        self.top = max(0, min(self.top, self.tower))
 
     def collapse(self, anchor_cats, cats, conf, t):
         """The tower came down. Cats gone from the tray since the last quiet
@@ -70,7 +76,8 @@ class Turn:
         self._collapsed = True
         left = max(0, anchor_cats - cats)
         self.pending.pop(self._fell_ask, None)
-        self.tower = max(0, min(cats, self.tower - (left - self._fell_left)))
+        self.tower -= left - self._fell_left
+        self.fit(cats)
         self._fell_left = left
         most = min(self.in_play, max(left, self.tower + left + 1))
         if left:
@@ -81,14 +88,12 @@ class Turn:
                                "the tower came down but the cats stayed on the tray: "
                                "how many fell?", t)
         self._fell_ask = ask["id"]
-        self.top = min(self.top, self.tower)
         return ask
 
     def ask_cats(self, guess, why, t):
         """The load says no whole number of cats: ask how many are on the
         tray, with the tray's best guess (within what the game has in play)."""
-        self.tower = min(self.tower, guess)
-        self.top = min(self.top, self.tower)
+        self.fit(guess)
         return self.propose("cats", guess, 0, self.in_play, 0, why, t)
 
     def propose(self, what, default, lo, hi, conf, why, t):
@@ -179,8 +184,8 @@ class Turn:
             self.top = value
         elif what == "fell":
             # The tower lost `value` cats, not the `default` assumed so far.
-            self.tower = max(0, self.tower + self._fell_default(p) - value)
-            self.top = min(self.top, self.tower)
+            self.tower += self._fell_default(p) - value
+            self.fit(self.tower)
         record = {"ev": "confirmed", "id": pid, "ask": what, "default": p["default"],
                   "value": value, "conf": p["conf"], "t": t}
         if "kind" in p:
