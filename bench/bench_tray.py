@@ -230,6 +230,34 @@ def touches_in_attempts(rate: int, noise_pct: float, touches: int) -> tuple[int,
     return score.kinds["touch"][0], score.false_placed
 
 
+def lean_errors(sessions: int = 20) -> dict[str, list[int]]:
+    """The lean of a four-cell tray whose cells differ by up to 6% in gain,
+    against where the cats' weight really sits: every settled turn's error in
+    x and y (thousandths of half the cell spacing), with each cell's gain
+    calibrated by a cat above each corner, and without."""
+    import random
+
+    sys.path.insert(0, str(ROOT / "tests" / "shared"))
+    from tray_checks import calibrate as calibrate_trace
+    from tray_checks import play as play_trace
+    from tray_checks import session as scripted
+
+    r = random.Random("lean")
+    errors: dict[str, list[int]] = {"calibrated": [], "uncalibrated": []}
+    for k in range(sessions):
+        gains = tuple(1 + r.uniform(-0.06, 0.06) for _ in range(4))
+        for which, corners in (("calibrated", True), ("uncalibrated", False)):
+            cal = calibrate_trace(80, 86, cells=4, seed=f"lean-cal-{k}", corners=corners,
+                                  gains=gains)[0].result()
+            played = play_trace(scripted(f"lean-{k}", "pppppppppp", cells=4, gains=gains), cal)
+            for i, rec in enumerate(played.truth):
+                settled = [e for _, e in played.turn_events[i] if e["ev"] == "settled"]
+                if settled:
+                    _, x, y = settled[-1]["lean"]
+                    errors[which] += [abs(x - rec["lean"][1]), abs(y - rec["lean"][2])]
+    return errors
+
+
 def table_rows(score: Score):
     area = "tray"
     where = f"{score.rate}/s, noise {score.noise_pct:g}%"
@@ -355,6 +383,13 @@ def rows():
                1000 * false / n, "/1000 touches",
                f"{false} placed events in {n:,} touches (press, poke, cat lifted and reseated) "
                f"made while an attempt was open, when the shorter early window applies")
+    errors = lean_errors()
+    cal, raw = errors["calibrated"], errors["uncalibrated"]
+    yield ("tray", "lean error p95 / max, four cells, gains calibrated",
+           f"{Score.quantile(cal, 0.95):.0f} / {max(cal)}", "thousandths",
+           f"of half the cell spacing, {len(cal) // 2} settled turns, cells up to 6% apart in "
+           f"gain, a cat above each corner; uncalibrated {Score.quantile(raw, 0.95):.0f} / "
+           f"{max(raw)}")
     cost = unix_costs()
     yield ("tray", "per reading, a game (unix port)", cost["game"], "us", pico(cost["game"]))
     yield ("tray", "per reading, worst path (unix port)", cost["slide"], "us",

@@ -380,3 +380,37 @@ def test_events_are_identical_on_both_interpreters():
     played = play(s, cal_for())
     assert len(played.events) == 28, [e for _, e in played.events]
     assert digest(played.events) == 777329782, digest(played.events)
+
+
+def test_a_weight_above_each_corner_calibrates_each_cells_gain():
+    gains = (1.06, 0.95, 1.03, 0.96)  # cells of one batch differ by a few percent
+    cal, answers = calibrate(80, REALISTIC, cells=4, corners=True, gains=gains)
+    assert [a.get("corner") for a in answers[-4:]] == [0, 1, 2, 3], answers
+    assert all(a["ok"] for a in answers), answers
+    got = cal.result()
+    mean = sum(gains) / 4
+    for c in range(4):
+        assert abs(got.gain[c] - gains[c] / mean * 1024) <= 1024 * 15 // 1000, got.gain
+    # The lean is then a measurement: within 15 thousandths of the truth,
+    # where the uncalibrated cells are off by up to twice as much.
+    s = session("lean-gains", "pppppppp", cells=4, gains=gains)
+    err = []
+    for which in (got, calibrate(80, REALISTIC, cells=4, gains=gains)[0].result()):
+        played = play(s if which is got else session("lean-gains", "pppppppp", cells=4,
+                                                      gains=gains), which)
+        worst = 0
+        for i, rec in enumerate(played.truth):
+            r, x, y = [e for _, e in played.turn_events[i] if e["ev"] == "settled"][-1]["lean"]
+            worst = max(worst, abs(x - rec["lean"][1]), abs(y - rec["lean"][2]))
+        err.append(worst)
+    assert err[0] <= 15 and err[1] > err[0], err
+    assert "all four corners" in message(TrayError, _three_corners)
+
+
+def _three_corners():
+    cal = Calibrator(80, 4)
+    cal.levels[0] = [0, 0, 0, 0]
+    cal.levels[1] = [1000, 1000, 1000, 1000]
+    for k in range(3):
+        cal.corners[k] = [4000 if c == k else 10 for c in range(4)]
+    return cal.result()

@@ -24,11 +24,13 @@ def session(seed, script, rate=80, cells=1, noise=REALISTIC, **kw):
     return s
 
 
-def calibrate(rate=80, noise=REALISTIC, cells=1, seed="cal", cats=5):
+def calibrate(rate=80, noise=REALISTIC, cells=1, seed="cal", cats=5, corners=False,
+              gains=None):
     """Calibrate the way a maker does, on a trace: the empty base, then cats
-    one at a time, pressing OK when the tray is still."""
-    s = Session(seed, rate_hz=rate, cells=cells, noise=noise, per_cat=PER_CAT)
-    marks = s.calibrate(cats)
+    one at a time, pressing OK when the tray is still; with corners, then a
+    cat above each corner of a four-cell tray whose cells have `gains`."""
+    s = Session(seed, rate_hz=rate, cells=cells, noise=noise, per_cat=PER_CAT, gains=gains)
+    marks = s.calibrate(cats, corners)
     cal = Calibrator(rate, cells)
     trace = s.trace
     answers = []
@@ -37,7 +39,10 @@ def calibrate(rate=80, noise=REALISTIC, cells=1, seed="cal", cats=5):
     while k * trace.period < s.t + 1500000:
         t = k * trace.period
         if mark < len(marks) and t >= marks[mark][0]:
-            cal.capture(marks[mark][1])
+            if len(marks[mark]) == 3:
+                cal.capture_corner(marks[mark][2])
+            else:
+                cal.capture(marks[mark][1])
             mark += 1
         got = cal.feed(trace.counts_at(t)) if cells == 1 else cal.feed4(*trace.counts4_at(t))
         if got is not None:

@@ -242,8 +242,8 @@ class Calibrator:
         if len(counts) < 2:
             raise TrayError("add at least one cat and capture it")
         if self.corners and len(self.corners) != 4:
-            raise TrayError("corner weights captured for %d of the 4 corners: capture the "
-                            "others too (or calibrate again without them)" % len(self.corners))
+            raise TrayError("corner weights captured for %d of the 4 corners: capture all four corners "
+                            "(or calibrate again without them)" % len(self.corners))
         zero = self.levels[0]
         top = counts[-1]
         sign = [1 if self.levels[top][c] >= zero[c] else -1 for c in range(self.cells)]
