@@ -327,6 +327,32 @@ tr = s4.trace
 game4 = [tr.counts4_at(k * tr.period) for k in range(s4.t // tr.period)]
 cal4 = Calibration(80, list(game4[0]), [1, 1, 1, 1], 4300, 215, 172, 5)
 print('four', per_reading(cal4, game4, True))
+
+
+# Bytes allocated by the readings that returned no event, over a game with
+# an attempt open now and then (gc off, so nothing is freed).
+def quiet_alloc(cal, readings, four):
+    tray = Tray(cal, wedged=4, in_play=40)
+    tray.tare()
+    feed = tray.feed4 if four else tray.feed
+    total = n = 0
+    gc.collect()
+    gc.disable()
+    for k in range(len(readings)):
+        r = readings[k]
+        if k % 300 == 0:
+            tray.begin_attempt()
+        before = gc.mem_alloc()
+        ev = feed(r[0], r[1], r[2], r[3]) if four else feed(r)
+        used = gc.mem_alloc() - before
+        if ev is None:
+            total += used
+            n += 1
+    gc.enable()
+    return total, n
+
+
+print('alloc4', *quiet_alloc(cal4, game4, True))
 gc.collect()
 before = gc.mem_alloc()
 tray = Tray(cal4, wedged=4)
@@ -347,8 +373,8 @@ def unix_costs() -> dict[str, float]:
     lines = proc.stdout.split("\n")
     if proc.returncode != 0 or "OK" not in lines:
         raise RuntimeError(f"micropython failed: {proc.stdout}{proc.stderr}")
-    return {name: float(value) for name, value in
-            (line.split() for line in lines if line and line != "OK")}
+    return {line.split()[0]: [float(v) for v in line.split()[1:]] if len(line.split()) > 2
+            else float(line.split()[1]) for line in lines if line and line != "OK"}
 
 
 def unix_import_heap() -> int:
@@ -395,6 +421,10 @@ def rows():
     yield ("tray", "per reading, worst path (unix port)", cost["slide"], "us",
            pico(cost["slide"]) + "; a slow slide scans the whole long window")
     yield ("tray", "per reading, four cells (unix port)", cost["four"], "us", pico(cost["four"]))
+    alloc, quiet = cost["alloc4"]
+    yield ("tray", "heap allocated per reading, four cells (unix port)", int(alloc), "bytes",
+           f"over the {int(quiet):,} readings of a game that returned no event, attempts open "
+           f"and closed (gc off, measured around each feed4)")
     yield ("tray", "heap of a four-cell Tray (unix port)", int(cost["ram"]), "bytes",
            f"about {int(cost['ram']) // 2:,} bytes on the Pico (unix objects are twice the size)")
     imported = unix_import_heap()

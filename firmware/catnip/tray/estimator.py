@@ -113,11 +113,10 @@ class Tray:
     def feed4(self, a, b, c, d):
         if self._cells != 4:
             raise TrayError("this tray has one cell: use feed(raw)")
-        for v in (a, b, c, d):
-            if type(v) is not int or v < MIN_COUNT or v > FULL_SCALE:
-                raise _bad_reading(v)
-        judge = self.sensor.judge
-        bad = judge(0, a) | judge(1, b) | judge(2, c) | judge(3, d)
+        if not (_count(a) and _count(b) and _count(c) and _count(d)):
+            raise _bad_reading([a, b, c, d])
+        sensor = self.sensor
+        bad = sensor.judge(0, a) | sensor.judge(1, b) | sensor.judge(2, c) | sensor.judge(3, d)
         if bad or self._state == _FAULT:
             return self._fault(bad)
         z, s, ring = self._zero, self._sign, self.readings.cell_ring
@@ -474,6 +473,10 @@ class Tray:
 
     def _ms(self):
         return scaled(self.samples, 1000, self.rate)
+
+
+def _count(v):
+    return type(v) is int and MIN_COUNT <= v <= FULL_SCALE
 
 
 def _bad_reading(v):

@@ -98,7 +98,8 @@ class Readings:
             quiet = self.quiet = quiet + 1
             self.level = (self.verdict_level << FRAC) + (self._sum << FRAC) // quiet
             if self.cells == 4:
-                ring, k, acc, lv = self.cell_ring, self.i << 2, self._cell_sum, self.cell_level
+                ring, k = self.cell_ring, self.i << 2
+                acc, lv = self._cell_sum, self.cell_level
                 for c in range(4):
                     acc[c] += ring[k + c] - (lv[c] >> FRAC)
             if quiet == self.quiet_after >> 1:
