@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tray_checks import (PER_CAT, REALISTIC, calibrate, check_counts, check_no_phantoms,
-                         check_small_ints, play, session)
+                         check_small_ints, play, play_checked, session)
 
 from catnip.tray import Calibration, Tray, TrayError
 from devsim.traces import Session
@@ -49,6 +49,28 @@ def test_no_drift_or_creep_makes_a_phantom(seed: str, drift: int, creep: int) ->
     # called gone. (A hand can still make the tray ask instead of call.)
     assert sum(e["n"] for e in played.of("placed")) <= 3
     assert not played.of("removed") and not played.of("collapse")
+
+
+@SAMPLE
+@given(seed=st.text("abcdef0123456789", min_size=3, max_size=6),
+       script=st.text("ppppcrt", min_size=2, max_size=8), rate=st.sampled_from((10, 80)),
+       per_cat=st.integers(300, 30000), noise_permille=st.integers(5, 30),
+       zero_off=st.integers(-150, 150), tare=st.booleans(), spare=st.integers(0, 6))
+def test_every_invariant_holds_over_random_calibrations_and_traces(
+        seed: str, script: str, rate: int, per_cat: int, noise_permille: int, zero_off: int,
+        tare: bool, spare: int) -> None:
+    noise = max(1, per_cat * noise_permille // 1000)
+    s = Session(seed, rate_hz=rate, noise=noise, per_cat=per_cat, offset=50000)
+    s.t = 2_000_000
+    turns = {"p": s.place, "c": s.collapse, "t": s.touch, "r": s.remove}
+    for turn in "pppp" + script:
+        if turn != "r" or s.loose:
+            turns[turn]()
+    s.t += 2_000_000
+    # The zero off by up to one and a half cats: a stale calibration.
+    cal = Calibration(rate, [50000 + per_cat * zero_off // 100], [1], per_cat, per_cat // 40,
+                      noise, 5)
+    play_checked(s, cal, 4 + len(script) + spare, tare=tare)
 
 
 valid = st.fixed_dictionaries({
