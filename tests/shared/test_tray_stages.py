@@ -213,3 +213,12 @@ def test_corner_gains_solve_the_cells_from_four_captures():
         assert abs(got[c] - gains[c] / mean * 1024) <= 3, (got, gains)
     assert "right above that cell" in message(TrayError, corner_gains,
                                                [[10, 4000, 0, 0]] + rise[1:])
+
+
+def test_an_old_height_answer_keeps_the_last_height_on_the_tower():
+    t = Turn(0, 10, 80)
+    t.placed(1, 1, 0)
+    ask = t.placed(1, 2, 0)
+    t.collapse(2, 0, 90, 0)  # the tower fell before anyone answered
+    t.confirm(ask["id"], ask["max"], 0)
+    assert t.tower == 0 and t.top == 0

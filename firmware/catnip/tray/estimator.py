@@ -157,15 +157,17 @@ class Tray:
         self.turn.begin_attempt(self.count.cats)
 
     def verdict(self):
-        """What happened since begin_attempt(), as one proposal (None while
-        the load is still moving or was still less than half a second): the
-        proposal's "kind" is "placed" (ask: "height", or "cats" for several
-        cats), "collapse" (ask: "fell"), "ask" (the tray cannot tell: "cats")
-        or "none"; "n" is the change in cats on the tray. confirm(id, value)
-        answers it, ends the attempt and returns the record to journal."""
+        """What happened since begin_attempt(), as one proposal; None while
+        the load is moving or a call is still due (cats still falling, a loss
+        not yet called). Its "kind" is "placed" (ask: "height", or "cats" for
+        several cats), "collapse" (ask: "fell"), "ask" (the tray cannot tell:
+        "cats") or "none" (nothing changed yet); "n" is the change in cats on
+        the tray. confirm(id, value) answers it, ends the attempt and returns
+        the record to journal. Asked again, it is made again."""
+        if not self.turn.attempt:
+            raise TrayError("no attempt in progress: call begin_attempt() when the player's "
+                            "attempt starts")
         if not self._decided():
-            if not self.turn.attempt:
-                self.turn.verdict(0, 0, 0)  # raises: no attempt
             return None
         c = self.count
         if self._state == _FAULT:

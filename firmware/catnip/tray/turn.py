@@ -182,6 +182,7 @@ class Turn:
             if value == p["default"]:
                 self._accepted += 1
             self.top = value
+            self.fit(self.tower)  # an old question: the tower may have fallen since
         elif what == "fell":
             # The tower lost `value` cats, not the `default` assumed so far.
             self.tower += self._fell_default(p) - value
