@@ -155,13 +155,14 @@ class HX711Group:
         self._quiet_us = self._quiet_ms = self._last_quiet_us = self._down_us = 0
         self._in_step = False  # the driver knows when the chips convert
         self._chained = False  # the last attempt was a pass in time
-        # Per chip: the last time DOUT was seen high, the bracket of its last
-        # observed conversion (after _ready_lo, within _ready_w), and its
-        # period as learned (us): the sums of conversion intervals and counts.
+        # The DOUTs high at the last poll, and when it was; per chip the
+        # bracket of its last observed conversion (after _ready_lo, within
+        # _ready_w) and its period as learned (us): the sums of conversion
+        # intervals and counts.
         n = self._n
         self._nominal_us = period_us
         self._was_high = self._all
-        self._seen_high = array("i", [0] * n)
+        self._polled_us = 0
         self._ready_lo = array("i", [0] * n)
         self._ready_w = array("i", [0] * n)
         self._mark = array("i", [0] * n)
@@ -330,12 +331,8 @@ class HX711Group:
         fell = self._was_high & ~mask
         if fell:
             self._note_falls(fell, now_us)
-        if mask:
-            seen = self._seen_high
-            for i in range(self._n):
-                if mask >> i & 1:
-                    seen[i] = now_us
         self._was_high = mask
+        self._polled_us = now_us
         if mask == self._all:
             self._quiet_us = now_us
             self._quiet_ms = now_ms
@@ -343,9 +340,7 @@ class HX711Group:
 
     def _all_high(self, now_us):
         self._was_high = self._all
-        seen = self._seen_high
-        for i in range(self._n):
-            seen[i] = now_us
+        self._polled_us = now_us
 
     def _note_falls(self, fell, now_us):
         """The chips in `fell` converted since their DOUT was last seen high:
@@ -354,7 +349,7 @@ class HX711Group:
         for i in range(self._n):
             if not fell >> i & 1:
                 continue
-            lo = self._seen_high[i]
+            lo = self._polled_us  # it was high then
             w = clock.ticks_diff(now_us, lo)
             self._ready_lo[i] = lo
             self._ready_w[i] = w
