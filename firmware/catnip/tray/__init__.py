@@ -10,10 +10,11 @@
 #   tray.begin_attempt()                 # the active player's attempt starts
 #   ... events arrive through show(ev): "handling", "placed", "collapse",
 #   ... "removed", "settled", "fault"
-#   v = tray.verdict()                   # after the "placed"/"collapse"/"settled"
-#                                        # that ends it; None while the load moves
-#   # v["kind"]: "placed" | "collapse" | "ask" | "none"; v["n"]: cats more on
-#   # the tray; one question: v["ask"] ("height" | "fell" | "cats") with
+#   v = tray.verdict()                   # on the "settled" event after a call; None
+#                                        # while the load moves or a call is due
+#   # v["kind"]: "placed" | "collapse" | "ask" | "none" (nothing yet: wait
+#   # or ask); v["n"]: cats more on the tray; one question: v["ask"]
+#   # ("height" | "fell" | "cats") with
 #   # v["min"] <= v["default"] <= v["max"], v["conf"] (percent), v["why"].
 #   record = tray.confirm(v["id"], answer)   # journal it; ends the attempt
 #

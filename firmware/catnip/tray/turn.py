@@ -185,7 +185,8 @@ class Turn:
             self.fit(self.tower)  # an old question: the tower may have fallen since
         elif what == "fell":
             # The tower lost `value` cats, not the `default` assumed so far.
-            self.tower += self._fell_default(p) - value
+            # Its min (the cats that left the tray) came off the tower already.
+            self.tower += p["min"] - value
             self.fit(self.tower)
         record = {"ev": "confirmed", "id": pid, "ask": what, "default": p["default"],
                   "value": value, "conf": p["conf"], "t": t}
@@ -195,8 +196,3 @@ class Turn:
             for k in [k for k in self.pending if k >= self._at_id]:
                 del self.pending[k]  # the verdict answered for the whole attempt
         return record
-
-    def _fell_default(self, p):
-        """The cats a "fell" question's default took off the tower already:
-        the cats that left the tray (none when they all stayed)."""
-        return p["min"]
