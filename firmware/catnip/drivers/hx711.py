@@ -120,7 +120,8 @@ class HX711Group:
 
     Raises ValueError if one pass takes too long on this board for `rate`.
     pass_us is how long a pass takes here (measured); restarts counts the
-    times the chips had to be brought back in step.
+    times the chips had to be brought back in step; periods holds each
+    chip's conversion period as learned (us; the nominal one until then).
     """
 
     def __init__(self, sck, douts, rate=10, input=A128, timeout_ms=None, clock=None):
