@@ -1,24 +1,25 @@
-"""Tray estimator against synthetic games with ground truth.
+"""Tray estimator against synthetic games with ground truth, judged turn by turn.
 
 For each data rate and noise level: calibrate the way a maker would (tare,
 then five cats one at a time), then play whole games of Stack O' Cats onto
-fresh traces until at least PLACEMENTS cats have been placed, feeding every
-reading to catnip.tray.Tray. A simulated player answers the tray's "how many
-cats?" questions truthfully after each turn, as a person at the table would.
+fresh traces until at least TURNS turns have been played, feeding every
+reading to catnip.tray.Tray. A simulated app drives the tray as the device
+does: begin_attempt() when a player's attempt starts, verdict() when the
+next turn begins, and a person who answers every proposal truthfully.
 
-Per configuration it reports: settled counts right (the tray's count at the
-end of each turn against the truth), false placements and false collapses per
-1,000 turns, missed collapses, questions asked per 1,000 turns, and the
-detection latency of placements (ms from the moment the load physically
-settles to the tray's verdict; negative means it called the placement while
-the last wobble was still dying away). One more row: the per-reading cost on
-the MicroPython unix port.
+Per configuration it reports: turns judged right (the verdict's kind and the
+tray's count), collapses called as collapses, removals called as removals,
+false placements and questions per 1,000 turns, impossible answers (a count
+or tower outside 0..in play, a question whose default is outside its range
+or whose truthful answer confirm() refuses), and the latency of placements
+in readings from the first reading that shows the settled load (and from
+the physical settle moment). More rows: the per-reading cost on the
+MicroPython unix port.
 """
 
 from __future__ import annotations
 
 import os
-import statistics
 import sys
 import time
 from dataclasses import dataclass, field
@@ -28,13 +29,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "firmware"))
 
-from catnip.tray import Calibrator, Tray  # noqa: E402
+from catnip.tray import Calibrator, Tray, TrayError  # noqa: E402
 from devsim.traces import Session  # noqa: E402
 
 PER_CAT = 4300  # a 10 g cat on a 5 kg cell through an HX711 at gain 128
 NOISE_PCT = (0.5, 2.0, 5.0, 10.0)  # reading noise, percent of a cat
-REALISTIC_PCT = 2.0
-PLACEMENTS = int(os.environ.get("CATNIP_BENCH_PLACEMENTS", "10000"))
+TURNS = int(os.environ.get("CATNIP_BENCH_TURNS", "10000"))
+BAG = 36  # cats in the bag; with the wedged ones, every cat in play
+IN_PLAY = BAG + Session.WEDGED
+ATTEMPTS = ("placed", "collapse")  # truth turns that are a player's attempt
 
 
 @dataclass
@@ -42,26 +45,28 @@ class Score:
     rate: int
     noise_pct: float
     turns: int = 0
-    placements: int = 0
-    collapses: int = 0
     right: int = 0
+    asked: int = 0  # turns whose verdict (or the tray between attempts) asked
+    kinds: dict[str, list[int]] = field(default_factory=dict)  # kind -> [turns, right]
+    collapses: int = 0
+    collapses_called: int = 0
+    struck: int = 0
+    struck_called: int = 0
+    removals: int = 0
+    removals_called: int = 0
     false_placed: int = 0
-    placed_then_collapse: int = 0
-    missed_placed: int = 0
-    false_collapse: int = 0
-    missed_collapse: int = 0
-    struck: int = 0  # collapses in which a cat struck the tray
-    missed_struck: int = 0
-    asks: int = 0
-    samples: int = 0
-    latency_ms: list[float] = field(default_factory=list)
+    impossible: int = 0
+    early: int = 0  # placements called before the first settled reading
+    latency: list[float] = field(default_factory=list)  # readings after the first settled one
+    physical: list[float] = field(default_factory=list)  # readings after the physical settle
     wrong: list[dict] = field(default_factory=list)
 
     def per_1000(self, count: int) -> float:
         return 1000 * count / max(1, self.turns)
 
-    def latency(self, q: float) -> float:
-        xs = sorted(self.latency_ms)
+    @staticmethod
+    def quantile(xs: list[float], q: float) -> float:
+        xs = sorted(xs)
         return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
 
 
@@ -86,99 +91,200 @@ def calibrate(rate: int, noise: int, cells: int = 1, seed: str = "bench-cal"):
     return cal.result()
 
 
-def play(score: Score, cal, seed: str, noise: int, cells: int = 1) -> None:
-    session = Session(seed, rate_hz=score.rate, cells=cells, noise=noise, per_cat=PER_CAT)
-    truth = session.game()
+def play(score: Score, cal, seed: str, noise: int, touch_pct: int = 5,
+         attempts: tuple[str, ...] = ATTEMPTS) -> None:
+    session = Session(seed, rate_hz=score.rate, noise=noise, per_cat=PER_CAT)
+    truth = session.game(bag=BAG, touch_pct=touch_pct)
     trace = session.trace
-    tray = Tray(cal, wedged=Session.WEDGED)
+    tray = Tray(cal, wedged=Session.WEDGED, in_play=IN_PLAY)
     tray.tare()
-    bounds = [rec["start"] for rec in truth[1:]] + [session.t]
-    turn = 0
+    turn = -1
     events: list[tuple[int, dict]] = []
+    verdict = None
     k = 0
     while k * trace.period < session.t:
         t = k * trace.period
-        while turn < len(truth) and t >= bounds[turn]:
-            judge(score, truth[turn], events, tray, seed)
-            events = []
+        while turn + 1 < len(truth) and t >= truth[turn + 1]["start"]:
+            if turn >= 0:
+                judge(score, truth[turn], events, verdict, tray, seed, trace.period)
+            events, verdict = [], None
             turn += 1
-        ev = tray.feed(trace.counts_at(t)) if cells == 1 else tray.feed4(*trace.counts4_at(t))
+            if truth[turn]["kind"] in attempts:
+                tray.begin_attempt()
+        ev = tray.feed(trace.counts_at(t))
         if ev is not None:
             events.append((t, ev))
+            score.impossible += not possible(ev, tray)
+            # The app asks for the attempt's verdict when the tray settles.
+            if ev["ev"] == "settled" and tray.turn.attempt and verdict is None:
+                verdict = tray.verdict()
+                if verdict is not None and verdict["kind"] == "none":
+                    verdict = None  # nothing yet: the attempt goes on
         k += 1
-    score.samples += k
-    if turn < len(truth):
-        judge(score, truth[turn], events, tray, seed)
+    if turn >= 0:
+        judge(score, truth[turn], events, verdict, tray, seed, trace.period)
 
 
-def judge(score: Score, rec: dict, events: list[tuple[int, dict]], tray: Tray,
-          seed: str) -> None:
+def possible(ev: dict, tray: Tray) -> bool:
+    """An answer the game allows: counts within 0..in play, a question with
+    min <= default <= max (all whole numbers)."""
+    ok = 0 <= tray.tower <= tray.cats <= IN_PLAY
+    if "cats" in ev:
+        ok = ok and 0 <= ev["cats"] <= IN_PLAY
+    ask = ev.get("ask") if "ev" in ev else ev
+    if ask is not None:
+        ok = ok and all(type(ask[k]) is int for k in ("default", "min", "max"))
+        ok = ok and ask["min"] <= ask["default"] <= ask["max"]
+    return ok
+
+
+def judge(score: Score, rec: dict, events: list[tuple[int, dict]], verdict: dict | None,
+          tray: Tray, seed: str, period: int) -> None:
     kind = rec["kind"]
     score.turns += 1
+    calls = [e for _, e in events if e["ev"] in ("placed", "removed", "collapse")]
     placed = [(t, e) for t, e in events if e["ev"] == "placed"]
-    collapses = [e for _, e in events if e["ev"] == "collapse"]
-    asks = [e["ask"] for _, e in events if e.get("ask", {}).get("ask") == "cats"]
+    if tray.turn.attempt and verdict is None:
+        verdict = tray.verdict()  # the turn is over: whatever the tray says now
+    if verdict is not None:
+        score.impossible += not possible(verdict, tray)
     if kind == "placed":
-        score.placements += 1
+        ok = verdict is not None and verdict["kind"] == "placed" and verdict["n"] == 1
         if placed:
-            score.latency_ms.append((placed[-1][0] - rec["settle"]) / 1000)
-        else:
-            score.missed_placed += 1
-    if kind == "collapse":
-        score.placed_then_collapse += len(placed)
-    else:
-        score.false_placed += max(0, len(placed) - (kind == "placed"))
-    if kind == "collapse":
+            t_call = placed[0][0]
+            first = -(-(rec["settle"] + period) // period) * period  # first settled reading
+            score.latency.append((t_call - first) / period)
+            score.physical.append((t_call - rec["settle"]) / period)
+            score.early += t_call < first
+    elif kind == "collapse":
+        ok = verdict is not None and verdict["kind"] == "collapse"
         score.collapses += 1
-        score.missed_collapse += not collapses
+        score.collapses_called += ok
         if rec["hit"]:
             score.struck += 1
-            score.missed_struck += not collapses
-    else:
-        score.false_collapse += len(collapses)
-    score.asks += len(asks)
-    if tray.cats == rec["cats"]:
-        score.right += 1
-    elif len(score.wrong) < 20:
-        score.wrong.append({"seed": seed, "truth": rec, "tray": tray.cats,
+            score.struck_called += ok
+    elif kind == "removed":
+        removed = sum(e["n"] for e in calls if e["ev"] == "removed")
+        ok = removed == rec["n"] and len(calls) == len([e for e in calls if e["ev"] == "removed"])
+        score.removals += 1
+        score.removals_called += ok
+    else:  # a touch, a fault
+        ok = not calls
+    if kind != "collapse":
+        score.false_placed += max(0, len(placed) - (kind == "placed"))
+    asks = [e["ask"] for _, e in events if e.get("ask", {}).get("ask") == "cats"]
+    asked = bool(asks) or (verdict is not None and verdict["kind"] in ("ask", "none"))
+    ok = ok and tray.cats == rec["cats"]
+    score.asked += asked
+    score.right += ok and not asked
+    tally = score.kinds.setdefault(kind, [0, 0])
+    tally[0] += 1
+    tally[1] += ok and not asked
+    if not (ok and not asked) and len(score.wrong) < 20:
+        score.wrong.append({"seed": seed, "truth": rec, "tray": tray.cats, "verdict": verdict,
+                            "ok": ok, "asked": asked,
                             "events": [(t // 1000, e) for t, e in events]})
-    # The person at the table answers the tray's questions.
+    # The person at the table answers: the proposal, or the truth.
+    if verdict is not None:
+        answer(score, tray, verdict, rec)
     for ask in asks:
         if ask["id"] in tray.pending:
-            tray.confirm(ask["id"], max(ask["min"], min(ask["max"], rec["cats"])))
+            answer(score, tray, ask, rec)
 
 
-def evaluate(rate: int, noise_pct: float, placements: int = PLACEMENTS, cells: int = 1,
-             seed: str = "bench") -> Score:
+def answer(score: Score, tray: Tray, ask: dict, rec: dict) -> None:
+    if ask["ask"] == "height":
+        value = ask["default"]
+    else:
+        value = rec["cats"] if ask["ask"] == "cats" else rec.get("fell", ask["default"])
+    value = max(ask["min"], min(ask["max"], value))
+    try:
+        tray.confirm(ask["id"], value)
+    except TrayError:
+        score.impossible += 1  # a truthful answer within the range was refused
+
+
+def evaluate(rate: int, noise_pct: float, turns: int = TURNS, seed: str = "bench") -> Score:
     noise = round(PER_CAT * noise_pct / 100)
-    cal = calibrate(rate, noise, cells)
+    cal = calibrate(rate, noise)
     score = Score(rate, noise_pct)
     game = 0
-    while score.placements < placements:
-        play(score, cal, f"{seed}-{rate}-{noise_pct:g}-{game}", noise, cells)
+    while score.turns < turns:
+        play(score, cal, f"{seed}-{rate}-{noise_pct:g}-{game}", noise)
         game += 1
     return score
 
 
+def touches_in_attempts(rate: int, noise_pct: float, touches: int) -> tuple[int, int]:
+    """Games where a hand touches the tower in one turn of three, each touch
+    during an attempt (where the tray calls placements on a shorter
+    window): (touches, placed events in them)."""
+    noise = round(PER_CAT * noise_pct / 100)
+    cal = calibrate(rate, noise)
+    score = Score(rate, noise_pct)
+    game = 0
+    while score.kinds.get("touch", [0])[0] < touches:
+        play(score, cal, f"touchy-{rate}-{noise_pct:g}-{game}", noise, touch_pct=33,
+             attempts=ATTEMPTS + ("touch",))
+        game += 1
+    return score.kinds["touch"][0], score.false_placed
+
+
+def lean_errors(sessions: int = 20) -> dict[str, list[int]]:
+    """The lean of a four-cell tray whose cells differ by up to 6% in gain,
+    against where the cats' weight really sits: every settled turn's error in
+    x and y (thousandths of half the cell spacing), with each cell's gain
+    calibrated by a cat above each corner, and without."""
+    import random
+
+    sys.path.insert(0, str(ROOT / "tests" / "shared"))
+    from tray_checks import calibrate as calibrate_trace
+    from tray_checks import play as play_trace
+    from tray_checks import session as scripted
+
+    r = random.Random("lean")
+    errors: dict[str, list[int]] = {"calibrated": [], "uncalibrated": []}
+    for k in range(sessions):
+        gains = tuple(1 + r.uniform(-0.06, 0.06) for _ in range(4))
+        for which, corners in (("calibrated", True), ("uncalibrated", False)):
+            cal = calibrate_trace(80, 86, cells=4, seed=f"lean-cal-{k}", corners=corners,
+                                  gains=gains)[0].result()
+            played = play_trace(scripted(f"lean-{k}", "pppppppppp", cells=4, gains=gains), cal)
+            for i, rec in enumerate(played.truth):
+                settled = [e for _, e in played.turn_events[i] if e["ev"] == "settled"]
+                if settled:
+                    _, x, y = settled[-1]["lean"]
+                    errors[which] += [abs(x - rec["lean"][1]), abs(y - rec["lean"][2])]
+    return errors
+
+
 def table_rows(score: Score):
     area = "tray"
-    where = f"{score.rate}/s, noise {score.noise_pct:g}% of a cat"
-    yield (area, f"settled counts right, {where}", f"{100 * score.right / score.turns:.2f}", "%",
-           f"{score.turns:,} turns, {score.placements:,} placements, {score.collapses:,} "
-           f"collapses; {score.turns - score.right} wrong")
+    where = f"{score.rate}/s, noise {score.noise_pct:g}%"
+    kinds = ", ".join(f"{k} {r:,} of {n:,}" for k, (n, r) in sorted(score.kinds.items()))
+    yield (area, f"turns judged right, {where}", f"{100 * score.right / score.turns:.2f}", "%",
+           f"{score.right:,} of {score.turns:,} turns (kind and count); {kinds}; "
+           f"{score.turns - score.right - score.asked} wrong, {score.asked} asked")
+    yield (area, f"collapses called as collapses, {where}",
+           f"{100 * score.collapses_called / max(1, score.collapses):.2f}", "%",
+           f"{score.collapses_called:,} of {score.collapses:,}; "
+           f"{score.struck_called:,} of the {score.struck:,} where a cat struck the tray")
+    yield (area, f"removals called as removals, {where}",
+           f"{100 * score.removals_called / max(1, score.removals):.2f}", "%",
+           f"{score.removals_called:,} of {score.removals:,}")
     yield (area, f"false placements, {where}", score.per_1000(score.false_placed), "/1000 turns",
-           f"missed placements {score.missed_placed}; {score.placed_then_collapse} called "
-           f"just before the tower fell in the same turn")
-    yield (area, f"false collapses, {where}", score.per_1000(score.false_collapse), "/1000 turns",
-           f"missed {score.missed_collapse} of {score.collapses} collapses, "
-           f"{score.missed_struck} of the {score.struck} where a cat struck the tray")
-    yield (area, f"questions asked, {where}", score.per_1000(score.asks), "/1000 turns",
-           "'how many cats?' when the change is not whole cats")
-    period = 1000 / score.rate
-    yield (area, f"latency median, {where}", score.latency(0.5), "ms",
-           f"{score.latency(0.5) / period:+.1f} samples after the load settles")
-    yield (area, f"latency p95, {where}", score.latency(0.95), "ms",
-           f"{score.latency(0.95) / period:+.1f} samples")
+           f"{score.false_placed} placed events in turns that placed nothing")
+    yield (area, f"questions, {where}", score.per_1000(score.asked), "/1000 turns",
+           "turns where the tray asked how many cats are on it")
+    yield (area, f"impossible answers, {where}", score.impossible, "",
+           "counts outside 0..in play, questions outside min <= default <= max, refused "
+           "truthful answers")
+    lat, phys = score.latency, score.physical
+    yield (area, f"latency median / p95, {where}",
+           f"{score.quantile(lat, 0.5):.0f} / {score.quantile(lat, 0.95):.0f}", "readings",
+           f"after the first reading of the settled load ({len(lat):,} placements); from the "
+           f"physical settle {score.quantile(phys, 0.5):.1f} / {score.quantile(phys, 0.95):.1f};"
+           f" {score.early} called before the load settled")
 
 
 COST_SCRIPT = """
@@ -221,6 +327,32 @@ tr = s4.trace
 game4 = [tr.counts4_at(k * tr.period) for k in range(s4.t // tr.period)]
 cal4 = Calibration(80, list(game4[0]), [1, 1, 1, 1], 4300, 215, 172, 5)
 print('four', per_reading(cal4, game4, True))
+
+
+# Bytes allocated by the readings that returned no event, over a game with
+# an attempt open now and then (gc off, so nothing is freed).
+def quiet_alloc(cal, readings, four):
+    tray = Tray(cal, wedged=4, in_play=40)
+    tray.tare()
+    feed = tray.feed4 if four else tray.feed
+    total = n = 0
+    gc.collect()
+    gc.disable()
+    for k in range(len(readings)):
+        r = readings[k]
+        if k % 300 == 0:
+            tray.begin_attempt()
+        before = gc.mem_alloc()
+        ev = feed(r[0], r[1], r[2], r[3]) if four else feed(r)
+        used = gc.mem_alloc() - before
+        if ev is None:
+            total += used
+            n += 1
+    gc.enable()
+    return total, n
+
+
+print('alloc4', *quiet_alloc(cal4, game4, True))
 gc.collect()
 before = gc.mem_alloc()
 tray = Tray(cal4, wedged=4)
@@ -241,8 +373,8 @@ def unix_costs() -> dict[str, float]:
     lines = proc.stdout.split("\n")
     if proc.returncode != 0 or "OK" not in lines:
         raise RuntimeError(f"micropython failed: {proc.stdout}{proc.stderr}")
-    return {name: float(value) for name, value in
-            (line.split() for line in lines if line and line != "OK")}
+    return {line.split()[0]: [float(v) for v in line.split()[1:]] if len(line.split()) > 2
+            else float(line.split()[1]) for line in lines if line and line != "OK"}
 
 
 def unix_import_heap() -> int:
@@ -271,11 +403,28 @@ def rows():
     for rate in (10, 80):
         for pct in NOISE_PCT:
             yield from table_rows(evaluate(rate, pct))
+    for pct in (0.5, 2.0):
+        n, false = touches_in_attempts(80, pct, max(1000, TURNS // 5))
+        yield ("tray", f"false placements, touches during attempts, 80/s, noise {pct:g}%",
+               1000 * false / n, "/1000 touches",
+               f"{false} placed events in {n:,} touches (press, poke, cat lifted and reseated) "
+               f"made while an attempt was open, when the shorter early window applies")
+    errors = lean_errors()
+    cal, raw = errors["calibrated"], errors["uncalibrated"]
+    yield ("tray", "lean error p95 / max, four cells, gains calibrated",
+           f"{Score.quantile(cal, 0.95):.0f} / {max(cal)}", "thousandths",
+           f"of half the cell spacing, {len(cal) // 2} settled turns, cells up to 6% apart in "
+           f"gain, a cat above each corner; uncalibrated {Score.quantile(raw, 0.95):.0f} / "
+           f"{max(raw)}")
     cost = unix_costs()
     yield ("tray", "per reading, a game (unix port)", cost["game"], "us", pico(cost["game"]))
     yield ("tray", "per reading, worst path (unix port)", cost["slide"], "us",
            pico(cost["slide"]) + "; a slow slide scans the whole long window")
     yield ("tray", "per reading, four cells (unix port)", cost["four"], "us", pico(cost["four"]))
+    alloc, quiet = cost["alloc4"]
+    yield ("tray", "heap allocated per reading, four cells (unix port)", int(alloc), "bytes",
+           f"over the {int(quiet):,} readings of a game that returned no event, attempts open "
+           f"and closed (gc off, measured around each feed4)")
     yield ("tray", "heap of a four-cell Tray (unix port)", int(cost["ram"]), "bytes",
            f"about {int(cost['ram']) // 2:,} bytes on the Pico (unix objects are twice the size)")
     imported = unix_import_heap()
@@ -283,4 +432,4 @@ def rows():
            f"about {imported // 2:,} bytes on the Pico; frozen into the firmware, the "
            f"bytecode would stay in flash")
     yield ("tray", "benchmark wall time, CPython", time.perf_counter() - started, "s",
-           f"{PLACEMENTS:,} placements per row")
+           f"{TURNS:,} turns per row")

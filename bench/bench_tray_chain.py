@@ -74,6 +74,7 @@ def _minute(rate: int, cells: int) -> dict[str, object]:
     turns = [rec for rec in s.truth if rec["settle"] < MINUTE_US - 1_000_000]
     return {"delivered": len(times), "expected": MINUTE_US // period,
             "converted": len(chain.tap.times[0]), "restarts": chain.restarts,
+            "slowest": min(len(chain.tap.times[i]) for i in range(cells)),
             "gap_ms": gap // 1000, "events": len(chain.events), "turns": len(turns),
             "chain_right": _counted_right(turns, chain.events),
             "direct_right": _counted_right(turns, [(k * period, e) for k, e in straight]),
@@ -115,9 +116,11 @@ def rows() -> Iterator[tuple[str, str, object, str, str]]:
         for rate in (10, 80):
             m = _minute(rate, cells)
             agree = "the same" if m["agree"] else "not the same"
+            share = 100 * m["delivered"] / m["slowest"]
             yield (AREA, f"readings in a simulated minute, {rate} SPS, {board}", m["delivered"],
-                   "", f"of {m['expected']} expected ({m['converted']} conversions); "
-                   f"{m['restarts']} restarts, longest gap {m['gap_ms']} ms; "
+                   "", f"{share:.1f}% of the {m['slowest']} conversions of the slowest cell (a "
+                   f"reading takes one word from every cell), {m['expected']} at the nominal "
+                   f"rate; {m['restarts']} restarts, longest gap {m['gap_ms']} ms; "
                    f"{m['host_s']:.1f} s of host time")
             yield (AREA, f"turns counted right, {rate} SPS, {board}", m["chain_right"], "",
                    f"of {m['turns']} through the chain, {m['direct_right']} with every "

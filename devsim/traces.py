@@ -235,10 +235,12 @@ class Trace:
     drift_per_min: slow zero drift of the total, counts per minute.
     vibration, mains_hz: a mains-like disturbance of the total, peak counts
     before the converter's averaging (which rejects it at 10 samples/s).
+    gains: each cell's sensitivity (1.0: as the load says; real cells of one
+    batch differ by a few percent).
     """
 
     def __init__(self, seed, rate_hz=80, cells=1, noise=0, offset=0,
-                 drift_per_min=0, vibration=0, mains_hz=50):
+                 drift_per_min=0, vibration=0, mains_hz=50, gains=None):
         if rate_hz not in (10, 80):
             raise ValueError("the HX711 samples at 10 or 80 per second, not %r" % (rate_hz,))
         if cells not in (1, 4):
@@ -253,6 +255,7 @@ class Trace:
         self.drift_per_min = drift_per_min
         self.vibration = vibration
         self.mains_hz = mains_hz
+        self.gains = tuple(gains) if gains else (1.0,) * cells
         self._offset = float(offset)
         self._base = [float(offset)] * cells
         self._all = []
@@ -391,7 +394,11 @@ class Source:
             return FULL_SCALE
         if fault == "silent":
             return None
-        value = tr._load_now(t_us)[self.index] + self._noise_at(t_us // tr.period)
+        load = tr._load_now(t_us)[self.index]
+        gain = tr.gains[self.index]
+        if gain != 1.0:
+            load = tr._offset + (load - tr._offset) * gain
+        value = load + self._noise_at(t_us // tr.period)
         raw = int(math.floor(value + 0.5))
         raw = FULL_SCALE if raw > FULL_SCALE else MIN_COUNT if raw < MIN_COUNT else raw
         self._last = raw
@@ -434,7 +441,7 @@ class Session:
 
     def __init__(self, seed, rate_hz=80, cells=1, noise=80, per_cat=4300, cat_spread=5,
                  offset=None, drift_per_min=None, vibration=None, creep_permille=5,
-                 stay=35, bounce=40):
+                 stay=35, bounce=40, gains=None):
         self.rng = Rng("%s:play" % seed)
         self.per_cat = per_cat
         self.cat_spread = cat_spread
@@ -447,7 +454,8 @@ class Session:
             drift_per_min = per_cat * self.between(-200, 200) // 10000  # up to 2% of a cat
         if vibration is None:
             vibration = noise
-        self.trace = Trace(seed, rate_hz, cells, noise, offset, drift_per_min, vibration)
+        self.trace = Trace(seed, rate_hz, cells, noise, offset, drift_per_min, vibration,
+                           gains=gains)
         self.cells = cells
         self.truth = []
         self.tower = []  # cats on the tower, bottom first: [mass, x, y]
@@ -682,10 +690,12 @@ class Session:
 
     # ---- whole sequences -------------------------------------------------
 
-    def calibrate(self, cats=5):
+    def calibrate(self, cats=5, corners=False):
         """The maker's calibration: the empty base, hands off, then cats added
         one at a time. Returns [(t_us, k)]: when OK was pressed with k cats on
-        the tray; the tray stays still for a second after each press."""
+        the tray; the tray stays still for a second after each press. With
+        corners (four cells), the cats are then lifted off and one cat is set
+        above each corner in turn: (t_us, "corner", i) when OK was pressed."""
         self.t = self.ms(300, 800)
         marks = [(self.t, 0)]
         self.t += 1500 * US_PER_MS
@@ -694,6 +704,21 @@ class Session:
             self.t += self.ms(400, 1200)
             marks.append((self.t, k))
             self.t += 1500 * US_PER_MS
+        if corners:
+            weight = self.tower[0][0]
+            for cat in self.tower:
+                self._add(Ramp(self.t, self.ms(100, 300), -cat[0], self._w(cat[1], cat[2])))
+            self.tower = []
+            self.t += 1500 * US_PER_MS
+            for i, (x, y) in enumerate(((-1000, -1000), (1000, -1000), (1000, 1000),
+                                        (-1000, 1000))):
+                w = self._w(x, y)
+                self._add(Ramp(self.t, self.ms(100, 300), weight, w))
+                self.t += self.ms(800, 1500)
+                marks.append((self.t, "corner", i))
+                self.t += 1500 * US_PER_MS
+                self._add(Ramp(self.t, self.ms(100, 300), -weight, w))
+                self.t += 1000 * US_PER_MS
         return marks
 
     def game(self, bag=36, touch_pct=5):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tray_checks import (PER_CAT, REALISTIC, calibrate, check_counts, check_no_phantoms,
-                         check_small_ints, play, session)
+                         check_small_ints, play, play_checked, session)
 
 from catnip.tray import Calibration, Tray, TrayError
 from devsim.traces import Session
@@ -51,8 +51,30 @@ def test_no_drift_or_creep_makes_a_phantom(seed: str, drift: int, creep: int) ->
     assert not played.of("removed") and not played.of("collapse")
 
 
+@SAMPLE
+@given(seed=st.text("abcdef0123456789", min_size=3, max_size=6),
+       script=st.text("ppppcrt", min_size=2, max_size=8), rate=st.sampled_from((10, 80)),
+       per_cat=st.integers(300, 30000), noise_permille=st.integers(5, 30),
+       zero_off=st.integers(-150, 150), tare=st.booleans(), spare=st.integers(0, 6))
+def test_every_invariant_holds_over_random_calibrations_and_traces(
+        seed: str, script: str, rate: int, per_cat: int, noise_permille: int, zero_off: int,
+        tare: bool, spare: int) -> None:
+    noise = max(1, per_cat * noise_permille // 1000)
+    s = Session(seed, rate_hz=rate, noise=noise, per_cat=per_cat, offset=50000)
+    s.t = 2_000_000
+    turns = {"p": s.place, "c": s.collapse, "t": s.touch, "r": s.remove}
+    for turn in "pppp" + script:
+        if turn != "r" or s.loose:
+            turns[turn]()
+    s.t += 2_000_000
+    # The zero off by up to one and a half cats: a stale calibration.
+    cal = Calibration(rate, [50000 + per_cat * zero_off // 100], [1], per_cat, per_cat // 40,
+                      noise, 5)
+    play_checked(s, cal, 4 + len(script) + spare, tare=tare)
+
+
 valid = st.fixed_dictionaries({
-    "version": st.just(1),
+    "version": st.just(2),
     "rate_hz": st.sampled_from((10, 80)),
     "zero": st.one_of(st.lists(st.integers(-0x800000, 0x7FFFFF), min_size=1, max_size=1),
                       st.lists(st.integers(-0x800000, 0x7FFFFF), min_size=4, max_size=4)),
@@ -64,6 +86,7 @@ valid = st.fixed_dictionaries({
                      max_size=len(d["zero"])),
     "cat_sd": st.integers(0, d["per_cat"] // 2 - 1),
     "noise": st.integers(1, d["per_cat"] // 2 - 1),
+    "gain": st.lists(st.integers(512, 2048), min_size=len(d["zero"]), max_size=len(d["zero"])),
 }))
 
 
@@ -74,19 +97,6 @@ def test_calibration_round_trips(d: dict) -> None:
     Tray(Calibration.from_dict(d))  # any valid calibration makes a tray
 
 
-@settings(max_examples=200, deadline=None)
-@given(d=valid, key=st.sampled_from(Calibration.FIELDS), bad=st.one_of(
-    st.none(), st.text(max_size=3), st.integers(-(1 << 40), -1), st.integers(1 << 30, 1 << 40)))
-def test_bad_calibration_fields_are_refused(d: dict, key: str, bad: object) -> None:
-    d = dict(d, **{key: bad})
-    try:
-        Calibration.from_dict(d)
-    except TrayError as e:
-        assert key in str(e) or (key == "rate_hz" and "10 or 80" in str(e)), (key, str(e))
-    else:
-        raise AssertionError(f"accepted {key}={bad!r}")
-
-
 PLAYED = play(session("answers", "pppppppp"), CAL[80])
 
 
@@ -95,7 +105,7 @@ PLAYED = play(session("answers", "pppppppp"), CAL[80])
 def test_a_refused_answer_changes_nothing(which: int, value: object) -> None:
     tray = PLAYED.tray
     ask = PLAYED.of("placed")[4 + which]["ask"]
-    before = (dict(tray.pending), tray.top, tray.tower, tray.cats, tray._asked)
+    before = (dict(tray.pending), tray.top, tray.tower, tray.cats, tray.turn._asked)
     if isinstance(value, int) and ask["min"] <= value <= ask["max"]:
         return  # a valid answer; the refusals are what this checks
     try:
@@ -104,4 +114,4 @@ def test_a_refused_answer_changes_nothing(which: int, value: object) -> None:
         assert "must be a whole number" in str(e)
     else:
         raise AssertionError("accepted %r for %r" % (value, ask))
-    assert (dict(tray.pending), tray.top, tray.tower, tray.cats, tray._asked) == before
+    assert (dict(tray.pending), tray.top, tray.tower, tray.cats, tray.turn._asked) == before

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from statistics import NormalDist
 
-from catnip import tray
+from catnip.tray import common as tray
 from devsim import traces
 
 
@@ -22,14 +22,14 @@ def test_gauss_table_holds_normal_quantiles() -> None:
 
 
 def test_logistic_table_holds_confidences() -> None:
-    expected = [round(100 / (1 + math.exp(-i / 4))) for i in range(len(tray._LOGISTIC))]
-    assert list(tray._LOGISTIC) == expected
-    assert round(100 / (1 + math.exp(-len(tray._LOGISTIC) / 4))) == 100  # where it stops
+    expected = [round(100 / (1 + math.exp(-i / 4))) for i in range(len(tray.LOGISTIC))]
+    assert list(tray.LOGISTIC) == expected
+    assert round(100 / (1 + math.exp(-len(tray.LOGISTIC) / 4))) == 100  # where it stops
 
 
 def test_integer_helpers_match_exact_arithmetic() -> None:
     for n in list(range(2000)) + [2**29 - 1, 2**29, 10**9]:
-        assert tray._isqrt(n) == math.isqrt(n)
+        assert tray.isqrt(n) == math.isqrt(n)
     for x in range(-100_000, 100_000, 997):
         for den in (7, 4300, 500_000):
-            assert tray._scaled(x, 1000, den) == x * 1000 // den
+            assert tray.scaled(x, 1000, den) == x * 1000 // den

@@ -1,7 +1,7 @@
 # The tray estimator on scripted sessions, under CPython and MicroPython.
 from check import message, raises
 from tray_checks import (PER_CAT, REALISTIC, agreeable, calibrate, check_counts,
-                         check_no_phantoms, check_small_ints, digest, play, session)
+                         check_no_phantoms, check_small_ints, play, session)
 
 from catnip.tray import Calibration, Calibrator, Tray, TrayError
 from devsim.traces import Ramp, Session, Trace, impulse_ring
@@ -39,7 +39,7 @@ def test_calibration_four_cells_and_ten_per_second():
 def test_calibration_round_trips_as_json_ready_dict():
     c = cal_for()
     d = c.to_dict()
-    assert d["version"] == 1 and isinstance(d["zero"], list)
+    assert d["version"] == 2 and isinstance(d["zero"], list) and d["gain"] == [1024]
     again = Calibration.from_dict(d)
     assert again.to_dict() == d
 
@@ -49,6 +49,9 @@ def test_bad_calibration_is_named():
     d2 = dict(d)
     del d2["per_cat"]
     assert "lacks per_cat" in message(TrayError, Calibration.from_dict, d2)
+    v1 = dict(d, version=1)
+    del v1["gain"]  # saved before gains: every cell at 1.0
+    assert Calibration.from_dict(v1).gain == [1024]
     d2 = dict(d, version=7)
     assert "calibrate the tray again" in message(TrayError, Calibration.from_dict, d2)
     d2 = dict(d, per_cat=5)
@@ -229,7 +232,8 @@ def test_cats_that_fall_but_stay_make_the_tray_ask():
     fall = played.of("collapse")
     assert len(fall) == 1, played.turn_events[-1]
     ask = fall[0]["ask"]
-    assert ask["default"] is None and ask["conf"] == 0 and "stayed" in ask["why"]
+    # The scale cannot tell how many: at least one, it proposes, with no confidence.
+    assert (ask["min"], ask["default"], ask["conf"]) == (0, 1, 0) and "stayed" in ask["why"]
     assert ask["max"] >= s.truth[-1]["fell"]
 
 
@@ -244,12 +248,12 @@ def test_the_average_cat_is_learned_from_placements():
     played = play(s, cal)
     check_counts(played)
     true_mean = sum(c[0] for c in s.tower) // len(s.tower)
-    learned = played.tray._per_cat
+    learned = played.tray.count.per_cat
     assert abs(learned - true_mean) < abs(cal.per_cat - true_mean) // 2, (
         cal.per_cat, learned, true_mean)
-    assert played.tray._pooled > cal.cats + 10
+    assert played.tray.count.pooled > cal.cats + 10
     saved = played.tray.calibration().to_dict()
-    assert saved["per_cat"] == learned and saved["cats"] == played.tray._pooled
+    assert saved["per_cat"] == learned and saved["cats"] == played.tray.count.pooled
     assert saved["zero"] == cal.zero and saved["noise"] == cal.noise
 
 
@@ -286,7 +290,9 @@ def test_a_load_that_is_not_whole_cats_asks():
     asks = [e for e in played.events[-3:] if e[1].get("ask", {}).get("ask") == "cats"]
     assert len(asks) == 1, played.events[-3:]
     ask = asks[0][1]["ask"]
-    assert ask["default"] is None and "not a whole number" in ask["why"]
+    # The nearest whole number is the guess, with no confidence.
+    assert ask["default"] in (3, 4) and ask["conf"] == 0 and "not a whole number" in ask["why"]
+    assert ask["min"] == 0 and ask["max"] == played.tray.turn.in_play
     record = played.tray.confirm(ask["id"], 3)
     assert record["value"] == 3 and played.tray.cats == 3 and played.tray.conf == 100
 
@@ -375,3 +381,37 @@ def test_events_are_identical_on_both_interpreters():
     assert len(played.events) == 28, [e for _, e in played.events]
     # The events themselves are compared between the interpreters in
     # tests/test_cross_interpreter.py (test_the_tray_says_the_same_on_both_interpreters).
+
+
+def test_a_weight_above_each_corner_calibrates_each_cells_gain():
+    gains = (1.06, 0.95, 1.03, 0.96)  # cells of one batch differ by a few percent
+    cal, answers = calibrate(80, REALISTIC, cells=4, corners=True, gains=gains)
+    assert [a.get("corner") for a in answers[-4:]] == [0, 1, 2, 3], answers
+    assert all(a["ok"] for a in answers), answers
+    got = cal.result()
+    mean = sum(gains) / 4
+    for c in range(4):
+        assert abs(got.gain[c] - gains[c] / mean * 1024) <= 1024 * 15 // 1000, got.gain
+    # The lean is then a measurement: within 15 thousandths of the truth,
+    # where the uncalibrated cells are off by up to twice as much.
+    s = session("lean-gains", "pppppppp", cells=4, gains=gains)
+    err = []
+    for which in (got, calibrate(80, REALISTIC, cells=4, gains=gains)[0].result()):
+        played = play(s if which is got else session("lean-gains", "pppppppp", cells=4,
+                                                      gains=gains), which)
+        worst = 0
+        for i, rec in enumerate(played.truth):
+            r, x, y = [e for _, e in played.turn_events[i] if e["ev"] == "settled"][-1]["lean"]
+            worst = max(worst, abs(x - rec["lean"][1]), abs(y - rec["lean"][2]))
+        err.append(worst)
+    assert err[0] <= 15 and err[1] > err[0], err
+    assert "all four corners" in message(TrayError, _three_corners)
+
+
+def _three_corners():
+    cal = Calibrator(80, 4)
+    cal.levels[0] = [0, 0, 0, 0]
+    cal.levels[1] = [1000, 1000, 1000, 1000]
+    for k in range(3):
+        cal.corners[k] = [4000 if c == k else 10 for c in range(4)]
+    return cal.result()

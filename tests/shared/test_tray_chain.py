@@ -238,10 +238,14 @@ def test_four_cells_lean_towards_the_load():
         r, lx, ly = e["lean"]
         assert (lx > 0) == (x > 0) and (ly > 0) == (y > 0), (e["lean"], x, y)
         assert abs(lx - x) <= 60 and abs(ly - y) <= 60, (e["lean"], x, y)
-    # The corner cells drift apart, so the driver restarts them now and then
-    # and skips the settling readings; the four cells sampled together at
-    # every conversion say the same.
-    assert chain.restarts > 0 and chain.skipped() > 3
+    # The corner cells drift apart; once the driver has learned their
+    # periods it reads between their reloads and never restarts them. Only
+    # the slowest cell's conversions can all become readings (the others'
+    # words are replaced before every cell has a new one); the four cells
+    # sampled together at every conversion say the same.
+    assert chain.restarts == 0, chain.restarts
+    slowest = min(len(chain.tap.times[i]) for i in range(4))
+    assert len(chain.times) >= slowest * 99 // 100, (len(chain.times), slowest)
     _, straight = direct([twin.counts4_at(k * 12500) for k in range(800)], cal)
     assert summary(straight) == summary(chain.events)
     lean = [e["lean"] for _, e in straight if e["ev"] == "placed"]

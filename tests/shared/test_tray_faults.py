@@ -149,3 +149,31 @@ def test_a_reading_allocates_nothing():
     finally:
         gc.enable()
     assert used == 0, "%d bytes allocated over %d readings" % (used, len(blip))
+
+
+def test_a_four_cell_reading_in_an_attempt_allocates_nothing():
+    if not hasattr(gc, "mem_alloc"):
+        return
+    cal = Calibration(80, [1000, 2000, 3000, 4000], [1, 1, 1, 1], PER_CAT, 215, 172, 5)
+    tray = Tray(cal, in_play=20)
+    tray.tare()
+    rng = Rng("four-quiet")
+    noise = [gauss(rng) * REALISTIC // GAUSS_ONE for _ in range(64)]
+    for k in range(200):
+        tray.feed4(1000 + noise[k % 64], 2000 + noise[(k + 7) % 64], 3000 + noise[(k + 19) % 64],
+                   4000 + noise[(k + 31) % 64])
+    tray.begin_attempt()
+    gc.collect()
+    gc.disable()
+    try:
+        used = 0
+        for k in range(400):
+            bump = PER_CAT // 3 if 200 <= k < 202 else 0  # an episode, a silent verdict
+            before = gc.mem_alloc()
+            ev = tray.feed4(1000 + noise[k % 64] + bump, 2000 + noise[(k + 7) % 64],
+                            3000 + noise[(k + 19) % 64], 4000 + noise[(k + 31) % 64])
+            if ev is None:
+                used += gc.mem_alloc() - before
+    finally:
+        gc.enable()
+    assert used == 0, "%d bytes allocated" % used

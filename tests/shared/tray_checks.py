@@ -24,11 +24,13 @@ def session(seed, script, rate=80, cells=1, noise=REALISTIC, **kw):
     return s
 
 
-def calibrate(rate=80, noise=REALISTIC, cells=1, seed="cal", cats=5):
+def calibrate(rate=80, noise=REALISTIC, cells=1, seed="cal", cats=5, corners=False,
+              gains=None):
     """Calibrate the way a maker does, on a trace: the empty base, then cats
-    one at a time, pressing OK when the tray is still."""
-    s = Session(seed, rate_hz=rate, cells=cells, noise=noise, per_cat=PER_CAT)
-    marks = s.calibrate(cats)
+    one at a time, pressing OK when the tray is still; with corners, then a
+    cat above each corner of a four-cell tray whose cells have `gains`."""
+    s = Session(seed, rate_hz=rate, cells=cells, noise=noise, per_cat=PER_CAT, gains=gains)
+    marks = s.calibrate(cats, corners)
     cal = Calibrator(rate, cells)
     trace = s.trace
     answers = []
@@ -37,7 +39,10 @@ def calibrate(rate=80, noise=REALISTIC, cells=1, seed="cal", cats=5):
     while k * trace.period < s.t + 1500000:
         t = k * trace.period
         if mark < len(marks) and t >= marks[mark][0]:
-            cal.capture(marks[mark][1])
+            if len(marks[mark]) == 3:
+                cal.capture_corner(marks[mark][2])
+            else:
+                cal.capture(marks[mark][1])
             mark += 1
         got = cal.feed(trace.counts_at(t)) if cells == 1 else cal.feed4(*trace.counts4_at(t))
         if got is not None:
@@ -143,22 +148,96 @@ def check_no_phantoms(played):
 
 def check_small_ints(tray):
     """Everything the per-reading path keeps stays a small int on the Pico."""
-    for name in ("_level", "_before", "_sum", "_top", "_bottom", "_jolt", "mass",
-                 "_anchor", "_verdict_level", "samples"):
-        v = getattr(tray, name)
+    r, ep, c = tray.readings, tray.episode, tray.count
+    for name, v in (("level", r.level), ("before", ep.before), ("sum", r._sum),
+                    ("top", ep.top), ("bottom", ep.bottom), ("jolt", ep.jolt),
+                    ("mass", c.mass), ("anchor", c.anchor), ("verdict_level", r.verdict_level),
+                    ("samples", tray.samples)):
         assert -(1 << 30) < v < 1 << 30, (name, v)
-    for arr in (tray._ring, tray._cell_ring, tray._cell_level, tray._cell_mass,
-                tray._cell_sum):
+    for arr in (r.ring, r.cell_ring, r.cell_level, r.cell_mass, r._cell_sum):
         for v in arr:
             assert -(1 << 30) < v < 1 << 30, v
 
 
-def digest(events):
-    """A short fingerprint of an event stream, the same on both interpreters."""
-    h = 0
-    for t, e in events:
-        line = "%d %s %s %s %s %s" % (t, e["ev"], e.get("n"), e.get("cats"), e.get("mass"),
-                                      e.get("conf"))
-        for ch in line:
-            h = (h * 131 + ord(ch)) % 1000000007
-    return h
+ATTEMPTS = ("placed", "collapse")
+
+
+def check_answer_shape(ask, in_play):
+    """A question the table can answer: whole numbers with min <= default
+    <= max, inside what the game has in play."""
+    for k in ("default", "min", "max", "conf", "id"):
+        assert type(ask[k]) is int, (k, ask)
+    assert 0 <= ask["min"] <= ask["default"] <= ask["max"] <= in_play, ask
+    assert 0 <= ask["conf"] <= 100, ask
+
+
+def check_state(tray, in_play):
+    """Cats on the tray and on the tower never negative, never above what
+    the game has in play, the tower never more than the tray holds."""
+    assert 0 <= tray.tower <= tray.cats <= in_play, (tray.tower, tray.cats, in_play)
+    assert 0 <= tray.top <= tray.tower, (tray.top, tray.tower)
+    for ask in tray.pending.values():
+        check_answer_shape(ask, in_play)
+
+
+def check_event(ev, tray, in_play):
+    if "cats" in ev:
+        assert 0 <= ev["cats"] <= in_play, ev
+    if "ask" in ev:
+        check_answer_shape(ev["ask"], in_play)
+    check_state(tray, in_play)
+
+
+def play_checked(s, cal, in_play, wedged=Session.WEDGED, tare=True):
+    """Feed session s into a Tray the way the app drives it (an attempt per
+    placement or collapse, its verdict when the next turn starts), checking
+    every invariant after every event, and answering every question with
+    its default, which confirm() must accept. Returns the events."""
+    tray = Tray(cal, wedged=wedged, in_play=in_play)
+    if tare:
+        tray.tare()
+    trace, truth = s.trace, s.truth
+    events = []
+    turn = -1
+    k = 0
+    while k * trace.period < s.t:
+        t = k * trace.period
+        while turn + 1 < len(truth) and t >= truth[turn + 1]["start"]:
+            if turn >= 0:
+                close_attempt(tray, in_play)
+            turn += 1
+            if truth[turn]["kind"] in ATTEMPTS:
+                tray.begin_attempt()
+        if s.cells == 1:
+            raw = trace.counts_at(t)
+            ev = tray.missed() if raw is None else tray.feed(raw)
+        else:
+            raws = trace.counts4_at(t)
+            ev = tray.missed() if raws[0] is None else tray.feed4(*raws)
+        if ev is not None:
+            events.append((t, ev))
+            check_event(ev, tray, in_play)
+            ask = ev.get("ask")
+            if ask is not None and ask["ask"] == "cats" and ask["id"] in tray.pending:
+                accept(tray, ask, in_play)
+        k += 1
+    close_attempt(tray, in_play)
+    return tray, events
+
+
+def close_attempt(tray, in_play):
+    if not tray.turn.attempt:
+        return
+    v = tray.verdict()
+    if v is None:
+        return  # still moving: the attempt goes on
+    assert v["kind"] in ("placed", "collapse", "ask", "none"), v
+    check_answer_shape(v, in_play)
+    accept(tray, v, in_play)
+    assert not tray.turn.attempt
+
+
+def accept(tray, ask, in_play):
+    record = tray.confirm(ask["id"], ask["default"])
+    assert record["value"] == ask["default"] and ask["id"] not in tray.pending, record
+    check_state(tray, in_play)

@@ -25,8 +25,13 @@
 #   fast, and the reload takes 75 us);
 # - a pass takes `pass_us`, measured on every pass and at construction by a
 #   dry run with the clock held low, plus a quarter for interrupts.
-# A pass starts only if it ends in time, and is discarded if it did not. When
-# the chips' conversions have drifted too far apart, or nobody polled DOUT
+# A pass starts only if it ends in time, and is discarded if it did not.
+# Each chip's conversion period is learned from the moments its DOUT falls
+# (the oscillators differ by percents; a period is known to tens of us after
+# a few dozen conversions). Once every period is known, the driver predicts
+# every chip's next reloads and starts a pass only in a gap between them
+# long enough for it, waiting for the next gap otherwise: drifting chips
+# then never need bringing back in step. Until then, or when the chips' conversions have drifted too far apart, or nobody polled DOUT
 # for too long, the driver restarts every chip at once by a power cycle,
 # which brings their conversions back in step; the next four conversions
 # settle and are dropped. Needing a second restart before a reading came out
@@ -57,6 +62,9 @@ _DATA_BITS = const(24)
 _SETTLE_READINGS = const(3)  # the 4th conversion after a change is settled
 _POWER_DOWN_HOLD_US = const(100)  # PD_SCK high this long surely powers down
 _QUIET_PERCENT = const(80)  # no reload sooner than this share of the period
+_RELOAD_US = const(75)  # DOUT high while a conversion reloads the output
+_LEARNED = const(16)  # conversions seen before a chip's period is trusted
+_POOLED = const(64)  # conversions pooled into a period at most (then halved)
 
 # Why a read failed (SensorFault.code).
 NO_DATA = const(1)  # DOUT never went low: no chip, no power, or a cut wire
@@ -68,6 +76,7 @@ WRONG_RATE = const(4)  # the chips convert faster than `rate` says
 _OK = const(0)
 _SETTLING = const(-1)
 _RESTARTED = const(-2)
+_WAIT = const(-3)  # a reload is due before a pass could end: wait self._wait_us
 
 
 class SensorFault(Exception):
@@ -111,7 +120,8 @@ class HX711Group:
 
     Raises ValueError if one pass takes too long on this board for `rate`.
     pass_us is how long a pass takes here (measured); restarts counts the
-    times the chips had to be brought back in step.
+    times the chips had to be brought back in step; periods holds each
+    chip's conversion period as learned (us; the nominal one until then).
     """
 
     def __init__(self, sck, douts, rate=10, input=A128, timeout_ms=None, clock=None):
@@ -146,6 +156,24 @@ class HX711Group:
         self._quiet_us = self._quiet_ms = self._last_quiet_us = self._down_us = 0
         self._in_step = False  # the driver knows when the chips convert
         self._chained = False  # the last attempt was a pass in time
+        # The DOUTs high at the last poll, and when it was; per chip the
+        # bracket of its last observed conversion (after _ready_lo, within
+        # _ready_w) and its period as learned (us): the sums of conversion
+        # intervals and counts.
+        n = self._n
+        self._nominal_us = period_us
+        self._was_high = self._all
+        self._polled_us = 0
+        self._ready_lo = array("i", [0] * n)
+        self._ready_w = array("i", [0] * n)
+        self._mark = array("i", [0] * n)
+        self._marked = 0  # chips whose _mark holds a conversion
+        self._fresh = 0  # chips with a conversion observed since the last restart
+        self.periods = array("i", [period_us] * n)  # learned, us
+        self._sum_us = array("i", [0] * n)
+        self._sum_n = array("i", [0] * n)
+        self._counted = array("i", [0] * n)
+        self._wait_us = 0
         self.pass_us = self._dry_pass()
         if self._budget() >= self._window_us:
             raise ValueError("one clocking pass of %d HX711s takes about %d us on this board, "
@@ -188,6 +216,8 @@ class HX711Group:
         self._in_step = True
         self._chained = False
         self._note_quiet()  # a chip fresh from reset holds no word
+        self._all_high(self._quiet_us)
+        self._marked = self._fresh = 0  # their phases are new
 
     # -- reading ----------------------------------------------------------
 
@@ -219,7 +249,9 @@ class HX711Group:
             if status == _OK:
                 self.fault = 0
                 return self._result()
-            if status > 0:
+            if status == _WAIT:
+                clock.sleep_us(self._wait_us)
+            elif status > 0:
                 raise self._failed(status, self._bad)
 
     async def read_async(self):
@@ -266,6 +298,8 @@ class HX711Group:
                         return self._result()
                     on_counts(self._result())
                     continue
+                if status == _WAIT:
+                    await clock.pause_ms((self._wait_us + 999) // 1000)
                 if status < 0:
                     continue
                 code, cells = status, self._bad
@@ -295,10 +329,86 @@ class HX711Group:
         now_us = clock.ticks_us()
         now_ms = clock.ticks_ms()
         mask = self._high_mask()
+        fell = self._was_high & ~mask
+        if fell:
+            self._note_falls(fell, now_us)
+        self._was_high = mask
+        self._polled_us = now_us
         if mask == self._all:
             self._quiet_us = now_us
             self._quiet_ms = now_ms
         return mask
+
+    def _all_high(self, now_us):
+        self._was_high = self._all
+        self._polled_us = now_us
+
+    def _note_falls(self, fell, now_us):
+        """The chips in `fell` converted since their DOUT was last seen high:
+        note when, and learn their periods from the intervals."""
+        clock = self._clock
+        for i in range(self._n):
+            if not fell >> i & 1:
+                continue
+            lo = self._polled_us  # it was high then
+            w = clock.ticks_diff(now_us, lo)
+            self._ready_lo[i] = lo
+            self._ready_w[i] = w
+            self._fresh |= 1 << i
+            if w > self._nominal_us >> 3:
+                self._marked &= ~(1 << i)  # polled too late to time it
+                continue
+            mid = lo + (w >> 1)
+            if self._marked >> i & 1:
+                p = self.periods[i]
+                d = clock.ticks_diff(mid, self._mark[i])
+                k = (d + (p >> 1)) // p
+                if 1 <= k <= (4 if self._counted[i] >= _LEARNED else 2):
+                    self._sum_us[i] += d
+                    self._sum_n[i] += k
+                    if self._sum_n[i] >= _POOLED:
+                        self._sum_us[i] >>= 1
+                        self._sum_n[i] >>= 1
+                    if self._sum_n[i] >= 8:
+                        self.periods[i] = self._sum_us[i] // self._sum_n[i]
+                    if self._counted[i] < _LEARNED:
+                        self._counted[i] += k
+            self._mark[i] = mid & 0x3FFFFFFF
+            self._marked |= 1 << i
+
+    def _learned_wait(self, now_us):
+        """By the learned periods: 0 if a pass started now ends before any
+        chip may reload, else how long to wait (us) for the next gap; -1
+        while some chip's period or last conversion is not known."""
+        if self._fresh != self._all or not self._in_step:
+            return -1  # after a fault the chips are restarted first
+        clock = self._clock
+        budget = self._budget()
+        wait = 0
+        for i in range(self._n):
+            if self._counted[i] < _LEARNED:
+                return -1
+            p = self.periods[i]
+            el = clock.ticks_diff(now_us, self._ready_lo[i])
+            if el < 0 or el > 4 * p:
+                return -1  # too long unobserved for the prediction to hold
+            w = self._ready_w[i]
+            # Its next conversions fall within w after lo + j * p; keep clear
+            # of each by the reload and a guard growing with j.
+            j = el // p
+            while True:
+                guard = 50 + (j + 1) * (p >> 8)
+                start = (j + 1) * p - _RELOAD_US - guard - el  # from now
+                end = (j + 1) * p + w + guard - el
+                if end > 0:
+                    break
+                j += 1
+            if j >= 1 and el - j * p < w + guard:
+                start = 0  # the last one may not have happened yet
+                end = j * p + w + guard - el
+            if start <= budget and end > wait:
+                wait = end
+        return wait
 
     def _note_quiet(self):
         self._quiet_us = self._clock.ticks_us()
@@ -317,8 +427,12 @@ class HX711Group:
         clock = self._clock
         start = clock.ticks_us()
         age = clock.ticks_diff(start, self._quiet_us)
-        if (not self._in_step or age + self._budget() > self._window_us
-                or clock.ticks_diff(clock.ticks_ms(), self._quiet_ms) > self._window_ms):
+        wait = self._learned_wait(start)
+        if wait > 0:
+            self._wait_us = wait
+            return _WAIT
+        if wait < 0 and (not self._in_step or age + self._budget() > self._window_us or
+                         clock.ticks_diff(clock.ticks_ms(), self._quiet_ms) > self._window_ms):
             return self._resync(TOO_SLOW, self._all)
         if self._chained and clock.ticks_diff(start, self._last_quiet_us) < self._window_us:
             # Every DOUT fell again within the window: the chips convert
@@ -330,7 +444,7 @@ class HX711Group:
         low = self._all ^ self._high_mask()
         took = clock.ticks_diff(clock.ticks_us(), start)
         self.pass_us = max(took, self.pass_us - (self.pass_us >> 6))
-        if age + took > self._window_us:
+        if took > self._budget() if wait == 0 else age + took > self._window_us:
             return self._resync(TOO_SLOW, self._all)  # late: a chip may have converted
         if low:
             # The 25th pulse pulled every DOUT high, and no chip can have
@@ -338,6 +452,7 @@ class HX711Group:
             return self._resync(STUCK_LOW, low)
         self._quiet_us = checked
         self._quiet_ms = clock.ticks_ms()
+        self._all_high(checked)
         self._chained = True
         word_input = self._chip_input
         self._chip_input = self.input

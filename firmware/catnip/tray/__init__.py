@@ -1,0 +1,36 @@
+# The Stack O' Cats tray: HX711 load-cell readings in, tower events and turn
+# verdicts out. PURE: runs unchanged on the Pico and the laptop.
+#
+# The app's view (docs/tray.md has the rest):
+#
+#   tray = Tray(Calibration.from_dict(saved), wedged=4, in_play=40)
+#   tray.tare()                          # the empty base on the tray
+#   asyncio.create_task(hw.weigh(feed.counts, feed.fault))   # feed = TrayFeed(tray, show)
+#
+#   tray.begin_attempt()                 # the active player's attempt starts
+#   ... events arrive through show(ev): "handling", "placed", "collapse",
+#   ... "removed", "settled", "fault"
+#   v = tray.verdict()                   # on the "settled" event after a call; None
+#                                        # while the load moves or a call is due
+#   # v["kind"]: "placed" | "collapse" | "ask" | "none" (nothing yet: wait
+#   # or ask); v["n"]: cats more on the tray; one question: v["ask"]
+#   # ("height" | "fell" | "cats") with
+#   # v["min"] <= v["default"] <= v["max"], v["conf"] (percent), v["why"].
+#   record = tray.confirm(v["id"], answer)   # journal it; ends the attempt
+#
+# Between attempts, cats leaving the tray are a removal (tidying); during
+# one, a collapse, whether or not one struck the tray. The count and the
+# tower never go below 0 or above in_play: a load no count explains asks.
+#
+# Stages, one job each: sensor (is it alive), readings (still or moving, the
+# level), episode (what the load did while moving), counting (whole cats),
+# turn (the tower, the attempt, proposals), lean (where the weight sits),
+# calibration (what the maker measured), estimator (Tray: when each stage is
+# asked), feed (TrayFeed: the driver's callbacks).
+from catnip.tray.calibration import Calibration, Calibrator
+from catnip.tray.common import ALL_ONES, FULL_SCALE, MIN_COUNT, TrayError
+from catnip.tray.estimator import Tray
+from catnip.tray.feed import TrayFeed
+
+__all__ = ["ALL_ONES", "FULL_SCALE", "MIN_COUNT", "Calibration", "Calibrator", "Tray",
+           "TrayError", "TrayFeed"]

@@ -1,0 +1,118 @@
+# Whole cats: how many cats a change of load is, judged against the last
+# quiet state, with the average cat learned from clean placements.
+from catnip.tray.common import confidence, const, is_clean, is_whole, scaled
+from catnip.tray.readings import SHORT
+
+_POOL_MOST = const(400)  # cats pooled into the average at most (keeps the sum < 2**30)
+
+
+class Counter:
+    """The count (`cats`, `mass` in counts above the zero, `conf` in percent)
+    and the quiet states it is judged against.
+
+    Counting against the last quiet state (the mass and count when the tray
+    was last still for half a second), not against each episode, keeps a cat
+    that a hand lets go of in several steps from being lost. The last clean
+    quiet state (whole cats from the clean one before) is kept too: a change
+    only it explains means the last turn was not over."""
+
+    def __init__(self, cal, readings):
+        self._cat_sd = cal.cat_sd
+        self._readings = readings  # for the noise, which a tare remeasures
+        # The average cat: the calibration's, then pooled with every cat
+        # placed cleanly during play (learn).
+        self.per_cat = cal.per_cat
+        self._pool = cal.per_cat * cal.cats
+        self.pooled = cal.cats
+        self.cats = 0
+        self.mass = 0  # counts above the zero
+        self.conf = 0
+        self.anchor = self._clean = 0
+        self.anchor_cats = self._clean_cats = 0
+        self.anchor_conf = self._clean_conf = 0
+        self._unclean = 0  # quiet states since the last clean one
+        self.total = self.r = self.var = 0  # the last judgement (see whole)
+
+    def whole(self, mass, anchor):
+        """Is the change from anchor to mass whole cats? Leaves the cats
+        (total), the remainder in thousandths of a cat (r) and the variance
+        expected of it (var), without allocating."""
+        pc = self.per_cat
+        change = mass - anchor
+        self.total = total = (2 * change + pc) // (2 * pc)
+        self.r = r = scaled(change - total * pc, 1000, pc)
+        self.var = var = self.step_var(total)
+        return is_whole(r, var)
+
+    def step_var(self, n):
+        """Variance of a change of n cats, in thousandths of a cat squared:
+        the cats' own spread, the error of the average cat (pooled over the
+        cats weighed so far), and the noise of the window and the level."""
+        pc = self.per_cat
+        sd = scaled(self._cat_sd, 1000, pc)
+        noise = scaled(self._readings.noise, 1000, pc)
+        a = min(n if n >= 0 else -n, 40)
+        return a * sd * sd + a * a * (sd * sd // self.pooled) + 2 * noise * noise // SHORT + 1
+
+    def confidence(self):
+        return confidence(self.r, self.var)
+
+    def clean_step(self, change):
+        """Is `change` (counts, from the anchor) a clean whole number of
+        cats, as close as a clean quiet state? Leaves the judgement."""
+        self.whole(change + self.anchor, self.anchor)
+        return is_clean(self.r, self.var)
+
+    def anchor_here(self, clean=False):
+        """This is a quiet state. It is clean if a person said so, or if it
+        is whole cats from the last clean one, within two standard deviations
+        of what the cats' differences and the noise allow (and never more
+        than 0.15): no hand held part of a cat when the tray went quiet."""
+        self.anchor = self.mass
+        self.anchor_cats = self.cats
+        self.anchor_conf = self.conf
+        n = self.cats - self._clean_cats
+        step = self.mass - self._clean
+        off = scaled(step - n * self.per_cat, 1000, self.per_cat)
+        if clean or is_clean(off, self.step_var(n)):
+            if n == 1 and not clean:
+                self._learn(step)
+            self._clean = self.mass
+            self._clean_cats = self.cats
+            self._clean_conf = self.conf
+            self._unclean = 0
+        else:
+            self._unclean += 1
+
+    def rewind(self, mass):
+        """Judged against the last clean quiet state, is the change whole
+        cats? Then the last turn was not over: go back to it. Only one quiet
+        state back: further, the cats' differences add up until anything
+        looks whole."""
+        if self._unclean != 1 or not self.whole(mass, self._clean):
+            self.whole(mass, self.anchor)  # the verdict uses the current anchor
+            return False
+        self.anchor = self._clean
+        self.anchor_cats = self._clean_cats
+        self.anchor_conf = self._clean_conf
+        self._unclean = 0
+        return True
+
+    def _learn(self, cat):
+        """One cat placed cleanly weighs `cat`: pool it with the calibration's
+        cats, so the average cat is known better as the game goes on. Over a
+        big collapse the average's error is what adds up fastest."""
+        if self.pooled < _POOL_MOST and cat > 0:
+            self._pool += cat
+            self.pooled += 1
+            self.per_cat = self._pool // self.pooled
+
+    def in_cats(self, counts):
+        """counts as a decimal number of cats, "1.25"."""
+        c = scaled(counts, 100, self.per_cat)
+        sign = "-" if c < 0 else ""
+        c = -c if c < 0 else c
+        return "%s%d.%02d" % (sign, c // 100, c % 100)
+
+    def hundredths(self):
+        return scaled(self.mass, 100, self.per_cat)

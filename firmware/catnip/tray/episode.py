@@ -1,0 +1,74 @@
+# An episode: the load moving, from the reading that left the still band to
+# the verdict. It keeps the running extremes that tell cats striking the
+# tray from a hand (docs/tray.md, "Impacts", has the measurements).
+from catnip.tray.common import const, scaled
+from catnip.tray.readings import MASK
+
+# What an impact looks like, in thousandths of a cat. A bend (second
+# difference over ~25 ms) beyond SHARP is sharper than any hand. At 10
+# readings/s the converter's averaging spreads a thud to the size of a
+# finger's poke, so a milder bend (_BEND) counts only with the shape of a
+# fall: cats leaving the tray after a landing (the load rose by _LANDING
+# from its lowest point, once it had fallen half a cat: a hand gripping cats
+# to lift them presses before the drop, not after), or cats staying on the
+# tray after the load dipped below where it ends (_FALL) and then overshot
+# it (_BOUNCE).
+SHARP = {10: 5000, 80: 6000}
+_BEND = const(1000)
+_LANDING = const(1000)
+_FALL = const(500)
+_BOUNCE = const(500)
+
+
+class Episode:
+    """The bend, the rebound after a fall, the top and bottom of the load,
+    and how long it has been moving (in readings)."""
+
+    def __init__(self, rate, per_cat):
+        self._span = max(1, rate // 40)  # ~25 ms: the bend of an impact
+        self._sharp = scaled(per_cat, SHARP[rate], 1000)
+        self.start(0, per_cat)
+
+    def start(self, before, per_cat):
+        self.before = before  # the still level the episode left
+        self.since = 0
+        self.jolt = 0
+        self.top = self.bottom = before
+        self._fallen = before - (per_cat >> 1)  # half a cat below the start
+        self.rebound = 0
+        self.flat_odd = 0  # still windows whose load was not whole cats
+        self.warned = False  # "handling" said
+
+    def track(self, readings):
+        """The latest reading is part of the episode."""
+        self.since += 1
+        ring, i, span = readings.ring, readings.i, self._span
+        if readings.seen > 2 * span:
+            bend = ring[i] - 2 * ring[(i - span) & MASK] + ring[(i - 2 * span) & MASK]
+            if bend < 0:
+                bend = -bend
+            if bend > self.jolt:
+                self.jolt = bend
+        y = ring[i]
+        if y > self.top:
+            self.top = y
+        if y < self.bottom:
+            self.bottom = y
+        elif self.bottom < self._fallen and y - self.bottom > self.rebound:
+            self.rebound = y - self.bottom  # a rise after a fall: a landing
+
+    def impact(self, m, per_cat):
+        """Did cats hit the tray during this episode, now still at mean m?
+        Only a drop with an impact, or a loss during an attempt, is a
+        collapse; a drop without one between turns is hands lifting cats."""
+        jolt = self.jolt
+        if jolt >= self._sharp:
+            return True
+        if jolt < scaled(per_cat, _BEND, 1000):
+            return False
+        before = self.before
+        if m < before - (per_cat >> 1):  # cats left the tray: did some land first?
+            return self.rebound >= scaled(per_cat, _LANDING, 1000)
+        above = self.top - (before if before > m else m)
+        below = (before if before < m else m) - self.bottom
+        return below >= scaled(per_cat, _FALL, 1000) and above >= scaled(per_cat, _BOUNCE, 1000)

@@ -1,0 +1,224 @@
+# Each stage of the tray on its own, under CPython and MicroPython: the
+# sensor check, the reading filter, an episode's features, whole-cat
+# counting, the turn and its proposals, the lean, the corner gains.
+from check import message
+
+from catnip.tray import Calibration, TrayError
+from catnip.tray.calibration import corner_gains
+from catnip.tray.counting import Counter
+from catnip.tray.episode import Episode
+from catnip.tray.lean import lean
+from catnip.tray.readings import LOST, QUIET, STILL, Readings
+from catnip.tray.sensor import Sensor
+from catnip.tray.turn import Turn
+
+PC = 4000  # counts per cat in these tests
+CAL = Calibration(80, [0], [1], PC, 100, 40, 5)
+
+
+# ---- sensor ------------------------------------------------------------------
+
+
+def test_sensor_calls_stuck_saturated_and_silent():
+    s = Sensor(1, 80)
+    assert [s.judge(0, 500) for _ in range(8)] == [0] * 7 + [1] and s.why == "stuck"
+    s = Sensor(1, 80)
+    assert [s.judge(0, -1) for _ in range(8)][-1] == 1 and s.why == "saturated"
+    s = Sensor(1, 80)
+    assert [s.judge(0, 0x7FFFFF) for _ in range(3)] == [0, 0, 1] and s.why == "saturated"
+    s = Sensor(4, 80)
+    assert s.judge(2, 7) == 0 and s.suspect() is False
+    assert s.judge(2, 7) == 0 and s.suspect() is True  # a repeat is no evidence of a hand
+    assert [s.missed() for _ in range(24)][-2:] == [False, True] and s.why == "no data"
+
+
+# ---- readings ----------------------------------------------------------------
+
+
+def _still(r, level, n, noise=30):
+    for k in range(n):
+        r.push(level + (k * 7919) % (2 * noise + 1) - noise)
+
+
+def test_readings_know_a_still_window_from_a_moving_one():
+    r = Readings(1, 80, 40, PC)
+    _still(r, 1000, 20)
+    assert r.flat(6) == r.long == 8
+    r.push(1000 + PC // 2)  # a step: not flat until the window holds it
+    assert r.flat(6) == 0
+    _still(r, 1000 + PC // 2, 6)
+    assert r.flat(6) == 6 and r.flat(5) == 5  # the early window only
+    assert abs(r.mean(6) - (1000 + PC // 2)) <= 40
+
+
+def test_bands_never_narrow_below_six_hundredths_of_a_cat():
+    quiet = Readings(1, 80, 1, PC)
+    _still(quiet, 0, 16, noise=1)
+    quiet.push(PC * 5 // 100)  # 5% of a cat: still flat for a sensor this quiet
+    assert quiet.flat(6) >= 6
+    quiet.push(PC * 20 // 100)
+    assert quiet.flat(6) == 0
+
+
+def test_readings_say_lost_then_quiet_and_refine_the_level():
+    r = Readings(1, 80, 40, PC)
+    r.settle_at(2000)
+    got = []
+    for k in range(40):
+        y = 2100 + (k % 3) - 1  # the load sits 100 counts above the verdict
+        r.push(y)
+        assert not r.leaves(y)
+        got.append(r.still(y))
+    assert got.index(LOST) == 31 and got.index(QUIET) == 39 and got.count(STILL) == 38
+    assert not r.trending()
+    assert 95 <= r.refine() <= 105 and r.refine() == 0  # once
+
+
+def test_readings_see_a_slow_slide_as_a_trend():
+    r = Readings(1, 80, 40, PC)
+    r.settle_at(0)
+    for k in range(40):
+        r.push(k * 6)
+        r.still(k * 6)
+    assert r.trending()
+
+
+# ---- episode -----------------------------------------------------------------
+
+
+def _episode(values, rate=80):
+    r = Readings(1, rate, 40, PC)
+    ep = Episode(rate, PC)
+    _still(r, 0, 16)
+    ep.start(0, PC)
+    for v in values:
+        r.push(v)
+        ep.track(r)
+    return ep
+
+
+def test_a_thud_is_an_impact_and_a_hand_is_not():
+    thud = _episode([0, 0, -PC, 20 * PC, -12 * PC, 5 * PC, -PC] + [-PC] * 8)
+    assert thud.jolt > 6 * PC and thud.impact(-PC, PC)
+    hand = _episode([k * PC // 8 for k in range(9)] + [PC] * 8)  # a cat let go of slowly
+    assert not hand.impact(PC, PC)
+    assert hand.top == PC and hand.bottom == 0 and hand.since == 17
+
+
+def test_at_ten_per_second_a_fall_then_a_landing_is_an_impact():
+    # The load falls two cats, rises a cat and a half (cats strike the
+    # tray), and ends a cat down: a bend over a cat with a rebound.
+    fall = _episode([-2 * PC, -PC // 2, -PC, -PC, -PC], rate=10)
+    assert fall.rebound >= PC and fall.impact(-PC, PC)
+    lift = _episode([PC // 3, -PC, -PC, -PC], rate=10)  # a grip, then cats lifted
+    assert not lift.impact(-PC, PC)
+
+
+# ---- counting ----------------------------------------------------------------
+
+
+def test_counting_calls_whole_cats_and_their_confidence():
+    c = Counter(CAL, Readings(1, 80, 40, PC))
+    assert c.whole(3 * PC + PC // 20, 0) and c.total == 3 and c.r == 50
+    assert c.confidence() >= 99
+    assert not c.whole(3 * PC + PC // 2, 0)  # half a cat: no whole number
+    assert c.whole(-2 * PC, 0) and c.total == -2
+
+
+def test_counting_learns_the_average_cat_from_clean_placements():
+    c = Counter(CAL, Readings(1, 80, 40, PC))
+    c.anchor_here(clean=True)
+    for k in range(1, 11):
+        c.mass, c.cats = k * (PC + 200), k  # cats 5% heavier than calibrated
+        c.anchor_here()
+    assert c.pooled == 15 and PC + 100 <= c.per_cat <= PC + 200, c.per_cat
+
+
+def test_counting_goes_back_one_quiet_state_for_a_hand_that_rested():
+    c = Counter(CAL, Readings(1, 80, 40, PC))
+    c.anchor_here(clean=True)
+    c.mass = PC * 3 // 10  # a hand rests 0.3 of a cat, long enough to look over
+    c.anchor_here()
+    assert c.rewind(PC) and c.anchor == 0 and c.anchor_cats == 0
+
+
+# ---- turn --------------------------------------------------------------------
+
+
+def test_heights_are_proposed_above_the_wedged_cats():
+    t = Turn(2, 10, 80)
+    assert t.placed(1, 1, 0) is None and t.placed(1, 2, 0) is None  # wedged
+    ask = t.placed(1, 3, 0)
+    assert (ask["ask"], ask["min"], ask["default"], ask["max"]) == ("height", 1, 1, 1)
+    assert t.placed(2, 5, 0) is None and t.tower == 5
+
+
+def test_an_attempt_gives_one_verdict_and_closes_on_its_answer():
+    t = Turn(0, 10, 80)
+    t.placed(1, 1, 0)
+    t.begin_attempt(1)
+    t.placed(1, 2, 0)
+    fell = t.collapse(2, 1, 90, 0)
+    # One left the tray; as many as the tower and the cat being placed fell.
+    assert (fell["min"], fell["default"], fell["max"]) == (1, 1, 3), fell
+    v = t.verdict(1, 90, 0)
+    assert v["kind"] == "collapse" and v["n"] == 0 and v["ask"] == "fell"
+    again = t.verdict(1, 90, 0)  # asked again: made again, the old one gone
+    assert again["id"] != v["id"] and v["id"] not in t.pending
+    assert "from 1 to 3" in message(TrayError, t.confirm, again["id"], 4, 0)
+    assert t.attempt  # a refused answer changes nothing
+    record = t.confirm(again["id"], 2, 0)
+    assert record["kind"] == "collapse" and not t.attempt and t.pending == {}
+    assert t.tower == 0 and t.top == 0
+
+
+def test_a_verdict_with_nothing_changed_asks_what_fell():
+    t = Turn(0, 10, 80)
+    t.begin_attempt(3)
+    v = t.verdict(3, 100, 0)
+    assert v["kind"] == "none" and (v["min"], v["default"]) == (0, 0) and v["conf"] == 0
+    assert "no attempt" in message(TrayError, Turn(0, 10, 80).verdict, 0, 0, 0)
+
+
+def test_a_question_about_the_count_stays_within_the_game():
+    t = Turn(0, 7, 80)
+    ask = t.ask_cats(7, "why", 0)
+    assert (ask["min"], ask["default"], ask["max"]) == (0, 7, 7)
+    for bad in (8, -1, True, 3.0, None):
+        assert "cats must be a whole number from 0 to 7" in message(
+            TrayError, t.confirm, ask["id"], bad, 0)
+
+
+# ---- lean and gains -------------------------------------------------------------
+
+
+def test_the_lean_corrects_each_cell_by_its_gain():
+    # A cat over the right-front cell, which reads 10% high.
+    assert lean([0, 4400, 0, 0], [1024] * 4, PC) == [1414, 1000, -1000]
+    assert lean([1100, 1000, 1000, 1000], [1126, 1024, 1024, 1024], PC) == [0, 0, 0]
+    assert lean([1100, 1000, 1000, 1000], [1024] * 4, PC)[1] < 0  # uncorrected: off left
+    assert lean([10, 10, 10, 10], [1024] * 4, PC) == [0, 0, 0]  # no cats
+
+
+def test_corner_gains_solve_the_cells_from_four_captures():
+    gains = (1.08, 0.95, 1.02, 0.95)
+    rise = []
+    for k in range(4):
+        # The weight above corner k, a tenth of it on each neighbour.
+        force = [0.8 if c == k else (0.1 if (c - k) % 2 else 0.0) for c in range(4)]
+        rise.append([int(4000 * force[c] * gains[c]) for c in range(4)])
+    got = corner_gains(rise)
+    mean = sum(gains) / 4
+    for c in range(4):
+        assert abs(got[c] - gains[c] / mean * 1024) <= 3, (got, gains)
+    assert "right above that cell" in message(TrayError, corner_gains,
+                                               [[10, 4000, 0, 0]] + rise[1:])
+
+
+def test_an_old_height_answer_keeps_the_last_height_on_the_tower():
+    t = Turn(0, 10, 80)
+    t.placed(1, 1, 0)
+    ask = t.placed(1, 2, 0)
+    t.collapse(2, 0, 90, 0)  # the tower fell before anyone answered
+    t.confirm(ask["id"], ask["max"], 0)
+    assert t.tower == 0 and t.top == 0
