@@ -90,6 +90,8 @@ class App:
         resume = self.journal.resumable()
         self.scene = Setup(self.stations, online, load_json(SETUP_FILE), resume)
         self.game = None
+        if self.weigh is not None:
+            self.weigh.stop()
         self._all_dirty()
 
     def start(self, name, config, seats):
@@ -130,8 +132,11 @@ class App:
     def _play(self, name, game, seats):
         self.name, self.game, self.seats = name, game, seats
         self.scene = Play(name, game, seats, self.stations)
-        if self.weigh is not None and name == "stack":
-            self.weigh.begin(self.scene, self._all_dirty)
+        if self.weigh is not None:
+            if name == "stack":
+                self.weigh.begin(self.scene, self._all_dirty)
+            else:
+                self.weigh.stop()
         self._all_dirty()
 
     def _over(self):

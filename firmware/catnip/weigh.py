@@ -1,118 +1,169 @@
-# The tray during a Stack O' Cats game: load-cell readings go to the tray
-# estimator (catnip.tray), and what it proposes (a placement's height, how
-# many cats fell, or "how many cats are on the tray?") goes to the active
-# player's station for a one-press confirmation. The answer a person gives
-# is confirmed to the tray and journaled with the proposal.
+# The tray during a Stack O' Cats game. Load-cell readings go to the tray
+# estimator (catnip.tray); each attempt of the active player gets one
+# verdict from it (placed at a height, collapsed with k cats fallen, or "how
+# many cats are on the tray?"), shown on that player's station for a
+# one-press confirmation. The answer a person gives is confirmed to the tray
+# and journaled with the proposal (design principle 4).
 #
-# Without a calibration, or while the cells are silent, the stations offer
-# the manual path only and say why.
+# An attempt starts when the active player holds a cat to place (the
+# "place" step) and ends with the report the player sends, whatever the
+# tray said: the station's manual path always works, and a tray that was
+# overruled is journaled as such. Without a calibration, or while the cells
+# are silent, the stations offer the manual path only and say why.
 import json
 
 from catnip.tray import Calibration, Tray, TrayError, TrayFeed
 
-_KINDS = {"height": "place", "fell": "collapse", "cats": "cats"}
+_REPORTS = {"height": "place", "fell": "collapse", "cats": "cats"}
+BASE_CATS = 4  # wedged into the base at setup (the rulebook's four)
 
 
 class Weigh:
     def __init__(self, hw, calibration_file):
         self.hw = hw
-        self.tray = None
+        self.cal = None
         self.problem = None
+        self.tray = None
         self.scene = None
         self.changed = None
-        self.pending = None  # the proposal on the active station
+        self.verdict = None  # the attempt's proposal on the active station
+        self.attempt = None  # (turn, log length) of the last attempt begun
+        self.open = False  # the tray has an attempt waiting for its verdict
         try:
             with open(calibration_file) as f:
-                self.tray = Tray(Calibration.from_dict(json.load(f)))
+                self.cal = Calibration.from_dict(json.load(f))
         except OSError:
             self.problem = "not calibrated"
         except (ValueError, TrayError) as e:
             self.problem = "calibration unreadable: %s" % e
-        self.feed = TrayFeed(self.tray, self.on_tray) if self.tray is not None else None
+        self.feed = None  # TrayFeed of the game's Tray; readings between games are dropped
 
     def begin(self, scene, changed):
-        """A Stack O' Cats game starts on `scene` (catnip.ui.play.Play)."""
+        """A Stack O' Cats game starts (or resumes) on `scene` (catnip.ui.play.Play)."""
         self.scene = scene
         self.changed = changed
-        self.pending = None
+        self.verdict = self.attempt = None
+        self.open = False
         scene.extra["tray"] = {"fault": self.problem, "lean": None}
+        if self.cal is not None:
+            c = scene.game.config
+            in_play = len(c["colours"]) * c["per_colour"] + c["black_cats"]
+            # No tare: the base is already on the tray with its cats, and the
+            # calibration's zero is the empty base.
+            self.tray = Tray(self.cal, wedged=BASE_CATS, in_play=in_play)
+            self.feed = TrayFeed(self.tray, self.on_tray)
+        self.turn_changed()
+
+    def stop(self):
+        """No Stack O' Cats game any more: readings are dropped."""
+        self.scene = self.feed = self.tray = None
+        self.verdict = self.attempt = None
+        self.open = False
 
     async def run(self):
+        if self.cal is not None:
+            await self.hw.weigh(self._counts, self._silent)
+
+    def _counts(self, counts):
         if self.feed is not None:
-            await self.hw.weigh(self.feed.counts, self.feed.fault)
+            self.feed.counts(counts)
+
+    def _silent(self, error):
+        if self.feed is not None:
+            self.feed.fault(error)
 
     def health(self, ok):
-        self._status(None if ok else "no readings: check the load cell cable")
+        self._fault(None if ok else "no readings: check the load cell cable")
 
-    def _status(self, fault):
+    def _fault(self, why):
         if self.scene is not None:
-            self.scene.extra["tray"]["fault"] = fault or self.problem
+            self.scene.extra["tray"]["fault"] = why or self.problem
             self.changed()
 
-    # ---- the tray's events ------------------------------------------------
+    # ---- the game's side --------------------------------------------------
+
+    def turn_changed(self):
+        """After every action: an attempt starts when a cat is to be placed."""
+        if self.tray is None or self.scene is None:
+            return
+        game = self.scene.game
+        v = game.public()
+        key = (v["turn"], len(game.log))
+        if v["step"] == "place" and game.result() is None and self.attempt != key:
+            self.attempt = key
+            self.tray.begin_attempt()
+            self.open = True
+            self._clear()
+
+    def acted(self, seat, action):
+        """The player reported `action`: confirm the tray's verdict with it.
+        Returns the record to journal, or None."""
+        p = self.verdict
+        self._clear()
+        self.open = False  # the player's report ends the attempt, whatever the tray said
+        record = None
+        if p is not None and action[0] == p["kind"]:
+            record = self._confirm(p, action[1])
+        elif p is not None:
+            record = {"ev": "overruled", "proposal": p, "report": list(action)}
+        self.turn_changed()
+        return record
+
+    def answer(self, value):
+        """A person said how many cats are on the tray."""
+        p = self.verdict
+        self._clear()
+        if p is None or p["kind"] != "cats":
+            return None
+        return self._confirm(p, value)
+
+    # ---- the tray's side ----------------------------------------------------
 
     def on_tray(self, ev):
         if self.scene is None or self.scene.game.result() is not None:
             return
         kind = ev.get("ev")
         if kind == "fault":
-            self._status(None if ev["sensor"] == "ok" else "sensor " + ev["sensor"])
+            self._fault(None if ev["sensor"] == "ok" else "sensor " + ev["sensor"])
             return
         if ev.get("lean") is not None:
             self.scene.extra["tray"]["lean"] = ev["lean"]
-        ask = ev.get("ask")
-        if ask is not None and ask.get("ask") in _KINDS:
-            self._propose(ask)
+        if kind == "settled" and self.open and self.verdict is None:
+            try:
+                v = self.tray.verdict()
+            except TrayError:  # no attempt after all: the manual path stays
+                v = None
+            if v is not None and v["kind"] != "none":
+                self._propose(v)
         self.changed()
 
-    def _propose(self, ask):
-        v = self.scene.game.public()
-        lim = self.scene.game.limits() if v["step"] == "place" else None
-        kind = _KINDS[ask["ask"]]
-        lo, hi = ask["min"], ask["max"]
-        if kind != "cats":
-            if lim is None:
-                return  # nothing is being placed: a removal between turns
-            key = "height" if kind == "place" else "fallen"
-            lo, hi = max(lo, lim[key][0]), min(hi, lim[key][1])
+    def _propose(self, v):
+        game = self.scene.game
+        report = _REPORTS[v["ask"]]
+        lo, hi = v["min"], v["max"]
+        if report != "cats":
+            if game.public()["step"] != "place":
+                return
+            lim = game.limits()["height" if report == "place" else "fallen"]
+            lo, hi = max(lo, lim[0]), min(hi, lim[1])
             if lo > hi:
                 return  # the rules rule it out: the manual path stays
-        default = ask["default"] if ask["default"] is not None else lo
-        proposal = {"kind": kind, "id": ask["id"], "value": max(lo, min(hi, default)),
-                    "lo": lo, "hi": hi, "conf": ask["conf"]}
-        self.pending = proposal
-        station = self.scene.seats[v["turn"]]
+        proposal = {"kind": report, "id": v["id"], "value": max(lo, min(hi, v["default"])),
+                    "lo": lo, "hi": hi, "conf": v["conf"]}
+        self.verdict = proposal
+        station = self.scene.seats[game.public()["turn"]]
         self.scene.local[station].proposal = proposal
-
-    # ---- answers ------------------------------------------------------------
-
-    def acted(self, seat, action):
-        """The game took `action`: if it answers the proposal, confirm it to
-        the tray. Returns the record to journal, or None."""
-        p = self.pending
-        self._clear()
-        if p is None or action[0] != p["kind"]:
-            return None
-        return self._confirm(p, action[1])
-
-    def answer(self, value):
-        """A person said how many cats are on the tray."""
-        p = self.pending
-        self._clear()
-        if p is None or p["kind"] != "cats":
-            return None
-        return self._confirm(p, value)
 
     def _confirm(self, p, value):
         try:
             record = self.tray.confirm(p["id"], value)
-        except TrayError:
-            return None  # the tray replaced that question meanwhile
+        except TrayError as e:  # the tray moved on meanwhile: say so in the journal
+            return {"ev": "unconfirmed", "proposal": p, "value": value, "why": str(e)}
         record["proposal"] = p
         return record
 
     def _clear(self):
-        self.pending = None
+        self.verdict = None
         if self.scene is not None:
             for local in self.scene.local:
                 local.proposal = None

@@ -27,6 +27,10 @@ class AppRig:
         self.table = table or Table(self.board)
         self.hw = Hardware(self.board, len(self.board.stations), clock=self.table.clock)
         self.run(30)  # the panels and buttons come up
+        if weigh is not None:  # a calibration file: the app weighs the tray
+            from catnip.weigh import Weigh
+
+            weigh = Weigh(self.hw, weigh)
         self.app = App(self.hw, journal, line=line, weigh=weigh, clock=Clock(self.table),
                        seeds=lambda: seed)
         self.run(100)
@@ -43,6 +47,16 @@ class AppRig:
             else:
                 self.app.step(now)
             self.table.clear_traffic()  # the buses and panels record every transfer
+
+    async def live(self, ms):
+        """Let `ms` pass with the app's own asyncio loop running (App.run):
+        the buttons, the panels and the tray each on their own schedule."""
+        clock = self.table.clock
+        end = clock.now_us() + ms * 1000
+        while clock.now_us() < end:
+            self.table.update()  # the button contacts move
+            self.table.clear_traffic()
+            await clock.pause_ms(5)
 
     def tap(self, station, name, times=1):
         for _ in range(times):
