@@ -15,7 +15,7 @@ import sys
 from time import ticks_diff, ticks_us
 
 import tablebot
-from apprig import AppRig
+from apprig import AppRig, remove_tree
 from devsim.table import Table
 from tablerig import load
 
@@ -29,20 +29,6 @@ LARGEST = {
     "purrfect": ({"mode": "stations"}, 7),
 }
 ROOT = "/dev/shm/catnip-bench-app" if "shm" in os.listdir("/dev") else "/tmp/catnip-bench-app"
-
-
-def _rm(path):
-    try:
-        names = os.listdir(path)
-    except OSError:
-        try:
-            os.remove(path)
-        except OSError:
-            pass
-        return
-    for n in names:
-        _rm(path + "/" + n)
-    os.rmdir(path)
 
 
 def rig_for(name, seats, lean=False):
@@ -134,7 +120,7 @@ def press():
 
 
 def _table(lean):
-    _rm(ROOT)
+    remove_tree(ROOT)
     os.mkdir(ROOT)
     os.chdir(ROOT)
     table = Table(load("mux"))

@@ -35,6 +35,8 @@ import json
 import os
 from binascii import crc32
 
+from catnip.rules.log import put_number, put_varint, put_word  # the log's own encoding
+
 PAGE_BYTES = 448  # the tail stays inline in littlefs's metadata (< 512)
 RECORD_MAX = 2048  # largest JSON payload (a header, a note, a result)
 _FRAME_MAX = RECORD_MAX + 8  # no frame is longer: a torn one is shorter
@@ -144,17 +146,17 @@ class Journal:
         words = {}
         frames = bytearray()
         payload = bytearray()
-        _varint(payload, player)
+        put_varint(payload, player)
         for item in action:
             if isinstance(item, str):
                 i = game.words.get(item, words.get(item))
                 if i is None:
                     i = words[item] = len(game.words) + len(words)
                     frames += _frame(b"W", item.encode())
-                _varint(payload, i << 1 | 1)
+                put_word(payload, i)
             elif isinstance(item, int) and not isinstance(item, bool) and \
                     -_NUMBER_MAX < item < _NUMBER_MAX:
-                _varint(payload, (item << 1 if item >= 0 else ((-item) << 1) - 1) << 1)
+                put_number(payload, item)
             else:
                 raise JournalError("cannot record %r: action items are words or whole numbers "
                                    "below 2**28" % (item,))
@@ -536,7 +538,7 @@ def _frame(kind, payload):
         raise JournalError("a record of %d bytes is more than the journal takes (%d); "
                            "keep notes short" % (len(payload), RECORD_MAX))
     frame = bytearray(kind)
-    _varint(frame, len(payload))
+    put_varint(frame, len(payload))
     frame += payload
     frame += (crc32(frame) & 0xFFFFFFFF).to_bytes(4, "little")
     return frame
@@ -593,13 +595,6 @@ def _frame_at(data, pos):
                                                                         "little"):
         return None
     return kind, start, stop
-
-
-def _varint(data, n):
-    while n > 0x7F:
-        data.append(n & 0x7F | 0x80)
-        n >>= 7
-    data.append(n)
 
 
 def _read_varint(data, pos):

@@ -10,6 +10,23 @@ from tablerig import load
 STEP_MS = 10
 
 
+def remove_tree(path):
+    """Remove a file or a folder and all in it (MicroPython has no shutil)."""
+    import os
+
+    try:
+        names = os.listdir(path)
+    except OSError:
+        try:
+            os.remove(path)
+        except OSError:
+            pass
+        return
+    for name in names:
+        remove_tree(path + "/" + name)
+    os.rmdir(path)
+
+
 class Clock:
     def __init__(self, table):
         self.table = table

@@ -7,7 +7,7 @@
 import os
 
 import tablebot
-from apprig import AppRig
+from apprig import AppRig, remove_tree
 from catnip.app import rebuild
 from catnip.journal import Journal
 
@@ -23,23 +23,9 @@ GAMES = (
 )
 
 
-def _rm(path):
-    try:
-        entries = os.listdir(path)
-    except OSError:
-        try:
-            os.remove(path)
-        except OSError:
-            pass
-        return
-    for name in entries:
-        _rm(path + "/" + name)
-    os.rmdir(path)
-
-
 def _fresh(name):
     path = ROOT + "-" + name
-    _rm(path)
+    remove_tree(path)
     os.mkdir(path)
     os.chdir(path)  # the app keeps setup.json and colonnade.json beside it
     return path

@@ -36,17 +36,17 @@ class Log:
                 raise ValueError("cannot log %r: items are words or whole numbers below 2**28"
                                  % (item,))
         data = self._data
-        _varint(data, player)
-        _varint(data, len(action))
+        put_varint(data, player)
+        put_varint(data, len(action))
         for item in action:
             if isinstance(item, str):
                 i = self._index.get(item)
                 if i is None:
                     i = self._index[item] = len(self._words)
                     self._words.append(item)
-                _varint(data, i << 1 | 1)
+                put_word(data, i)
             else:
-                _varint(data, (item << 1 if item >= 0 else ((-item) << 1) - 1) << 1)
+                put_number(data, item)
         self._count += 1
 
     def __len__(self):
@@ -144,11 +144,22 @@ class Log:
         return "Log(%r)" % list(self)
 
 
-def _varint(data, n):
+def put_varint(data, n):
+    """n >= 0 onto the bytearray, seven bits a byte, low first."""
     while n > 0x7F:
         data.append(n & 0x7F | 0x80)
         n >>= 7
     data.append(n)
+
+
+def put_word(data, i):
+    """An action's word, as its index `i` in the word table (odd: a word)."""
+    put_varint(data, i << 1 | 1)
+
+
+def put_number(data, n):
+    """An action's whole number, zigzagged (even: a number)."""
+    put_varint(data, (n << 1 if n >= 0 else ((-n) << 1) - 1) << 1)
 
 
 def _read(data, pos):
