@@ -1,0 +1,645 @@
+# micropython-only: the virtual table. The unmodified app (catnip.app) runs on
+# the simulated table (devsim.table) built from a board file, and talks to the
+# laptop's `catnip sim` over this process's stdin and stdout, one line each way:
+#
+#   in  (text)   tap S BUTTON [HOLD_MS] | press S BUTTON | release S BUTTON
+#                tray place | tray remove | tray collapse K | tray hand
+#                serial TEXT (a line for the app's serial input) | wait MS | quit
+#   out (JSON)   {"k": "ready", ...}   {"k": "screen", "s": S, "img": base64, "rows", "attr"}
+#                {"k": "line", "m": {...}} (the app's serial output)   {"k": "tray", ...}
+#                {"k": "snap", ...}   {"k": "standings", "lines": [...]}
+#                {"k": "fail", "step": N, "why": ...}   {"k": "error", "why": ...}
+#
+# Stations are numbered from 1 as players see them; buttons are up, down, ok,
+# back. Time is the table's VirtualClock, stepped 10 ms at a time: in real
+# time for a person at the keyboard (--clock live), as fast as it goes for a
+# script (--clock fast, where only `wait` moves time on). A scenario file
+# (--script FILE) is played the same way and checked by its expect steps.
+#
+#   micropython devsim/virtual.py --board B.json --journal DIR [--clock live|fast]
+#       [--seed S] [--stations N] [--script FILE]
+import binascii
+import hashlib
+import io
+import json
+import os
+import select
+import sys
+import time
+
+from catnip import board as boards
+from catnip.app import App
+from catnip.board import BUTTONS
+from catnip.hardware import Hardware
+from catnip.ui.end import End
+from devsim import glyphs
+from devsim.table import Table
+from devsim.traces import Ramp, Session, impulse_ring
+
+STEP_MS = 10
+HOLD_MS = 80  # a tap: how long the button is held,
+GAP_MS = 70  # and the pause before the same station's next one
+SETTLE_MS = 150  # a script's tap, then this long before its next step
+LONG_MS = 1000  # a script's "hold" unless it says: past the app's 800 ms long press
+CAT_COUNTS = 4300  # what one cat adds on the load cell, in HX711 counts
+
+
+# ---- the journal until catnip.journal is on the board ----------------------
+
+
+class JournalError(Exception):
+    pass
+
+
+class MemoryJournal:
+    """catnip.journal.Journal's interface, kept in RAM: games live as long
+    as this process. Used only where catnip.journal cannot be imported."""
+
+    def __init__(self):
+        self.problems = []
+        self._games = []  # [header, entries, status]
+
+    def begin(self, header):
+        self._games.append([header, [], "playing"])
+        return len(self._games) - 1
+
+    def action(self, player, action):
+        self._games[-1][1].append(("action", player, tuple(action)))
+
+    def note(self, data):
+        self._games[-1][1].append(("note", data))
+
+    def finish(self, result):
+        self._games[-1][1].append(("end", result))
+        self._games[-1][2] = "finished"
+
+    def abandon(self):
+        self._games[-1][2] = "abandoned"
+
+    def resumable(self):
+        for gid in range(len(self._games) - 1, -1, -1):
+            if self._games[gid][2] == "playing":
+                return gid, self._games[gid][0], len(self._games[gid][1])
+        return None
+
+    def entries(self, gid):
+        return iter(self._games[gid][1])
+
+    def games(self):
+        return [(gid, g[2]) for gid, g in enumerate(self._games)]
+
+    def header(self, gid):
+        return self._games[gid][0]
+
+    def release(self, gid):
+        self._games[gid][2] = "pulled"
+
+
+class _JournalModule:
+    """Stands in for the catnip.journal module while it is missing: the app
+    imports JournalError from it whenever it journals."""
+
+    JournalError = JournalError
+    Journal = MemoryJournal
+
+
+def open_journal(folder):
+    """(journal, kind): catnip.journal.Journal(folder), or the memory journal
+    when the firmware has no catnip.journal yet."""
+    try:
+        from catnip.journal import Journal
+    except ImportError:
+        sys.modules["catnip.journal"] = _JournalModule
+        return MemoryJournal(), "memory"
+    return Journal(folder), "flash"
+
+
+def game_seed(base, n):
+    """The seed of the n-th game of a run seeded with `base`: 32 hex digits,
+    as the device makes them."""
+    return binascii.hexlify(hashlib.sha256(("catnip-sim:%s:%d" % (base, n)).encode())
+                            .digest()[:16]).decode()
+
+
+class SeededApp(App):
+    """The app, with every game's seed drawn from `base_seed` (None: the
+    board's entropy, as on the Pico), so a script plays the same game each
+    time. Only start() is wrapped."""
+
+    base_seed = None
+    games_started = 0
+
+    def start(self, name, config, seats, seed=None):
+        if seed is None and self.base_seed is not None:
+            seed = game_seed(self.base_seed, self.games_started)
+        self.games_started += 1
+        App.start(self, name, config, seats, seed)
+
+
+# ---- the tray ----------------------------------------------------------------
+
+
+class Tower(Session):
+    """The cats on the tray, as load-cell forces (devsim.traces.Session),
+    each move starting when it is asked for rather than after a pause."""
+
+    def wait(self, lo_ms=0, hi_ms=0):
+        return self.t
+
+    def at(self, t_us):
+        self.t = max(self.t, t_us)
+
+    def collapse_k(self, k):
+        """The top k cats fall; each lands on the tray (and stays) or clear of it."""
+        if not 0 < k <= len(self.tower):
+            raise ValueError("the tower has %d cats; %d cannot fall" % (len(self.tower), k))
+        before = self.cats()
+        start = self.wait()
+        end = start
+        stayed = 0
+        for _ in range(k):
+            m, x, y = self.tower.pop()
+            tip = start + self.ms(0, 150)
+            self._add(Ramp(tip, self.ms(20, 80), -m, self._w(x, y)))
+            land = tip + self.ms(100, 250)
+            if self.rng.below(100) < self.stay:
+                lx = max(-1000, min(1000, x + self.between(-500, 500)))
+                ly = max(-1000, min(1000, y + self.between(-500, 500)))
+                w = self._w(lx, ly)
+                self._add(impulse_ring(land, self.ms(14, 30), self.ms(10, 40),
+                                       m * (land - tip) * 13 // 10, w))
+                self._add(Ramp(land, self.ms(10, 40), m, w))
+                self.loose.append([m, lx, ly])
+                stayed += 1
+            end = max(end, land + 40000)
+        return self._record("collapse", start, end, before, fell=k, stayed=stayed)
+
+
+# ---- the serial line's two ends ---------------------------------------------
+
+
+class SerialIn(io.IOBase):
+    """What the laptop types on the app's serial line: catnip.line polls it
+    and reads a character at a time ("" when nothing is waiting)."""
+
+    def __init__(self):
+        self.waiting = ""
+
+    def feed(self, text):
+        self.waiting += text + "\n"
+
+    def read(self, n):
+        got, self.waiting = self.waiting[:n], self.waiting[n:]
+        return got
+
+    def ioctl(self, request, arg):
+        return arg if self.waiting else 0
+
+
+class SerialOut:
+    """The app's serial output, one {"k": "line"} message per line."""
+
+    def __init__(self, send):
+        self.send = send
+        self.part = ""
+
+    def write(self, text):
+        self.part += text
+        while "\n" in self.part:
+            line, self.part = self.part.split("\n", 1)
+            try:
+                self.send({"k": "line", "m": json.loads(line)})
+            except ValueError:
+                self.send({"k": "line", "m": {"t": "raw", "text": line}})
+        return len(text)
+
+
+# ---- what a screen shows -------------------------------------------------------
+
+_underlined = None
+
+
+def _font():
+    """{8 column bytes: (char, attribute)}: framebuf's glyphs, lit ("."),
+    dark on a lit bar ("i") and with a line under them ("u")."""
+    global _underlined
+    if _underlined is None:
+        font = {}
+        for cell, glyph in glyphs._glyphs().items():
+            font[cell] = (glyph[0], "i" if glyph[1] else ".")
+            if not glyph[1]:
+                font[bytes(b | 0x80 for b in cell)] = (glyph[0], "u")
+        font[bytes(8)] = (" ", ".")
+        font[b"\xff" * 8] = (" ", "i")
+        _underlined = font
+    return _underlined
+
+
+def cells(image, height):
+    """The screen as its 16 x height/8 character cells: (rows, attrs), one
+    string each per text row. attr "g" marks a cell holding a drawing (a
+    gauge, a frame): its char is a space and the picture has its pixels."""
+    font = _font()
+    rows, attrs = [], []
+    for page in range(height // 8):
+        text, attr = "", ""
+        base = page * 128
+        for col in range(16):
+            cell = bytes(image[base + col * 8:base + col * 8 + 8])
+            char, a = font.get(cell, (" ", "g"))
+            text += char
+            attr += a
+        rows.append(text)
+        attrs.append(attr)
+    return rows, attrs
+
+
+def shown(lines):
+    """A screen's text rows with the scroll marks (^ v at the right edge) off."""
+    out = []
+    for line in lines:
+        if len(line) >= 16 and line[15] in "^v" and line[14] == " ":
+            line = line[:15]
+        out.append(line.rstrip())
+    return out
+
+
+# ---- the table ------------------------------------------------------------------
+
+
+class VirtualTable:
+    """The simulated table with the app on it. send(message) gets every
+    message for the laptop."""
+
+    def __init__(self, board, journal_dir, send, stations=None, seed=None):
+        self.board = board
+        self.send = send
+        self.table = Table(board, rate=board.tray["rate"] if board.tray else 10)
+        n = stations or len(board.stations)
+        if not 1 <= n <= len(board.stations):
+            raise ValueError("board %s has %d stations, not %d" % (
+                board.name, len(board.stations), n))
+        self.stations = n
+        self.tower = None
+        if board.tray is not None:
+            cells = len(board.tray["cells"])
+            self.tower = Tower("virtual tray", rate_hz=board.tray["rate"], cells=cells,
+                               per_cat=CAT_COUNTS, offset=21000, drift_per_min=0)
+            self.table.counts = self.tower.trace
+        self.hw = Hardware(board, n, clock=self.table.clock)
+        self._warm_up(30)  # the panels and buttons come up before the app starts
+        self.journal, self.journal_kind = open_journal(journal_dir)
+        self.serial_in = SerialIn()
+        from catnip.line import Line
+
+        line = Line(self.serial_in, SerialOut(send), None)
+        SeededApp.base_seed = seed
+        self.app = SeededApp(self.hw, self.journal, line=line, clock=_Clock(self.table))
+        self.free_at = [0] * n  # when each station's buttons are free for the next tap
+        self.last = [None] * n  # the image last sent per station
+        self.run(100)
+
+    def _warm_up(self, ms):
+        for _ in range(ms // STEP_MS):
+            self.table.advance(STEP_MS)
+            now = self.table.ticks_ms()
+            self.hw.poll(now)
+            self.hw.flush(now)
+            while self.hw.next() is not None:
+                pass
+
+    # ---- time ----------------------------------------------------------------
+
+    def now(self):
+        return self.table.now_ms()
+
+    def run(self, ms):
+        """Let `ms` of table time pass, the app stepped every 10 ms."""
+        for _ in range(ms // STEP_MS):
+            self.table.advance(STEP_MS)
+            self.app.step(self.table.ticks_ms())
+
+    # ---- hands -----------------------------------------------------------------
+
+    def station(self, s):
+        if not 1 <= s <= self.stations:
+            raise ValueError("station %s: this table has stations 1 to %d" % (s, self.stations))
+        return self.table.stations[s - 1]
+
+    def tap(self, s, button, hold_ms=HOLD_MS):
+        """Press and release after hold_ms; taps on one station queue up, so
+        a fast typist's keys each arrive as their own press."""
+        st = self.station(s)
+        st.key(button)  # names the buttons if `button` is not one
+        at = max(self.now(), self.free_at[s - 1])
+        st.tap(button, at, hold_ms)
+        self.free_at[s - 1] = at + hold_ms + GAP_MS
+
+    def press(self, s, button):
+        self.station(s).press(button, max(self.now(), self.free_at[s - 1]))
+
+    def release(self, s, button):
+        st = self.station(s)
+        at = max(self.now(), self.free_at[s - 1])
+        st.release(button, at)
+        self.free_at[s - 1] = at + GAP_MS
+
+    def tray(self, move, k=None):
+        """place | remove | hand | collapse (k cats)."""
+        if self.tower is None:
+            raise ValueError("board %s has no tray" % self.board.name)
+        self.tower.at(self.table.clock.now_us())
+        if move == "place":
+            self.tower.place()
+        elif move == "remove":
+            if not self.tower.loose:
+                raise ValueError("no fallen cat on the tray to lift off")
+            self.tower.remove(most=1)
+        elif move == "hand":
+            self.tower.touch()
+        elif move == "collapse":
+            self.tower.collapse_k(k)
+        else:
+            raise ValueError("tray moves are place, remove, collapse K and hand, not %r" % move)
+        self.send_tray()
+
+    def send_tray(self):
+        t = self.tower
+        msg = {"k": "tray", "tower": len(t.tower), "loose": len(t.loose)}
+        if t.cells == 4:
+            msg["lean"] = list(t.lean())
+        self.send(msg)
+
+    # ---- screens -----------------------------------------------------------------
+
+    def image(self, s):
+        return self.station(s).screen()
+
+    def lines(self, s):
+        """Station s's eight text rows (the app draws on an 8x8 grid)."""
+        return shown(cells(self.image(s), self.table.stations[s - 1].oled.height)[0])
+
+    def send_screens(self, force=False):
+        for s in range(1, self.stations + 1):
+            img = bytes(self.image(s))
+            if force or img != self.last[s - 1]:
+                self.last[s - 1] = img
+                height = self.table.stations[s - 1].oled.height
+                rows, attrs = cells(img, height)
+                self.send({"k": "screen", "s": s, "h": height, "img": _b64(img),
+                           "rows": rows, "attr": attrs})
+
+    def standings(self):
+        """The final table as the stations show it, read off station 1 and
+        scrolled through with DOWN (every station shows the same list), then
+        back to the top; None when no game has ended."""
+        if not isinstance(self.app.scene, End):
+            return None
+        seen = self.lines(1)[1:7]
+        out = list(seen)
+        moves = 0
+        while "New game" not in out and moves < 60:
+            self.tap(1, "down")
+            self.run(SETTLE_MS)
+            moves += 1
+            now = self.lines(1)[1:7]
+            if now != seen:
+                out.append(now[-1])
+                seen = now
+        for _ in range(moves):
+            self.tap(1, "up")
+            self.run(SETTLE_MS)
+        return [line for line in out if line not in ("Rematch", "New game")]
+
+
+class _Clock:
+    def __init__(self, table):
+        self.table = table
+
+    def ticks_ms(self):
+        return self.table.ticks_ms()
+
+    def sleep_ms(self, ms):
+        return self.table.clock.pause_ms(ms)
+
+
+def _b64(data):
+    return binascii.b2a_base64(data).decode().strip()
+
+
+# ---- commands from the laptop -------------------------------------------------
+
+
+def command(vt, words):
+    """Carry out one command line (split into words); False on quit."""
+    word = words[0]
+    if word == "quit":
+        return False
+    if word in ("tap", "press", "release"):
+        if len(words) < 3:
+            raise ValueError("write %s STATION BUTTON, e.g. '%s 1 ok'" % (word, word))
+        s = _int(words[1], "station")
+        if word == "tap":
+            vt.tap(s, words[2], _int(words[3], "hold ms") if len(words) > 3 else HOLD_MS)
+        else:
+            getattr(vt, word)(s, words[2])
+    elif word == "tray":
+        if len(words) < 2:
+            raise ValueError("write tray place|remove|hand|collapse K")
+        k = _int(words[2], "cats") if len(words) > 2 else None
+        if words[1] == "collapse" and k is None:
+            raise ValueError("write tray collapse K with how many cats fell")
+        vt.tray(words[1], k)
+    elif word == "serial":
+        vt.serial_in.feed(" ".join(words[1:]))
+    elif word == "wait":
+        vt.run(_int(words[1], "ms") if len(words) > 1 else STEP_MS)
+    elif word == "screens":
+        vt.send_screens(force=True)
+    else:
+        raise ValueError("unknown command %r: tap, press, release, tray, serial, wait, screens, "
+                         "quit" % word)
+    return True
+
+
+def _int(text, what):
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError("%s must be a whole number, not %r" % (what, text))
+
+
+def serve(vt, live):
+    """Commands from stdin until quit or end of input; screens out as they change."""
+    poll = select.poll()
+    poll.register(sys.stdin, select.POLLIN)
+    vt.send_screens(force=True)
+    if vt.tower is not None:
+        vt.send_tray()
+    started = time.ticks_ms()
+    t0 = vt.now()
+    running = True
+    while running:
+        if poll.poll(STEP_MS if live else -1):
+            line = sys.stdin.readline()
+            if not line:
+                break  # the laptop went away
+            words = line.split()
+            if words:
+                try:
+                    running = command(vt, words)
+                except ValueError as e:
+                    vt.send({"k": "error", "why": str(e)})
+        if live:
+            behind = t0 + time.ticks_diff(time.ticks_ms(), started) - vt.now()
+            vt.run(min(behind, 200) // STEP_MS * STEP_MS)  # a stall is skipped, not replayed
+        vt.send_screens()
+    vt.send({"k": "bye"})
+
+
+# ---- scenario files -------------------------------------------------------------
+
+
+class ScriptError(Exception):
+    """A step that failed: its number (from 1) and why."""
+
+    def __init__(self, step, why):
+        Exception.__init__(self, "step %d: %s" % (step, why))
+        self.step = step
+        self.why = why
+
+
+def play(vt, steps):
+    """Play a scenario's steps; raises ScriptError at the first that fails."""
+    for i, step in enumerate(steps):
+        try:
+            do_step(vt, step)
+        except ScriptError:
+            raise
+        except ValueError as e:
+            raise ScriptError(i + 1, "%s: %s" % (json.dumps(step), e))
+        except AssertionError as e:
+            raise ScriptError(i + 1, str(e))
+
+
+def do_step(vt, step):
+    if not isinstance(step, dict):
+        raise ValueError("a step is a JSON object like {\"station\": 1, \"press\": \"ok\"}")
+    if "press" in step:
+        for _ in range(step.get("times", 1)):
+            vt.tap(step["station"], step["press"])
+            vt.run(SETTLE_MS)
+    elif "hold" in step:
+        vt.tap(step["station"], step["hold"], step.get("ms", LONG_MS))
+        vt.run(step.get("ms", LONG_MS) + SETTLE_MS)
+    elif "wait" in step:
+        vt.run(step["wait"])
+    elif "tray" in step:
+        vt.tray(step["tray"], step.get("cats"))
+        vt.run(SETTLE_MS)
+    elif "expect" in step:
+        expect(vt, step["expect"])
+    elif "snap" in step:
+        s = step["station"]
+        vt.send({"k": "snap", "name": step["snap"], "s": s, "h": vt.table.stations[s - 1]
+                 .oled.height, "img": _b64(bytes(vt.image(s)))})
+    else:
+        raise ValueError("steps are press, hold, wait, tray, expect and snap")
+
+
+def expect(vt, what):
+    if "standings" in what:
+        got = vt.standings()
+        assert got == what["standings"], "standings are %s, expected %s" % (
+            json.dumps(got), json.dumps(what["standings"]))
+        return
+    s = what["station"]
+    rows = vt.lines(s)
+    if "row" in what:
+        r = what["row"]
+        got = rows[r] if r < len(rows) else ""
+        assert what["text"] in got, "station %d row %d shows %r, expected %r" % (
+            s, r, got, what["text"])
+    elif "text" in what:
+        assert any(what["text"] in row for row in rows), \
+            "station %d does not show %r; it shows %s" % (s, what["text"], json.dumps(rows))
+    if "not" in what:
+        assert not any(what["not"] in row for row in rows), \
+            "station %d shows %r; it shows %s" % (s, what["not"], json.dumps(rows))
+
+
+def run_script(vt, steps):
+    """Play a scenario; the standings go out and the exit status is 0, or
+    the failed step goes out and it is 1."""
+    try:
+        play(vt, steps)
+    except ScriptError as e:
+        vt.send({"k": "fail", "step": e.step, "why": e.why, "screens":
+                 [vt.lines(s) for s in range(1, vt.stations + 1)]})
+        return 1
+    vt.send({"k": "standings", "lines": vt.standings(), "screens":
+             [vt.lines(s) for s in range(1, vt.stations + 1)]})
+    return 0
+
+
+def load_script(path):
+    """(board, seed, steps) of a scenario file: a list of steps, or
+    {"board": ..., "seed": ..., "steps": [...]}."""
+    with open(path) as f:
+        data = json.load(f)
+    if isinstance(data, list):
+        return None, None, data
+    return data.get("board"), data.get("seed"), data["steps"]
+
+
+# ---- the command line -------------------------------------------------------------
+
+
+def options(argv):
+    opts = {"clock": "live", "seed": None, "stations": None, "script": None, "board": None,
+            "journal": None}
+    i = 0
+    while i < len(argv):
+        key = argv[i][2:] if argv[i].startswith("--") else None
+        if key not in opts or i + 1 >= len(argv):
+            raise ValueError("usage: virtual.py --board FILE --journal DIR [--clock live|fast] "
+                             "[--seed S] [--stations N] [--script FILE]; not %r" % argv[i])
+        opts[key] = argv[i + 1]
+        i += 2
+    if opts["board"] is None or opts["journal"] is None:
+        raise ValueError("virtual.py needs --board FILE and --journal DIR")
+    if opts["clock"] not in ("live", "fast"):
+        raise ValueError("--clock is live or fast, not %r" % opts["clock"])
+    return opts
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+
+
+def main(argv):
+    try:
+        opts = options(argv)
+        with open(opts["board"]) as f:
+            board = boards.parse(json.load(f))
+        steps = None
+        seed = opts["seed"]
+        if opts["script"] is not None:
+            _, script_seed, steps = load_script(opts["script"])
+            seed = seed if seed is not None else (script_seed or "1")
+        os.chdir(opts["journal"])  # the Pico's flash: setup.json, the journal, the high scores
+        vt = VirtualTable(board, opts["journal"], send,
+                          int(opts["stations"]) if opts["stations"] else None, seed)
+    except (ValueError, OSError, KeyError) as e:
+        send({"k": "error", "why": str(e)})
+        return 2
+    send({"k": "ready", "stations": vt.stations, "board": board.name,
+          "tray": vt.tower is not None, "journal": vt.journal_kind})
+    if steps is not None:
+        return run_script(vt, steps)
+    serve(vt, opts["clock"] == "live")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
