@@ -504,7 +504,7 @@ class ScriptError(Exception):
     """A step that failed: its number (from 1) and why."""
 
     def __init__(self, step, why):
-        Exception.__init__(self, "step %d: %s" % (step, why))
+        super().__init__("step %d: %s" % (step, why))
         self.step = step
         self.why = why
 

@@ -123,6 +123,7 @@ class TableState:
     failure: dict[str, Any] | None = None
     snaps: list[dict[str, Any]] = field(default_factory=list)
     texts: list[list[str]] = field(default_factory=list)  # each station's rows, at the end
+    noise: list[str] = field(default_factory=list)  # output that is not a message
     closed: bool = False
 
     def apply(self, m: dict[str, Any]) -> None:
@@ -146,6 +147,9 @@ class TableState:
             self.snaps.append(m)
         elif kind == "error":
             self.feed.append("! " + m["why"])
+        elif kind == "noise":
+            self.noise.append(m["text"])
+            self.feed.append(m["text"])
         elif kind == "bye":
             self.closed = True
 
@@ -202,7 +206,7 @@ class Table:
             try:
                 self.messages.put(json.loads(line))
             except ValueError:
-                self.messages.put({"k": "error", "why": "table said: " + line.strip()})
+                self.messages.put({"k": "noise", "text": line.rstrip()})  # a traceback, a print
         self.messages.put(None)
 
     def send(self, line: str) -> None:
@@ -339,7 +343,8 @@ def run_script(script: Path, board: str | None = None, journal: Path | None = No
                 raise SimError(m["why"])
             state.apply(m)
         if table.proc.returncode not in (0, 1):
-            raise SimError("the virtual table stopped: " + table.errors())
+            said = "\n".join(state.noise) or table.errors()
+            raise SimError("the virtual table stopped:\n" + said)
     saved = []
     if snapshots is not None:
         from catnip_host.screens import save_png
