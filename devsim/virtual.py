@@ -325,9 +325,6 @@ class VirtualTable:
         self.table = Table(board, rate=board.tray["rate"] if board.tray else 10)
         self._quiet_buses()
         n = stations or len(board.stations)
-        if not 1 <= n <= len(board.stations):
-            raise ValueError("board %s has %d stations, not %d" % (
-                board.name, len(board.stations), n))
         self.stations = n
         self.tower = None
         if board.tray is not None:
@@ -391,15 +388,15 @@ class VirtualTable:
     # ---- hands -----------------------------------------------------------------
 
     def station(self, s):
-        if not 1 <= s <= self.stations:
-            raise ValueError("station %s: this table has stations 1 to %d" % (s, self.stations))
-        return self.table.stations[s - 1]
+        return self.table.stations[check_station(self, s) - 1]
+
+    def height(self, s):
+        return self.station(s).oled.height
 
     def tap(self, s, button, hold_ms=HOLD_MS):
         """Press and release after hold_ms; taps on one station queue up, so
         a fast typist's keys each arrive as their own press."""
         st = self.station(s)
-        st.key(button)  # names the buttons if `button` is not one
         at = max(self.now(), self.free_at[s - 1])
         st.tap(button, at, hold_ms)
         self.free_at[s - 1] = at + hold_ms + GAP_MS
@@ -414,22 +411,16 @@ class VirtualTable:
         self.free_at[s - 1] = at + GAP_MS
 
     def tray(self, move, k=None):
-        """place | remove | hand | collapse (k cats)."""
-        if self.tower is None:
-            raise ValueError("board %s has no tray" % self.board.name)
+        """place | remove | hand | collapse (k cats), as check_tray allows."""
         self.tower.at(self.table.clock.now_us())
         if move == "place":
             self.tower.place()
         elif move == "remove":
-            if not self.tower.loose:
-                raise ValueError("no fallen cat on the tray to lift off")
             self.tower.remove(most=1)
         elif move == "hand":
             self.tower.touch()
-        elif move == "collapse":
-            self.tower.collapse_k(k)
         else:
-            raise ValueError("tray moves are place, remove, collapse K and hand, not %r" % move)
+            self.tower.collapse_k(k)
         self.send_tray()
 
     def send_tray(self):
@@ -446,14 +437,14 @@ class VirtualTable:
 
     def lines(self, s):
         """Station s's eight text rows (the app draws on an 8x8 grid)."""
-        return shown(cells(self.image(s), self.table.stations[s - 1].oled.height)[0])
+        return shown(cells(self.image(s), self.height(s))[0])
 
     def send_screens(self, force=False):
         for s in range(1, self.stations + 1):
             img = bytes(self.image(s))
             if force or img != self.last[s - 1]:
                 self.last[s - 1] = img
-                height = self.table.stations[s - 1].oled.height
+                height = self.height(s)
                 rows, attrs = cells(img, height)
                 self.send({"k": "screen", "s": s, "h": height, "img": _b64(img),
                            "rows": rows, "attr": attrs})
@@ -499,47 +490,86 @@ def _b64(data):
 # ---- commands from the laptop -------------------------------------------------
 
 
-def command(vt, words):
-    """Carry out one command line (split into words); False on quit."""
-    word = words[0]
-    if word == "quit":
-        return False
-    if word in ("tap", "press", "release"):
-        if len(words) < 3:
-            raise ValueError("write %s STATION BUTTON, e.g. '%s 1 ok'" % (word, word))
-        s = _int(words[1], "station")
-        if word == "tap":
-            vt.tap(s, words[2], _int(words[3], "hold ms") if len(words) > 3 else HOLD_MS)
-        else:
-            getattr(vt, word)(s, words[2])
-    elif word == "tray":
-        if len(words) < 2:
-            raise ValueError("write tray place|remove|hand|collapse K")
-        k = _int(words[2], "cats") if len(words) > 2 else None
-        if words[1] == "collapse" and k is None:
-            raise ValueError("write tray collapse K with how many cats fell")
-        vt.tray(words[1], k)
-    elif word == "serial":
-        vt.serial_in.feed(" ".join(words[1:]))
-    elif word == "wait":
-        vt.run(_int(words[1], "ms") if len(words) > 1 else STEP_MS)
-    elif word == "screens":
-        vt.send_screens(force=True)
-    else:
-        raise ValueError("unknown command %r: tap, press, release, tray, serial, wait, screens, "
-                         "quit" % word)
-    return True
+class Refused(Exception):
+    """A command or scenario step the table cannot carry out, and why; it
+    changed nothing."""
+
+
+def check_station(vt, s):
+    if not isinstance(s, int) or not 1 <= s <= vt.stations:
+        raise Refused("station %r: this table has stations 1 to %d" % (s, vt.stations))
+    return s
+
+
+def check_button(button):
+    if button not in BUTTONS:
+        raise Refused("buttons are %s, not %r" % (", ".join(BUTTONS), button))
+    return button
+
+
+def check_tray(vt, move, k):
+    if vt.tower is None:
+        raise Refused("board %s has no tray" % vt.board.name)
+    if move not in ("place", "remove", "collapse", "hand"):
+        raise Refused("tray moves are place, remove, collapse K and hand, not %r" % (move,))
+    if move == "collapse" and not (isinstance(k, int) and 0 < k <= len(vt.tower.tower)):
+        raise Refused("the tower has %d cats: a collapse fells 1 to %d, not %r" % (
+            len(vt.tower.tower), len(vt.tower.tower), k))
+    if move == "remove" and not vt.tower.loose:
+        raise Refused("no fallen cat lies on the tray to lift off")
 
 
 def _int(text, what):
     try:
         return int(text)
     except ValueError:
-        raise ValueError("%s must be a whole number, not %r" % (what, text))
+        raise Refused("%s must be a whole number, not %r" % (what, text))
+
+
+COMMANDS = "tap, press, release, tray, serial, wait, screens, quit"
+
+
+def command(vt, words):
+    """Carry out one command line (split into words); False on quit."""
+    word, args = words[0], words[1:]
+    if word == "quit":
+        return False
+    if word in ("tap", "press", "release"):
+        if len(args) < 2:
+            raise Refused("write %s STATION BUTTON, e.g. '%s 1 ok'" % (word, word))
+        s = check_station(vt, _int(args[0], "station"))
+        button = check_button(args[1])
+        if word == "tap":
+            vt.tap(s, button, _int(args[2], "hold ms") if len(args) > 2 else HOLD_MS)
+        else:
+            getattr(vt, word)(s, button)
+    elif word == "tray":
+        if not args:
+            raise Refused("write tray place, tray remove, tray hand or tray collapse K")
+        k = _int(args[1], "cats") if len(args) > 1 else None
+        check_tray(vt, args[0], k)
+        vt.tray(args[0], k)
+    elif word == "serial":
+        vt.serial_in.feed(" ".join(args))
+    elif word == "wait":
+        vt.run(_int(args[0], "ms") if args else STEP_MS)
+    elif word == "screens":
+        vt.send_screens(force=True)
+    else:
+        raise Refused("unknown command %r; commands: %s" % (word, COMMANDS))
+    return True
+
+
+def crash_report(e):
+    """The app's exception as the text a traceback would print."""
+    out = io.StringIO()
+    sys.print_exception(e, out)
+    return out.getvalue()
 
 
 def serve(vt, live):
-    """Commands from stdin until quit or end of input; screens out as they change."""
+    """Commands from stdin until quit or end of input; screens out as they
+    change. Returns the exit status: 0, or 3 when the app crashed."""
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
     vt.send_screens(force=True)
@@ -548,25 +578,40 @@ def serve(vt, live):
     started = time.ticks_ms()
     t0 = vt.now()
     running = True
-    while running:
-        if poll.poll(STEP_MS if live else -1):
-            line = sys.stdin.readline()
-            if not line:
-                break  # the laptop went away
-            words = line.split()
-            if words:
-                try:
-                    running = command(vt, words)
-                except ValueError as e:
-                    vt.send({"k": "error", "why": str(e)})
-        if live:
-            behind = t0 + time.ticks_diff(time.ticks_ms(), started) - vt.now()
-            vt.run(min(behind, 200) // STEP_MS * STEP_MS)  # a stall is skipped, not replayed
-        vt.send_screens()
+    try:
+        while running:
+            if poll.poll(STEP_MS if live else -1):
+                line = sys.stdin.readline()
+                if not line:
+                    break  # the laptop went away
+                words = line.split()
+                if words:
+                    try:
+                        running = command(vt, words)
+                    except Refused as e:
+                        vt.send({"k": "error", "why": str(e)})
+            if live:
+                behind = t0 + time.ticks_diff(time.ticks_ms(), started) - vt.now()
+                vt.run(min(behind, 200) // STEP_MS * STEP_MS)  # a stall is skipped, not replayed
+            vt.send_screens()
+    except Exception as e:  # the app itself failed: say so, as the Pico's REPL would
+        vt.send({"k": "crash", "why": crash_report(e)})
+        return 3
     vt.send({"k": "bye"})
+    return 0
 
 
 # ---- scenario files -------------------------------------------------------------
+#
+# A step is one object: {"station": S, "press": B} (a tap; "times": n for
+# several), {"station": S, "hold": B, "ms": n} (held, then let go),
+# {"station": S, "push": B} and {"station": S, "release": B} (held until
+# released, to look at the screen meanwhile), {"wait": ms},
+# {"tray": "place" | "remove" | "hand"}, {"tray": "collapse", "cats": k},
+# {"expect": {"station": S, "text": T, "row": r, "not": T}} (row and not are
+# optional), {"expect": {"standings": [line, ...]}}, {"snap": NAME, "station": S}.
+
+STEP_KINDS = ("press", "hold", "push", "release", "wait", "tray", "expect", "snap")
 
 
 class ScriptError(Exception):
@@ -578,90 +623,136 @@ class ScriptError(Exception):
         self.why = why
 
 
-def play(vt, steps):
-    """Play a scenario's steps; raises ScriptError at the first that fails."""
-    for i, step in enumerate(steps):
-        try:
-            do_step(vt, step)
-        except ScriptError:
-            raise
-        except ValueError as e:
-            raise ScriptError(i + 1, "%s: %s" % (json.dumps(step), e))
-        except AssertionError as e:
-            raise ScriptError(i + 1, str(e))
+def check_step(vt, step):
+    """Refused unless `step` is a step this table can do."""
+    if not isinstance(step, dict):
+        raise Refused("a step is an object such as {\"station\": 1, \"press\": \"ok\"}")
+    kinds = [k for k in STEP_KINDS if k in step]
+    if len(kinds) != 1:
+        raise Refused("a step does one thing: %s" % ", ".join(STEP_KINDS))
+    kind = kinds[0]
+    if kind in ("press", "hold", "push", "release", "snap"):
+        check_station(vt, step.get("station"))
+    if kind in ("press", "hold", "push", "release"):
+        check_button(step[kind])
+    for key in ("times", "ms", "wait"):
+        if key in step and not (isinstance(step[key], int) and step[key] >= 0):
+            raise Refused("%s is a whole number, not %r" % (key, step[key]))
+    if kind == "tray" and step["tray"] not in ("place", "remove", "collapse", "hand"):
+        raise Refused("tray moves are place, remove, collapse and hand")
+    if kind == "tray" and step["tray"] == "collapse" and not isinstance(step.get("cats"), int):
+        raise Refused("a collapse says how many \"cats\" fell")
+    if kind == "expect":
+        e = step["expect"]
+        if not isinstance(e, dict) or not ("standings" in e or (
+                "station" in e and ("text" in e or "not" in e))):
+            raise Refused("expect {\"station\": S, \"text\": T} (or \"not\": T), or "
+                          "{\"standings\": [...]}")
+        if "station" in e:
+            check_station(vt, e["station"])
 
 
 def do_step(vt, step):
-    if not isinstance(step, dict):
-        raise ValueError("a step is a JSON object like {\"station\": 1, \"press\": \"ok\"}")
+    s = step.get("station")
     if "press" in step:
         for _ in range(step.get("times", 1)):
-            vt.tap(step["station"], step["press"])
+            vt.tap(s, step["press"])
             vt.run(SETTLE_MS)
     elif "hold" in step:
-        vt.tap(step["station"], step["hold"], step.get("ms", LONG_MS))
+        vt.tap(s, step["hold"], step.get("ms", LONG_MS))
         vt.run(step.get("ms", LONG_MS) + SETTLE_MS)
+    elif "push" in step:
+        vt.press(s, step["push"])
+        vt.run(SETTLE_MS)
+    elif "release" in step:
+        vt.release(s, step["release"])
+        vt.run(SETTLE_MS)
     elif "wait" in step:
         vt.run(step["wait"])
     elif "tray" in step:
+        check_tray(vt, step["tray"], step.get("cats"))
         vt.tray(step["tray"], step.get("cats"))
         vt.run(SETTLE_MS)
     elif "expect" in step:
         expect(vt, step["expect"])
-    elif "snap" in step:
-        s = step["station"]
-        vt.send({"k": "snap", "name": step["snap"], "s": s, "h": vt.table.stations[s - 1]
-                 .oled.height, "img": _b64(bytes(vt.image(s)))})
     else:
-        raise ValueError("steps are press, hold, wait, tray, expect and snap")
+        vt.send({"k": "snap", "name": step["snap"], "s": s, "h": vt.height(s),
+                 "img": _b64(bytes(vt.image(s)))})
 
 
 def expect(vt, what):
     if "standings" in what:
         got = vt.standings()
-        assert got == what["standings"], "standings are %s, expected %s" % (
-            json.dumps(got), json.dumps(what["standings"]))
+        if got != what["standings"]:
+            raise Refused("standings are %s, expected %s" % (
+                json.dumps(got), json.dumps(what["standings"])))
         return
     s = what["station"]
     rows = vt.lines(s)
-    if "row" in what:
-        r = what["row"]
-        got = rows[r] if r < len(rows) else ""
-        assert what["text"] in got, "station %d row %d shows %r, expected %r" % (
-            s, r, got, what["text"])
-    elif "text" in what:
-        assert any(what["text"] in row for row in rows), \
-            "station %d does not show %r; it shows %s" % (s, what["text"], json.dumps(rows))
-    if "not" in what:
-        assert not any(what["not"] in row for row in rows), \
-            "station %d shows %r; it shows %s" % (s, what["not"], json.dumps(rows))
+    if "text" in what:
+        where = [rows[what["row"]]] if "row" in what and what["row"] < len(rows) else rows
+        if not any(what["text"] in row for row in where):
+            raise Refused("station %d does not show %r%s; it shows %s" % (
+                s, what["text"], " on row %d" % what["row"] if "row" in what else "",
+                json.dumps(rows)))
+    if "not" in what and any(what["not"] in row for row in rows):
+        raise Refused("station %d shows %r; it shows %s" % (s, what["not"], json.dumps(rows)))
+
+
+def check_steps(vt, steps):
+    """Refused naming the first step that is not one this table can do."""
+    for i, step in enumerate(steps):
+        try:
+            check_step(vt, step)
+        except Refused as e:
+            raise Refused("scenario step %d %s: %s" % (i + 1, json.dumps(step), e))
+
+
+def play(vt, steps):
+    """Play checked steps; ScriptError at the first that fails (an expect
+    not met, a tray move the tower cannot make, or the app crashing)."""
+    for i, step in enumerate(steps):
+        try:
+            do_step(vt, step)
+        except Refused as e:
+            raise ScriptError(i + 1, str(e))
+        except Exception as e:
+            raise ScriptError(i + 1, "the app crashed at %s:\n%s" % (json.dumps(step),
+                                                                   crash_report(e)))
 
 
 def run_script(vt, steps):
     """Play a scenario; the standings go out and the exit status is 0, or
     the failed step goes out and it is 1."""
+    screens = lambda: [vt.lines(s) for s in range(1, vt.stations + 1)]  # noqa: E731
     try:
         play(vt, steps)
     except ScriptError as e:
-        vt.send({"k": "fail", "step": e.step, "why": e.why, "screens":
-                 [vt.lines(s) for s in range(1, vt.stations + 1)]})
+        vt.send({"k": "fail", "step": e.step, "why": e.why, "screens": screens()})
         return 1
-    vt.send({"k": "standings", "lines": vt.standings(), "screens":
-             [vt.lines(s) for s in range(1, vt.stations + 1)]})
+    vt.send({"k": "standings", "lines": vt.standings(), "screens": screens()})
     return 0
 
 
 def load_script(path):
-    """(board, seed, steps) of a scenario file: a list of steps, or
-    {"board": ..., "seed": ..., "steps": [...]}."""
+    """(seed, steps) of a scenario file: a list of steps, or {"seed": ...,
+    "steps": [...]} (other keys are for people and tools)."""
     with open(path) as f:
-        data = json.load(f)
+        try:
+            data = json.load(f)
+        except ValueError:
+            raise Refused("scenario %s is not JSON" % path)
     if isinstance(data, list):
-        return None, None, data
-    return data.get("board"), data.get("seed"), data["steps"]
+        return None, data
+    if not isinstance(data, dict) or not isinstance(data.get("steps"), list):
+        raise Refused("scenario %s: write a list of steps, or an object with \"steps\"" % path)
+    return data.get("seed"), data["steps"]
 
 
 # ---- the command line -------------------------------------------------------------
+
+USAGE = ("usage: virtual.py --board FILE --journal DIR [--clock live|fast] [--seed S] "
+         "[--stations N] [--script FILE]")
 
 
 def options(argv):
@@ -671,14 +762,13 @@ def options(argv):
     while i < len(argv):
         key = argv[i][2:] if argv[i].startswith("--") else None
         if key not in opts or i + 1 >= len(argv):
-            raise ValueError("usage: virtual.py --board FILE --journal DIR [--clock live|fast] "
-                             "[--seed S] [--stations N] [--script FILE]; not %r" % argv[i])
+            raise Refused("%s; not %r" % (USAGE, argv[i]))
         opts[key] = argv[i + 1]
         i += 2
     if opts["board"] is None or opts["journal"] is None:
-        raise ValueError("virtual.py needs --board FILE and --journal DIR")
+        raise Refused(USAGE)
     if opts["clock"] not in ("live", "fast"):
-        raise ValueError("--clock is live or fast, not %r" % opts["clock"])
+        raise Refused("--clock is live or fast, not %r" % opts["clock"])
     return opts
 
 
@@ -686,28 +776,47 @@ def send(message):
     sys.stdout.write(json.dumps(message) + "\n")
 
 
+def start(opts):
+    """The table for the options, and the scenario's steps (or None)."""
+    try:
+        with open(opts["board"]) as f:
+            board = boards.parse(json.load(f))
+    except OSError:
+        raise Refused("cannot read board file %s" % opts["board"])
+    except boards.BoardError as e:
+        raise Refused("board %s: %s" % (opts["board"], "; ".join(e.problems)))
+    except ValueError:
+        raise Refused("board file %s is not JSON" % opts["board"])
+    steps, seed = None, opts["seed"]
+    if opts["script"] is not None:
+        script_seed, steps = load_script(opts["script"])
+        seed = seed if seed is not None else (script_seed or "1")
+    try:
+        os.chdir(opts["journal"])  # the Pico's flash: setup.json, the journal, the high scores
+    except OSError:
+        raise Refused("cannot use %s as the table's flash folder" % opts["journal"])
+    stations = _int(opts["stations"], "--stations") if opts["stations"] else None
+    if stations is not None and not 1 <= stations <= len(board.stations):
+        raise Refused("board %s has %d stations, not %d" % (
+            board.name, len(board.stations), stations))
+    vt = VirtualTable(board, opts["journal"], send, stations, seed)
+    if steps is not None:
+        check_steps(vt, steps)
+    return vt, steps
+
+
 def main(argv):
     try:
         opts = options(argv)
-        with open(opts["board"]) as f:
-            board = boards.parse(json.load(f))
-        steps = None
-        seed = opts["seed"]
-        if opts["script"] is not None:
-            _, script_seed, steps = load_script(opts["script"])
-            seed = seed if seed is not None else (script_seed or "1")
-        os.chdir(opts["journal"])  # the Pico's flash: setup.json, the journal, the high scores
-        vt = VirtualTable(board, opts["journal"], send,
-                          int(opts["stations"]) if opts["stations"] else None, seed)
-    except (ValueError, OSError, KeyError) as e:
+        vt, steps = start(opts)
+    except Refused as e:
         send({"k": "error", "why": str(e)})
         return 2
-    send({"k": "ready", "stations": vt.stations, "board": board.name,
+    send({"k": "ready", "stations": vt.stations, "board": vt.board.name,
           "tray": vt.tower is not None, "journal": vt.journal_kind})
     if steps is not None:
         return run_script(vt, steps)
-    serve(vt, opts["clock"] == "live")
-    return 0
+    return serve(vt, opts["clock"] == "live")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from catnip import board as boards
 from catnip.rules.rng import Rng
 from catnip.ui.end import CHOICES, End
 from catnip.ui.play import Play
+from catnip.ui import draw
 from catnip.ui import purrfect as purrfect_ui
 from catnip.ui import stack as stack_ui
 from devsim.virtual import SETTLE_MS, VirtualTable, do_step
@@ -28,15 +29,16 @@ from purrfect_play import sensible_action
 # name: (game, options for Setup, seats as station numbers, first player,
 #        scenario seed, the screens worth a picture: (when, station, name))
 GAMES = {
-    "heist-3p": ("heist", {}, (1, 2, 3), 1, "heist-3p", (("reveal", 1, "heist-reveal"),
-                                                         ("choose", 2, "heist-choose"))),
-    "heist-2p": ("heist", {}, (1, 2), 0, "heist-2p", (("choose", 1, "heist-two-cards"),)),
+    "heist-3p": ("heist", {}, (1, 2, 3), 1, "heist-3p",
+                 (("setup", 1, "setup"), ("reveal", 1, "reveal"), ("choose", 2, "choose"),
+                  ("peek", None, "peek"))),
+    "heist-2p": ("heist", {}, (1, 2), 0, "heist-2p", (("choose", 1, "two-cards"),)),
     "stack": ("stack", {"mode": "composure"}, (1, 2, 3), 0, "stack",
-              (("report", 1, "stack-height"), ("watch", 2, "stack-turn"))),
+              (("report", 1, "height"), ("watch", 2, "turn"))),
     "purrfect": ("purrfect", {"mode": "stations"}, (1, 2, 3, 4), 0, "purrfect",
-                 (("hand", 1, "purrfect-hand"), ("offer", 2, "purrfect-offer"))),
+                 (("hand", 1, "hand"), ("offer", 2, "offer"))),
     "purrfect-paper": ("purrfect", {"mode": "scorekeeper"}, (1, 2, 3, 4), 0, "purrfect-paper",
-                       (("score", 1, "purrfect-score"),)),
+                       (("score", 1, "score"),)),
 }
 BOARD = "direct"
 MAX_ACTIONS = 3000
@@ -45,7 +47,10 @@ MAX_ACTIONS = 3000
 class Recorder:
     """The virtual table, and every step done on it, as a scenario's list."""
 
-    def __init__(self, seed):
+    def __init__(self, name, seed, shots):
+        self.name = name
+        self.shots = shots
+        self.peeked = False
         root = boards.__file__.rsplit("/", 2)[0]
         with open(root + "/boards/%s.json" % BOARD) as f:
             self.board = boards.parse(json.load(f))
@@ -70,10 +75,19 @@ class Recorder:
         for _ in range(times):
             self.do({"station": station, "press": button})
 
-    def snap(self, station, name):
-        if name not in self.snapped:
-            self.snapped.add(name)
-            self.steps.append({"snap": name, "station": station})
+    def expect(self, station, text, row=None):
+        what = {"station": station, "text": text}
+        if row is not None:
+            what["row"] = row
+        self.do({"expect": what})
+
+    def shot(self, when, station):
+        """A snap step for the scenario's picture taken `when` on `station`,
+        the first time it comes."""
+        for w, s, name in self.shots:
+            if w == when and s in (None, station) and name not in self.snapped:
+                self.snapped.add(name)
+                self.steps.append({"snap": "%s-%s" % (self.name, name), "station": station})
 
     def move(self, station, at, target, n):
         """Cursor from `at` to `target` in a wrapping list of n, the short way."""
@@ -128,7 +142,7 @@ def choose_game(rec, game, options, seats, start):
 # ---- the presses for one action, per game -------------------------------------
 
 
-def heist_presses(rec, station, seat, action, shots):
+def heist_presses(rec, station, seat, action):
     scene = rec.app.scene
     v = scene.view(station - 1)
     local = scene.local[station - 1]
@@ -140,7 +154,7 @@ def heist_presses(rec, station, seat, action, shots):
     hand = v["hand"]
     if v["cards_per_round"] == 1:
         rec.move(station, local.cursor.at, hand.index(action[1]), len(hand))
-        shot(rec, shots, "choose", station)
+        rec.shot("choose", station)
         rec.press(station, "ok")
         return
     used = []
@@ -150,11 +164,11 @@ def heist_presses(rec, station, seat, action, shots):
         rec.move(station, local.cursor.at, at, len(hand) + 1)
         rec.press(station, "ok")
     rec.move(station, local.cursor.at, len(hand), len(hand) + 1)
-    shot(rec, shots, "choose", station)
+    rec.shot("choose", station)
     rec.press(station, "ok")
 
 
-def stack_presses(rec, station, seat, action, shots):
+def stack_presses(rec, station, seat, action):
     scene = rec.app.scene
     v = scene.view(station - 1)
     local = scene.local[station - 1]
@@ -174,11 +188,11 @@ def stack_presses(rec, station, seat, action, shots):
     for value in action[1:1 + (2 if v["black_cat"] else 1)]:
         rec.pick(station, local.asking[-1], value)
         if kind == "place":
-            shot(rec, shots, "report", station)
+            rec.shot("report", station)
         rec.press(station, "ok")
 
 
-def purrfect_presses(rec, station, seat, action, shots):
+def purrfect_presses(rec, station, seat, action):
     scene = rec.app.scene
     v = scene.view(station - 1)
     local = scene.local[station - 1]
@@ -194,7 +208,7 @@ def purrfect_presses(rec, station, seat, action, shots):
             rec.move(station, local.sub.at, others.index(p), len(others) + 1)
             rec.press(station, "ok")
         rec.move(station, local.sub.at, len(others), len(others) + 1)
-        shot(rec, shots, "score", station)
+        rec.shot("score", station)
         rec.press(station, "ok")
         return
     if kind == "offer":
@@ -206,11 +220,11 @@ def purrfect_presses(rec, station, seat, action, shots):
     else:
         target = ("declare",)
     rec.move(station, local.cursor.at, items.index(target), len(items))
-    shot(rec, shots, "hand", station)
+    rec.shot("hand", station)
     rec.press(station, "ok")
     if kind == "offer":
         rec.pick(station, local.sub, len(action) - 1)
-        shot(rec, shots, "offer", station)
+        rec.shot("offer", station)
     elif kind == "accept":
         cats = purrfect_ui._answers(v, target[1])
         rec.move(station, local.sub.at, cats.index(action[2] // 9), len(cats))
@@ -249,10 +263,38 @@ def purrfect_action(game, seat, rng):
 POLICIES = {"heist": heist_action, "stack": stack_action, "purrfect": purrfect_action}
 
 
-def shot(rec, shots, when, station):
-    for w, s, name in shots:
-        if w == when and s == station:
-            rec.snap(station, name)
+# ---- what the screens must show meanwhile ----------------------------------------
+
+TITLES = {"heist": "Heist", "stack": "Stack", "purrfect": "Purrfect"}
+
+
+def check_start(rec, game_name, seats):
+    for s in seats:
+        rec.expect(s, TITLES[game_name], 0)
+        rec.expect(s, "P%d" % (seats.index(s) + 1), 0)
+
+
+def check_after(rec, game_name, station, seats):
+    """After an action: its announcement on another station, and for Meow
+    Heist the locked card hidden (and shown only to its owner on a peek)."""
+    scene = rec.app.scene
+    if not isinstance(scene, Play):
+        return
+    other = seats[(seats.index(station) + 1) % len(seats)]
+    if scene.banner:
+        rec.expect(other, draw.wrap(scene.banner[0])[0])
+        return
+    v = scene.view(station - 1)
+    if game_name == "heist" and v["phase"] == "play" and v["seats"][v["you"]]["committed"]:
+        rec.expect(station, "Locked in")
+        if not rec.peeked:
+            rec.peeked = True
+            rec.do({"station": station, "push": "ok"})
+            rec.expect(station, "You chose:")
+            rec.shot("peek", station)
+            rec.do({"expect": {"station": other, "not": "You chose"}})
+            rec.do({"station": station, "release": "ok"})
+            rec.expect(station, "Locked in")
 
 
 # ---- a whole game ------------------------------------------------------------------
@@ -260,9 +302,10 @@ def shot(rec, shots, when, station):
 
 def play_game(name):
     game_name, options, seats, start, seed, shots = GAMES[name]
-    rec = Recorder(seed)
-    rec.steps.append({"snap": "setup", "station": 1})
+    rec = Recorder(name, seed, shots)
+    rec.shot("setup", 1)
     choose_game(rec, game_name, options, seats, start)
+    check_start(rec, game_name, list(seats))
     rng = Rng("policy:" + name)
     policy, presses = POLICIES[game_name], PRESSES[game_name]
     for _ in range(MAX_ACTIONS):
@@ -271,7 +314,7 @@ def play_game(name):
             break
         if scene.banner:
             if game_name == "heist" and "robs" in scene.banner[0]:
-                shot(rec, shots, "reveal", 1)
+                rec.shot("reveal", 1)
             rec.press(1, "ok")
             continue
         game = scene.game
@@ -284,9 +327,10 @@ def play_game(name):
         station = scene.seats[seat] + 1
         if game_name == "stack":
             watcher = [s for s in seats if s != station][0]
-            shot(rec, shots, "watch", watcher)
+            rec.shot("watch", watcher)
         before = len(game.log)
-        presses(rec, station, seat, action, shots)
+        presses(rec, station, seat, action)
+        check_after(rec, game_name, station, list(seats))
         assert len(game.log) == before + 1 and game.log[-1][0] == seat and \
             game.log[-1][1][0] == action[0], \
             "%s: the presses for %s on station %d did not submit it: %s" % (
@@ -294,7 +338,7 @@ def play_game(name):
     assert isinstance(rec.app.scene, End), "%s did not end within %d actions" % (
         name, MAX_ACTIONS)
     rows = [r for r in rec.app.scene.rows if r not in CHOICES]
-    rec.steps.append({"snap": name + "-standings", "station": 1})
+    rec.steps.append({"snap": name + "-standings", "station": 1})  # every game's end
     rec.steps.append({"expect": {"standings": rows}})
     return {"about": "A whole game of %s on the %s board, played with button presses only "
                      "(tests/simplay.py wrote it)." % (name, BOARD),
