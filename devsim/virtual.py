@@ -226,6 +226,10 @@ class Tower(Session):
 # ---- the serial line's two ends ---------------------------------------------
 
 
+_POLL = 3  # MicroPython's stream ioctl requests (py/stream.h)
+_GET_FILENO = 10
+
+
 class SerialIn(io.IOBase):
     """What the laptop types on the app's serial line: catnip.line polls it
     and reads a character at a time ("" when nothing is waiting)."""
@@ -241,7 +245,11 @@ class SerialIn(io.IOBase):
         return got
 
     def ioctl(self, request, arg):
-        return arg if self.waiting else 0
+        if request == _GET_FILENO:
+            return -1  # no file descriptor: select.poll asks _POLL instead
+        if request == _POLL:
+            return arg if self.waiting else 0
+        return -1
 
 
 class SerialOut:

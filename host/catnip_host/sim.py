@@ -374,12 +374,22 @@ def cell_text(screen: Screen) -> "Text":
     for row, (chars, attrs) in enumerate(zip(screen.rows, screen.attrs)):
         if row:
             out.append("\n")
-        for col, (char, attr) in enumerate(zip(chars, attrs)):
+        col = 0
+        while col < len(chars):
+            attr = attrs[col]
+            end = col
+            while end < len(chars) and attrs[end] == attr:
+                end += 1
             if attr == "g":
-                out.append(braille(screen, col * 8, row * 8, 8, 8, 4, 2)[0])
+                out.append("".join(braille(screen, c * 8, row * 8, 8, 8, 4, 2)[0]
+                                   for c in range(col, end)))
             else:
-                out.append(char, style={"i": "reverse", "u": "underline"}.get(attr, ""))
+                out.append(chars[col:end], style=CELL_STYLES.get(attr, ""))
+            col = end
     return out
+
+
+CELL_STYLES = {"i": "reverse", "u": "underline"}
 
 
 # name: (columns, rows per 64 pixel rows, drawn by)
