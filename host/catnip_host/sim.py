@@ -244,7 +244,7 @@ class Table:
             if time.monotonic() > end:
                 raise SimError("the virtual table did not start within %d s" % timeout)
             for m in self.drain(0.1):
-                if m.get("k") == "error":
+                if m.get("k") in ("error", "crash"):
                     raise SimError(m["why"])
                 state.apply(m)
             if self.proc.poll() is not None and self.messages.empty():
@@ -309,7 +309,7 @@ def run_script(script: Path, board: str | None = None, journal: Path | None = No
             raise SimError(f"scenario {script} did not finish within {timeout:.0f} s") from None
         table.reader.join()
         for m in table.drain():
-            if m.get("k") == "error":
+            if m.get("k") in ("error", "crash"):
                 raise SimError(m["why"])
             state.apply(m)
         if table.proc.returncode not in (0, 1):
