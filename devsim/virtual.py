@@ -183,6 +183,19 @@ class StackLocal(_StackLocal):
         self.cursor.resize(1)
 
 
+_stack_scores = stack_ui._scores
+
+
+def team_scores(v):
+    """catnip.ui.stack._scores, for a Clowder game too: its public() has the
+    team's "team" total and no "scores", so every station's screen raised
+    KeyError as soon as a Clowder game started."""
+    try:
+        return _stack_scores(v)
+    except KeyError:
+        return "Team %d" % v["team"]
+
+
 def work_around_the_app():
     """Put the classes above where the app builds its scenes from, each only
     while the app still has the fault it works around."""
@@ -192,6 +205,7 @@ def work_around_the_app():
         catnip.app.Setup = OneModeSetup
     if _StackLocal().cursor.n == 0:
         stack_ui.Local = StackLocal
+    stack_ui._scores = team_scores  # a no-op once _scores reads a Clowder's view
 
 
 def _shared_option_keys():
@@ -501,24 +515,36 @@ class VirtualTable:
     def standings(self):
         """The final table as the stations show it, read off station 1 and
         scrolled through with DOWN (every station shows the same list), then
-        back to the top; None when no game has ended."""
+        back to the top; None when no game has ended. A row is taken from a
+        view where it is not at the list's top or bottom edge when it can
+        be, where a scroll mark (^ v) may be drawn over its last letter."""
         if not isinstance(self.app.scene, End):
             return None
-        seen = self.lines(1)[1:7]
-        out = list(seen)
+        rows = {}  # position in the list: (read at an edge, text)
+        first = 0  # the list's first row on the screen
+        seen = self._take(rows, first)
         moves = 0
-        while "New game" not in out and moves < 60:
+        while "New game" not in [text for _, text in rows.values()] and moves < 60:
             self.tap(1, "down")
             self.run(SETTLE_MS)
             moves += 1
             now = self.lines(1)[1:7]
             if now != seen:
-                out.append(now[-1])
-                seen = now
+                first += 1
+                seen = self._take(rows, first)
         for _ in range(moves):
             self.tap(1, "up")
             self.run(SETTLE_MS)
+        out = [rows[i][1] for i in sorted(rows)]
         return [line for line in out if line and line not in ("Rematch", "New game")]
+
+    def _take(self, rows, first):
+        shown_rows = self.lines(1)[1:7]
+        for i, text in enumerate(shown_rows):
+            edge = (i == 0 and first > 0) or i == len(shown_rows) - 1
+            if first + i not in rows or (rows[first + i][0] and not edge):
+                rows[first + i] = (edge, text)
+        return shown_rows
 
 
 class _Clock:

@@ -24,7 +24,8 @@ SCENARIOS = mpunix.ROOT / "tests" / "scenarios"
 SCREENS = mpunix.ROOT / "docs" / "screens"
 # scenario: (title on the end screen, players ranked)
 GAMES = {"heist-3p": ("Meow Heist", 3), "heist-2p": ("Meow Heist", 2),
-         "stack": ("Stack O' Cats", 3), "purrfect": ("Purrfect", 4),
+         "stack": ("Stack O' Cats", 3), "stack-black": ("Stack O' Cats", 2),
+         "stack-clowder": ("Stack O' Cats", 4), "purrfect": ("Purrfect", 4),
          "purrfect-paper": ("Purrfect", 4)}
 
 
