@@ -146,6 +146,16 @@ def test_the_mux_board_seats_eight(tmp_path):
     result = headless("--board", "mux", "--script", scenario(tmp_path, [
         {"expect": {"station": 8, "text": "You: P8"}}]))
     assert result.exit_code == 0, result.output
+    result = headless("--board", "mux", "--stations", "5", "--script", scenario(tmp_path, [
+        {"expect": {"station": 5, "text": "You: P5"}}, {"station": 6, "press": "ok"}]))
+    assert "scenario step 2" in result.output and "stations 1 to 5" in result.output
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="XDG folders are Linux's")
+def test_the_table_keeps_its_flash_in_a_per_user_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert sim.journal_dir() == tmp_path / "catnip" / "virtual-table"
+    assert sim.journal_dir().is_dir()
 
 
 # ---- the line protocol and the terminal ---------------------------------------------

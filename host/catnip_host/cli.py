@@ -38,7 +38,7 @@ def sim(board: str | None, stations: int | None, journal: Path | None, seed: str
             if script is None or not headless:
                 raise click.UsageError("--script and --headless go together: "
                                        "catnip sim --script FILE --headless")
-            outcome = virtual.run_script(script, board, journal, seed, snapshots)
+            outcome = virtual.run_script(script, board, journal, seed, snapshots, stations)
             click.echo(virtual.report(outcome))
             raise SystemExit(outcome.status)
         virtual.interactive(board or "direct", journal, seed, stations)

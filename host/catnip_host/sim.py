@@ -294,13 +294,13 @@ def load_scenario(path: Path) -> dict[str, Any]:
 
 def run_script(script: Path, board: str | None = None, journal: Path | None = None,
                seed: str | None = None, snapshots: Path | None = None,
-               timeout: float = 600) -> Outcome:
+               stations: int | None = None, timeout: float = 600) -> Outcome:
     """Play a scenario file as fast as the table goes."""
     data = load_scenario(script)
     board_path = board_file(board or data.get("board") or "direct")
     with tempfile.TemporaryDirectory(prefix="catnip-sim-") as fresh:
         flash = journal or Path(fresh)
-        table = Table(command(board_path, flash, "fast", seed, script=script.resolve()))
+        table = Table(command(board_path, flash, "fast", seed, stations, script.resolve()))
         state = TableState()
         try:
             table.proc.wait(timeout=timeout)
@@ -661,8 +661,10 @@ def interactive(board: str = "direct", journal: Path | None = None, seed: str | 
         with Keyboard() as keyboard, Live(ui, console=console, screen=True,
                                           auto_refresh=False) as live:
             playing = True
+            size = console.size
             while playing:
-                changed = False
+                changed = console.size != size  # a resized terminal is drawn again
+                size = console.size
                 for m in table.drain():
                     state.apply(m)
                     changed = True
