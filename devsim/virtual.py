@@ -386,9 +386,9 @@ class VirtualTable:
         from catnip.line import Line
 
         line = Line(self.serial_in, SerialOut(send), None)
-        SeededApp.base_seed = seed
         work_around_the_app()
         self.app = SeededApp(self.hw, self.journal, line=line, clock=_Clock(self.table))
+        self.app.base_seed = seed  # before any game starts: the app starts in setup
         self.free_at = [0] * n  # when each station's buttons are free for the next tap
         self.last = [None] * n  # the image last sent per station
         self.run(100)

@@ -538,9 +538,8 @@ class Terminal:
             line.no_wrap = True
         footer += [Text(line, style="bold", no_wrap=True, overflow="ellipsis")
                    for line in self.status(view, shown)]
-        used = len(shown) // per_row * view_size(view)[1] + (view_size(view)[1] if len(
-            shown) % per_row else 0) + len(footer)
-        lines = max(1, height - used - 1)
+        grid_rows = -(-len(shown) // per_row)  # rows of panels, rounded up
+        lines = max(1, height - grid_rows * view_size(view)[1] - len(footer) - 1)
         feed = list(self.state.feed)[-lines:]
         body = Text("\n".join(feed), style="green", overflow="ellipsis", no_wrap=True)
         return Group(grid, *footer, body)
