@@ -389,6 +389,7 @@ class VirtualTable:
         work_around_the_app()
         self.app = SeededApp(self.hw, self.journal, line=line, clock=_Clock(self.table))
         self.app.base_seed = seed  # before any game starts: the app starts in setup
+        self.pacer = None  # called after each step while a scenario plays in real time
         self.free_at = [0] * n  # when each station's buttons are free for the next tap
         self.last = [None] * n  # the image last sent per station
         self.run(100)
@@ -436,6 +437,8 @@ class VirtualTable:
             self.app.step(self.table.ticks_ms())
             if i % 100 == 99:
                 self._forget_commands()
+            if self.pacer is not None:
+                self.pacer()
         self._forget_commands()
 
     def _forget_commands(self):
@@ -642,38 +645,90 @@ def crash_report(e):
     return out.getvalue()
 
 
-def serve(vt, live):
-    """Commands from stdin until quit or end of input; screens out as they
-    change. Returns the exit status: 0, or 3 when the app crashed."""
-    poll = select.poll()
-    poll.register(sys.stdin, select.POLLIN)
-    vt.send_screens(force=True)
-    if vt.tower is not None:
-        vt.send_tray()
-    started = time.ticks_ms()
-    t0 = vt.now()
-    running = True
-    try:
-        while running:
-            if poll.poll(STEP_MS if live else -1):
-                line = sys.stdin.readline()
-                if not line:
-                    break  # the laptop went away
-                words = line.split()
-                if words:
-                    try:
-                        running = command(vt, words)
-                    except Refused as e:
-                        vt.send({"k": "error", "why": str(e)})
-            if live:
-                behind = t0 + time.ticks_diff(time.ticks_ms(), started) - vt.now()
-                vt.run(min(behind, 200) // STEP_MS * STEP_MS)  # a stall is skipped, not replayed
+class Stopped(BaseException):
+    """The laptop said quit (or went away) while a scenario played: not an
+    error of the app, so no `except Exception` takes it for one."""
+
+
+class Laptop:
+    """The laptop's end of stdin: commands read without blocking the table,
+    and the table kept in step with real time (live) or moved only by
+    `wait` (fast)."""
+
+    def __init__(self, vt, live):
+        self.vt = vt
+        self.live = live
+        self.poll = select.poll()
+        self.poll.register(sys.stdin, select.POLLIN)
+        self.started = time.ticks_ms()
+        self.t0 = vt.now()
+        self.running = True
+
+    def behind(self):
+        """How far table time lags real time, in ms (negative: ahead)."""
+        return self.t0 + time.ticks_diff(time.ticks_ms(), self.started) - self.vt.now()
+
+    def read(self, timeout, obey=True):
+        """One command, if one comes within timeout ms (-1: wait for it). With
+        obey False (a scenario is playing) only quit is carried out."""
+        if not self.poll.poll(timeout):
+            return
+        line = sys.stdin.readline()
+        words = line.split()
+        if not line or (words and words[0] == "quit"):
+            self.running = False  # quit, or the laptop went away
+        elif words and not obey:
+            self.vt.send({"k": "error", "why": "a scenario is playing: the keys work "
+                                               "once it ends"})
+        elif words:
+            try:
+                self.running = command(self.vt, words)
+            except Refused as e:
+                self.vt.send({"k": "error", "why": str(e)})
+
+    def serve(self):
+        """Commands until quit; screens out as they change."""
+        vt = self.vt
+        vt.send_screens(force=True)
+        if vt.tower is not None:
+            vt.send_tray()
+        while self.running:
+            self.read(STEP_MS if self.live else -1)
+            if self.live:
+                # A stall (the laptop asleep) is skipped, not replayed.
+                vt.run(min(self.behind(), 200) // STEP_MS * STEP_MS)
             vt.send_screens()
+
+    def pace(self):
+        """Called after each step of a scenario played live: the screens go
+        out and the table waits for real time to catch up."""
+        self.vt.send_screens()
+        while self.running and self.behind() < 0:
+            self.read(min(STEP_MS, -self.behind()), obey=False)
+        if not self.running:
+            raise Stopped()
+
+
+def serve(vt, live, steps=None):
+    """Play the scenario's steps if any (in real time when live, then carry
+    on with the laptop's commands), else the laptop's commands until quit.
+    Returns the exit status: 0, 1 when a step failed, 3 when the app crashed."""
+    laptop = Laptop(vt, live)
+    status = 0
+    try:
+        if steps is not None:
+            vt.pacer = laptop.pace if live else None
+            status = run_script(vt, steps)
+            vt.pacer = None
+        if live or steps is None:
+            laptop.serve()
+    except Stopped:
+        pass
     except Exception as e:  # the app itself failed: say so, as the Pico's REPL would
         vt.send({"k": "crash", "why": crash_report(e)})
         return 3
     vt.send({"k": "bye"})
-    return 0
+    return status
 
 
 # ---- scenario files -------------------------------------------------------------
@@ -892,9 +947,10 @@ def main(argv):
         return 3
     send({"k": "ready", "stations": vt.stations, "board": vt.board.name,
           "tray": vt.tower is not None, "journal": vt.journal_kind})
-    if steps is not None:
+    live = opts["clock"] == "live"
+    if steps is not None and not live:
         return run_script(vt, steps)
-    return serve(vt, opts["clock"] == "live")
+    return serve(vt, live, steps)
 
 
 if __name__ == "__main__":

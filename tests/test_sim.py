@@ -130,7 +130,7 @@ def test_a_broken_scenario_file_says_where(tmp_path):
     assert "is not JSON" in result.output and "line 1" in result.output
 
 
-def test_script_and_headless_go_together(tmp_path):
+def test_headless_needs_a_script(tmp_path):
     result = CliRunner().invoke(main, ["sim", "--headless"])
     assert result.exit_code == 2
     assert "catnip sim --script FILE --headless" in result.output
@@ -301,38 +301,63 @@ def test_the_event_feed_reads_the_serial_line():
     assert sim.describe({"t": "games", "games": []}) is None
 
 
-@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a POSIX terminal")
-def test_make_sim_plays_in_a_terminal_and_quits_cleanly(tmp_path):
-    import fcntl
-    import struct
-    import termios
+class Pty:
+    """`catnip sim ARGS` in a pseudo-terminal of 80x24, as a person runs it."""
 
-    leader, follower = os.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    catnip = Path(sys.executable).parent / "catnip"
-    proc = subprocess.Popen([str(catnip), "sim", "--journal", str(tmp_path)], stdin=follower,
-                            stdout=follower, stderr=follower, env=dict(os.environ,
-                                                                       TERM="xterm-256color"))
-    os.close(follower)
-    seen = b""
+    def __init__(self, *args: str) -> None:
+        import fcntl
+        import struct
+        import termios
 
-    def read_until(text: bytes, timeout: float = 20) -> None:
-        nonlocal seen
+        self.leader, follower = os.openpty()
+        fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        catnip = Path(sys.executable).parent / "catnip"
+        self.proc = subprocess.Popen([str(catnip), "sim", *args], stdin=follower,
+                                     stdout=follower, stderr=follower,
+                                     env=dict(os.environ, TERM="xterm-256color"))
+        os.close(follower)
+        self.seen = b""
+
+    def read_until(self, text: bytes, timeout: float = 30) -> None:
         end = time.monotonic() + timeout
-        while text not in seen:
-            assert time.monotonic() < end, f"never showed {text!r}:\n{seen[-2000:]!r}"
-            if select.select([leader], [], [], 0.1)[0]:
-                seen += os.read(leader, 65536)
+        while text not in self.seen:
+            assert time.monotonic() < end, f"never showed {text!r}:\n{self.seen[-2000:]!r}"
+            if select.select([self.leader], [], [], 0.1)[0]:
+                self.seen += os.read(self.leader, 65536)
 
-    try:
-        read_until(b"catnip setup")
-        os.write(leader, b"\r")  # OK on station 1: Meow Heist with every station
-        read_until(b"Choose a card")
-        os.write(leader, b"q")
-        assert proc.wait(timeout=10) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        os.close(leader)
-    assert b"Traceback" not in seen
+    def type(self, keys: bytes) -> None:
+        os.write(self.leader, keys)
+
+    def quit(self) -> int:
+        self.type(b"q")
+        try:
+            return self.proc.wait(timeout=10)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            os.close(self.leader)
+
+
+needs_a_terminal = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a POSIX pty")
+
+
+@needs_a_terminal
+def test_make_sim_plays_in_a_terminal_and_quits_cleanly(tmp_path):
+    term = Pty("--journal", str(tmp_path))
+    term.read_until(b"catnip setup")
+    term.type(b"\r")  # OK on station 1: Meow Heist with every station
+    term.read_until(b"Choose a card")
+    assert term.quit() == 0
+    assert b"Traceback" not in term.seen
     assert (tmp_path / "setup.json").exists()  # the table's flash is the folder given
+
+
+@needs_a_terminal
+def test_a_scenario_plays_in_real_time_and_then_the_keys_work(tmp_path):
+    term = Pty("--script", scenario(tmp_path, [
+        {"station": 1, "press": "ok"}, {"expect": {"station": 3, "text": "Choose a card"}},
+        {"station": 3, "press": "ok"}, {"expect": {"station": 3, "text": "Locked in"}}]))
+    term.read_until(b"scenario played: no game ended")
+    term.type(b"2\r")  # station 2 locks its card too
+    term.read_until(b"Locked .23.")
+    assert term.quit() == 0

@@ -23,7 +23,8 @@ def main() -> None:
 @click.option("--seed", default=None, help="Seed every game from this, to play the same "
               "deals again.  [default: random, or the scenario's]")
 @click.option("--script", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=None, help="A scenario file (JSON steps) to play.")
+              default=None, help="A scenario file (JSON steps) to play: watched in real time "
+              "in the terminal, then play on; with --headless, as fast as it goes.")
 @click.option("--headless", is_flag=True, help="With --script: no terminal picture; play as "
               "fast as possible, print the standings, exit 1 if an expect step fails.")
 @click.option("--snapshots", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -34,13 +35,13 @@ def sim(board: str | None, stations: int | None, journal: Path | None, seed: str
     from catnip_host import sim as virtual
 
     try:
-        if headless or script is not None:
-            if script is None or not headless:
-                raise click.UsageError("--script and --headless go together: "
+        if headless:
+            if script is None:
+                raise click.UsageError("--headless plays a scenario: "
                                        "catnip sim --script FILE --headless")
             outcome = virtual.run_script(script, board, journal, seed, snapshots, stations)
             click.echo(virtual.report(outcome))
             raise SystemExit(outcome.status)
-        virtual.interactive(board or "direct", journal, seed, stations)
+        virtual.interactive(board, journal, seed, stations, script)
     except virtual.SimError as e:
         raise click.ClickException(str(e)) from None

@@ -143,8 +143,10 @@ class TableState:
             self.tray = m
         elif kind == "standings":
             self.standings, self.texts = m["lines"], m["screens"]
+            self.feed.append("scenario played: " + " / ".join(m["lines"] or ["no game ended"]))
         elif kind == "fail":
             self.failure, self.texts = m, m["screens"]
+            self.feed.append(f"scenario FAILED at step {m['step']}: {m['why']}")
         elif kind == "snap":
             self.snaps.append(m)
         elif kind == "error":
@@ -641,9 +643,11 @@ class Keyboard:
 # ---- the interactive table ------------------------------------------------------
 
 
-def interactive(board: str = "direct", journal: Path | None = None, seed: str | None = None,
-                stations: int | None = None) -> None:
-    """Play at the virtual table in this terminal until q or Ctrl-C."""
+def interactive(board: str | None = None, journal: Path | None = None, seed: str | None = None,
+                stations: int | None = None, script: Path | None = None) -> None:
+    """Play at the virtual table in this terminal until q or Ctrl-C; with a
+    scenario, watch it play in real time first (from a fresh flash folder
+    unless `journal` is given), then play on."""
     from rich.console import Console
     from rich.live import Live
 
@@ -651,8 +655,11 @@ def interactive(board: str = "direct", journal: Path | None = None, seed: str | 
     if not console.is_terminal:
         raise SimError("the virtual table needs a terminal; for a script use --script FILE "
                        "--headless")
-    flash = journal or journal_dir()
-    table = Table(command(board_file(board), flash, "live", seed, stations), detach=True)
+    fresh = tempfile.TemporaryDirectory(prefix="catnip-sim-") if script and not journal else None
+    flash = journal or (Path(fresh.name) if fresh else journal_dir())
+    named = load_scenario(script).get("board") if script is not None else None
+    table = Table(command(board_file(board or named or "direct"), flash, "live", seed, stations,
+                          script.resolve() if script else None), detach=True)
     state = TableState()
     try:
         table.wait_ready(state)
@@ -682,6 +689,8 @@ def interactive(board: str = "direct", journal: Path | None = None, seed: str | 
         pass
     finally:
         table.close()
+        if fresh is not None:
+            fresh.cleanup()
     if state.crash is not None:
         raise SimError("the table app stopped with an error:\n" + state.crash)
     if table.proc.returncode not in (0, None):
