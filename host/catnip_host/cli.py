@@ -19,7 +19,7 @@ def main() -> None:
               help="Use only the board's first N stations.")
 @click.option("--journal", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="The folder that plays the Pico's flash (journal, setup, high scores). "
-              "[default: a per-user data folder; a fresh one for --headless]")
+              "[default: a per-user data folder; a fresh one for --script]")
 @click.option("--seed", default=None, help="Seed every game from this, to play the same "
               "deals again.  [default: random, or the scenario's]")
 @click.option("--script", type=click.Path(exists=True, dir_okay=False, path_type=Path),

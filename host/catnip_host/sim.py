@@ -84,7 +84,7 @@ def command(board: Path, journal: Path, clock: str, seed: str | None = None,
 def environment() -> dict[str, str]:
     """MICROPYPATH as the tests set it: the fake `machine`, the firmware, the repo."""
     dirs = [ROOT / "devsim", FIRMWARE, ROOT]
-    return dict(os.environ, MICROPYPATH=":".join([".frozen", *map(str, dirs)]))
+    return dict(os.environ, MICROPYPATH=os.pathsep.join([".frozen", *map(str, dirs)]))
 
 
 # ---- the table's messages --------------------------------------------------
