@@ -112,13 +112,14 @@ class _JournalModule:
 
 
 def open_journal(folder):
-    """(journal, kind): catnip.journal.Journal(folder), or the memory journal
-    when the firmware has no catnip.journal yet."""
+    """(journal, kind): catnip.journal.Journal in `folder`/journal (the flash
+    is the folder, laid out as on the Pico), or the memory journal when the
+    firmware has no catnip.journal yet."""
     if sys.modules.get("catnip.journal") is not _JournalModule:
         try:
             from catnip.journal import Journal
 
-            return Journal(folder), "flash"
+            return Journal(folder.rstrip("/") + "/journal"), "flash"
         except ImportError:
             sys.modules["catnip.journal"] = _JournalModule
     return MemoryJournal(), "memory"
