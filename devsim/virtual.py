@@ -132,10 +132,36 @@ def game_seed(base, n):
                             .digest()[:16]).decode()
 
 
-class SeededApp(App):
-    """The app, with every game's seed drawn from `base_seed` (None: the
+class GameSeeds:
+    """seeds() for the app: the n-th game's seed from `base`."""
+
+    def __init__(self, base):
+        self.base = base
+        self.n = 0
+
+    def __call__(self):
+        self.n += 1
+        return game_seed(self.base, self.n - 1)
+
+
+def make_app(hw, journal, line, clock, seed):
+    """The app on the table, each game's seed drawn from `seed` (None: the
     board's entropy, as on the Pico), so a script plays the same game each
-    time. Only start() is wrapped."""
+    time. An app without the `seeds` hook gets SeededApp's."""
+    seeds = GameSeeds(seed) if seed is not None else None
+    try:
+        return App(hw, journal, line=line, clock=clock, seeds=seeds)
+    except TypeError as e:
+        if "seeds" not in str(e):
+            raise
+    app = SeededApp(hw, journal, line=line, clock=clock)
+    app.base_seed = seed  # before any game starts: the app starts in setup
+    return app
+
+
+class SeededApp(App):
+    """The app with every game's seed drawn from `base_seed`, for an app
+    whose start() always draws a fresh one. Only start() is wrapped."""
 
     base_seed = None
     games_started = 0
@@ -202,23 +228,20 @@ def work_around_the_app():
     while the app still has the fault it works around."""
     import catnip.app
 
-    if _shared_option_keys():
+    if _one_options_dict():
         catnip.app.Setup = OneModeSetup
     if _StackLocal().cursor.n == 0:
         stack_ui.Local = StackLocal
     stack_ui._scores = team_scores  # a no-op once _scores reads a Clowder's view
 
 
-def _shared_option_keys():
-    """Option keys that two games use with different values."""
-    seen = {}
-    shared = []
-    for game in sorted(OPTIONS):
-        for _, key, values, _ in OPTIONS[game]:
-            if key in seen and seen[key] != values:
-                shared.append(key)
-            seen[key] = values
-    return shared
+def _one_options_dict():
+    """Whether Setup keeps one options dict for every game."""
+    setup = Setup(1, [0], None, None)
+    setup.game = "stack"
+    stack = setup.options
+    setup.game = "purrfect"
+    return setup.options is stack
 
 
 # ---- the tray ----------------------------------------------------------------
@@ -388,8 +411,7 @@ class VirtualTable:
 
         line = Line(self.serial_in, SerialOut(send), None)
         work_around_the_app()
-        self.app = SeededApp(self.hw, self.journal, line=line, clock=_Clock(self.table))
-        self.app.base_seed = seed  # before any game starts: the app starts in setup
+        self.app = make_app(self.hw, self.journal, line, _Clock(self.table), seed)
         self.pacer = None  # called after each step while a scenario plays in real time
         self.free_at = [0] * n  # when each station's buttons are free for the next tap
         self.last = [None] * n  # the image last sent per station

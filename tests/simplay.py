@@ -355,8 +355,9 @@ def play_game(name):
         check_after(rec, game_name, station, list(seats))
     assert isinstance(rec.app.scene, End), "%s did not end within %d actions" % (
         name, MAX_ACTIONS)
-    if rec.app.notice:  # e.g. a Clowder's place on the high-score table
-        rec.expect(1, rec.app.notice[:16], 7)
+    notice = getattr(rec.app, "notice", None)
+    if notice:  # e.g. a Clowder's place on the high-score table
+        rec.expect(1, notice[:16], 7)
         rec.shot("end", 1)
     rows = [r for r in rec.app.scene.rows if r not in CHOICES]
     rec.steps.append({"snap": name + "-standings", "station": 1})  # every game's end
@@ -384,6 +385,17 @@ def write(path, scenario):
         f.write("  ]\n}\n")
 
 
+def clear(folder):
+    """Everything in `folder` removed (the table's flash between games)."""
+    for name, kind, *_ in os.ilistdir(folder):
+        path = folder + "/" + name
+        if kind == 0x4000:  # a folder
+            clear(path)
+            os.rmdir(path)
+        else:
+            os.remove(path)
+
+
 def main(argv):
     out = argv[0]
     names = argv[1:] or sorted(GAMES)
@@ -394,17 +406,15 @@ def main(argv):
         pass
     here = os.getcwd()
     for name in names:
-        os.chdir(flash)  # setup.json and the high scores of a fresh table
-        for f in os.listdir():
-            os.remove(f)
+        clear(flash)  # a fresh table: no setup.json, high scores or journal
+        os.chdir(flash)
         scenario = play_game(name)
         os.chdir(here)
         write("%s/%s.json" % (out, name), scenario)
         print("%s: %d steps, %d presses, %d actions; %s" % (
             name, len(scenario["steps"]), presses(scenario), scenario["actions"],
             " / ".join(scenario["standings"])))
-    for f in os.listdir(flash):
-        os.remove(flash + "/" + f)
+    clear(flash)
     os.rmdir(flash)
 
 
