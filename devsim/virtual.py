@@ -426,6 +426,10 @@ class VirtualTable:
         for segment in segments:
             segment.recording = False
 
+    def close(self):
+        """Put back the pin board and buses the table took (devsim.table)."""
+        self.table.close()
+
     def _watch(self, k):
         """Note every write to station k's panel, so only a panel the
         driver wrote to is read back and compared (reading all of them
