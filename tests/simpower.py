@@ -14,7 +14,9 @@
 #
 #   micropython tests/simpower.py NAME CUTS FOLDER   (MICROPYPATH as tests/mpunix.py;
 #                                                    FOLDER: an empty one, the flash)
-# Prints one line per cut and, last, "OK n cuts" or the first mismatch.
+# Then a finished game and a half-played one whose records are damaged in
+# the middle: the table must not resume that one, must say why, and must
+# keep the other. Prints a line per cut, then "OK n cuts" or what failed.
 import gc
 import os
 import sys
@@ -177,6 +179,41 @@ def uncut(name):
     return actions, game.result(), lines, flash.ops
 
 
+def damaged_middle(name, actions, result):
+    """A finished game, then one half played whose records are damaged in
+    the middle (a byte flipped): a fresh table must not offer to resume it,
+    must say why, and must keep the finished one."""
+    clear(".")
+    rec = start(name, Flash())
+    for seat, action in actions:
+        rec.app.act(seat, action)
+    rec.vt.close()
+    rec = start(name, Flash())  # the same deal again, as a new game
+    for seat, action in actions[:len(actions) // 2]:
+        rec.app.act(seat, action)
+    rec.vt.close()
+    playing = [n for n in os.listdir("journal") if n.endswith(".playing")]
+    assert len(playing) == 1, os.listdir("journal")
+    folder = "journal/" + playing[0]
+    path, size = max(((folder + "/" + n, os.stat(folder + "/" + n)[6])
+                      for n in os.listdir(folder)), key=lambda f: f[1])
+    with _open(path, "rb") as f:
+        data = bytearray(f.read())
+    data[size // 2] ^= 0x5A
+    with _open(path, "wb") as f:
+        f.write(data)
+    again = boot(Flash())
+    problems = list(again.vt.journal.problems)
+    offered = again.vt.lines(1)[1]
+    kept = finished_on_flash(again.vt.journal)
+    again.vt.close()
+    assert not offered.startswith("Resume"), "a damaged game was offered: %s" % offered
+    assert problems, "the damage went unsaid"
+    assert kept == result, "the finished game was not kept: %s" % (kept,)
+    print("damaged %s at byte %d of %d: not offered; said: %s" % (
+        path, size // 2, size, problems[0]))
+
+
 def main(argv):
     global START
     name, cuts, folder = argv[0], int(argv[1]), argv[2]
@@ -223,6 +260,7 @@ def main(argv):
         print("cut %d at op %d: %d acknowledged, %d back%s%s" % (
             i, cut, acked, resumed, ", torn %d of %d bytes" % flash.torn if flash.torn else "",
             "; said: " + problems[0] if problems else ""))
+    damaged_middle(name, actions, result)
     clear(".")
     print("OK %d cuts, %d torn writes, %d of them reported" % (cuts, torn, reported))
 
