@@ -319,6 +319,13 @@ def check_after(rec, game_name, station, seats):
 # ---- a whole game ------------------------------------------------------------------
 
 
+def notices(app):
+    """The table-wide messages showing now (the app's notice line)."""
+    if getattr(app, "notices", None):
+        return list(app.notices)
+    return [app.notice] if getattr(app, "notice", None) else []
+
+
 def play_game(name):
     game_name, options, seats, start, seed, shots = GAMES[name]
     rec = Recorder(name, seed, shots)
@@ -355,10 +362,12 @@ def play_game(name):
         check_after(rec, game_name, station, list(seats))
     assert isinstance(rec.app.scene, End), "%s did not end within %d actions" % (
         name, MAX_ACTIONS)
-    notice = getattr(rec.app, "notice", None)
-    if notice:  # e.g. a Clowder's place on the high-score table
-        rec.expect(1, notice[:16], 7)
+    said = notices(rec.app)
+    if said:  # e.g. a Clowder's place on the high-score table
+        rec.expect(1, draw.wrap(said[0])[0])
         rec.shot("end", 1)
+        while notices(rec.app):  # a notice covers the list's last rows until it goes
+            rec.do({"wait": 500})
     rows = [r for r in rec.app.scene.rows if r not in CHOICES]
     rec.steps.append({"snap": name + "-standings", "station": 1})  # every game's end
     rec.steps.append({"expect": {"standings": rows}})
