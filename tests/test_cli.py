@@ -5,8 +5,8 @@ from click.testing import CliRunner
 from catnip_host.cli import main
 
 
-def test_sim_says_plainly_what_is_missing():
+def test_sim_without_a_terminal_says_how_to_run_a_script():
     result = CliRunner().invoke(main, ["sim"])
     assert result.exit_code == 1
-    assert "virtual table is not built yet" in result.output
-    assert "make test" in result.output
+    assert "needs a terminal" in result.output
+    assert "--script FILE --headless" in result.output

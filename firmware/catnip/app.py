@@ -390,6 +390,8 @@ class App:
             self.hw.table.flush(now)
         if self.line is not None:
             self.line.poll()
+        if self.weigh is not None:
+            self.weigh.poll()
 
     async def run(self):
         clock = self.clock

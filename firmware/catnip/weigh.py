@@ -64,6 +64,19 @@ class Weigh:
         if self.cal is not None:
             await self.hw.weigh(self._counts, self._silent)
 
+    def poll(self):
+        """One reading if the cells have one waiting: for a loop without
+        asyncio (App.step, the virtual table). run() is the device's way."""
+        tray = self.hw.tray
+        if self.cal is None or tray is None or not tray.ready():
+            return
+        from catnip.drivers.hx711 import SensorFault
+
+        try:
+            self._counts(tray.read())
+        except SensorFault as e:
+            self._silent(e)
+
     def _counts(self, counts):
         if self.feed is not None:
             self.feed.counts(counts)

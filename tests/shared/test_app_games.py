@@ -11,7 +11,8 @@ from apprig import AppRig, remove_tree
 from catnip.app import rebuild
 from catnip.journal import Journal
 
-ROOT = "/tmp/catnip-app-test-%d" % os.getpid() if hasattr(os, "getpid") else "/tmp/catnip-app"
+# A folder of this run's own: several runs may share the machine's /tmp.
+ROOT = "/tmp/catnip-app-" + "".join("%02x" % b for b in os.urandom(6))
 
 GAMES = (
     ("heist", {"variant": "standard", "gems": "digital"}, [0, 1, 2]),

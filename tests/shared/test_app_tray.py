@@ -41,45 +41,66 @@ def _notes(journal):
     return [e[1] for e in journal.entries(gid) if e[0] == "note"]
 
 
-def test_the_tray_proposes_each_attempt_and_one_ok_confirms_it():
-    path = _fresh("tray")
+def _attempts(rig, load, wait):
+    """P1 places a cat and P2's tower falls, two cats off the tray; each time
+    the tray's verdict is on the station and one OK confirms it."""
+    app = rig.app
+    log = app.game.log
+    yield wait(3000)  # the tray finds the base and its four cats
+    rig.table.stations[0].tap("ok", hold_ms=40)  # P1 draws a cat
+    yield wait(1000)
+    assert app.game.public()["step"] == "place", app.game.public()
+    load.cats += 1  # ... and places it
+    yield wait(3000)
+    assert rig.shows(0, "Tray: h"), rig.lines(0)
+    rig.table.stations[0].tap("ok", hold_ms=40)  # one press confirms
+    yield wait(1000)
+    assert log[len(log) - 1][1][0] == "place", list(log)
+    assert app.game.public()["turn"] == 1
+    yield wait(2500)  # the placement's announcement goes by
+    rig.table.stations[1].tap("ok", hold_ms=40)  # P2 draws
+    yield wait(1000)
+    load.cats -= 2  # the tower falls: two cats off the tray
+    yield wait(4000)
+    assert rig.shows(1, "Tray: 2 fell"), rig.lines(1)
+    rig.table.stations[1].tap("ok", hold_ms=40)
+    yield wait(1000)
+    assert log[len(log) - 1] == (1, ("collapse", 2, 0)), list(log)
+    notes = _notes(app.journal)
+    assert [n["ask"] for n in notes if n.get("ev") == "confirmed"] == ["height", "fell"], notes
+    assert all("proposal" in n for n in notes), notes
+
+
+def _tray_rig(tag):
+    path = _fresh(tag)
     _calibration(path + "/calibration.json")
     rig = AppRig(Journal(path + "/journal"), weigh=path + "/calibration.json")
     load = Load()
     rig.table.counts = load
-    app = rig.app
-    try:
-        tablebot.start(rig, "stack", {"mode": "composure", "black_cat": False,
-                                      "draw": "digital"}, [0, 1])
-        log = app.game.log
+    tablebot.start(rig, "stack", {"mode": "composure", "black_cat": False, "draw": "digital"},
+                   [0, 1])
+    return rig, load
 
+
+def test_the_tray_proposes_each_attempt_on_the_apps_own_loop():
+    rig, load = _tray_rig("tray")
+    try:
         async def play():
-            asyncio.create_task(app.run())
-            await rig.live(3000)  # the tray finds the base and its four cats
-            rig.table.stations[0].tap("ok", hold_ms=40)  # P1 draws a cat
-            await rig.live(1000)
-            assert app.game.public()["step"] == "place", app.game.public()
-            load.cats += 1  # ... and places it
-            await rig.live(3000)
-            assert rig.shows(0, "Tray: h"), rig.lines(0)
-            rig.table.stations[0].tap("ok", hold_ms=40)  # one press confirms
-            await rig.live(1000)
-            assert log[len(log) - 1][1][0] == "place", list(log)
-            assert app.game.public()["turn"] == 1
-            await rig.live(2500)  # the placement's announcement goes by
-            rig.table.stations[1].tap("ok", hold_ms=40)  # P2 draws
-            await rig.live(1000)
-            load.cats -= 2  # the tower falls: two cats off the tray
-            await rig.live(4000)
-            assert rig.shows(1, "Tray: 2 fell"), rig.lines(1)
-            rig.table.stations[1].tap("ok", hold_ms=40)
-            await rig.live(1000)
-            assert log[len(log) - 1] == (1, ("collapse", 2, 0)), list(log)
+            asyncio.create_task(rig.app.run())
+            for pause in _attempts(rig, load, rig.live):
+                await pause
 
         asyncio.run(play())
-        notes = _notes(app.journal)
-        assert [n["ask"] for n in notes if n.get("ev") == "confirmed"] == ["height", "fell"], notes
-        assert all("proposal" in n for n in notes), notes
+    finally:
+        rig.close()
+
+
+def test_the_tray_proposes_each_attempt_when_stepped():
+    # The virtual table steps the app (App.step) rather than running its loop.
+    rig, load = _tray_rig("tray-step")
+    try:
+        for _ in _attempts(rig, load, rig.run):
+            pass
     finally:
         rig.close()
 
