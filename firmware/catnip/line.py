@@ -98,7 +98,10 @@ class Line:
             self._poll = select.poll()
             self._poll.register(self.inp, select.POLLIN)
         while budget > 0 and self._poll.poll(0):
-            c = self.inp.read(1)
+            try:
+                c = self.inp.read(1)
+            except OSError:
+                return  # the port hung up: nothing to read until it is back
             if not c:
                 return
             budget -= 1

@@ -23,6 +23,7 @@ class Remote:
 
     def _snapshot(self, line, fields):
         self.app.send("snap")
+        line.send("synced", last=line.seq)
 
     def _games(self, line, fields):
         line.send("games", games=[list(g) for g in self.app.journal.games()])
@@ -80,6 +81,8 @@ class Remote:
             app.start(name, config, seats)
         except (RuleError, ValueError, TypeError) as e:
             line.error("start: %s" % e)
+            return
+        line.send("started", gid=app.gid)
 
     def _abort(self, line, fields):
         app = self.app

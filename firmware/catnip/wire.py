@@ -116,7 +116,7 @@ def command(kind, fields):
 class Reader:
     """Splits a byte stream into frames and everything else. feed(data)
     returns what it completed, in order, as tuples:
-        ("frame", seq, kind, fields)   a good frame
+        ("frame", seq, kind, fields, raw)   a good frame (raw: its bytes, no newline)
         ("bad", why, excerpt)          a frame that is damaged, cut short or too long
         ("noise", text)                a line that is not ours (banner, traceback)
     A record ends at a newline or where the next marker begins, so a frame
@@ -186,7 +186,7 @@ class Reader:
         except WireError as e:
             out.append(("bad", str(e), _show(record[:40])))
             return
-        out.append(("frame", seq, kind, fields))
+        out.append(("frame", seq, kind, fields, record))
 
 
 def _text(raw):
