@@ -28,6 +28,7 @@ TABLE = b"\x1e#"  # frames the table sends
 LAPTOP = b"\x1e>"  # frames a laptop sends
 MAX_SEQ = (1 << 30) - 1  # a small int on the Pico
 MAX_KIND = 12
+MAX_TIME = 1 << 33  # seconds since 1970: a one-off big int, past the year 2200
 _V = b"1 "
 
 # Commands a laptop may send, with the fields each must carry and their type.
@@ -106,8 +107,9 @@ def command(kind, fields):
         if type(value) is not wants[name]:
             raise WireError("%s: %s must be %s, not %s" % (kind, name, wants[name].__name__,
                                                           _show(json.dumps(value))))
-        if wants[name] is int and not 0 <= value <= MAX_SEQ:
-            raise WireError("%s: %s is out of range 0-%d" % (kind, name, MAX_SEQ))
+        top = MAX_TIME if name == "time" else MAX_SEQ
+        if wants[name] is int and not 0 <= value <= top:
+            raise WireError("%s: %s is out of range 0-%d" % (kind, name, top))
     for name in fields:
         if name not in wants:
             raise WireError("%s does not take %s" % (kind, _show(name)))

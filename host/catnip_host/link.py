@@ -143,8 +143,8 @@ class Keeper:
     @property
     def idle(self) -> bool:
         """Hello answered, nothing asked or being pulled."""
-        return self.session is not None and self.waiting is None and not self.queue \
-            and self.pull is None
+        return self.link.is_open and self.session is not None and self.waiting is None \
+            and not self.queue and self.pull is None
 
     def step(self) -> None:
         """Read what arrived, handle it, send what is due. Disconnected
