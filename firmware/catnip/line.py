@@ -93,7 +93,10 @@ class Line:
 
     def poll(self, budget=64):
         """Read what is waiting, at most `budget` bytes, and carry out every
-        whole command. Returns at once when nothing is waiting."""
+        whole command. Returns at once when nothing is waiting (or there
+        is no input: a line that only tells)."""
+        if self.inp is None:
+            return
         if self._poll is None:
             self._poll = select.poll()
             self._poll.register(self.inp, select.POLLIN)
