@@ -4,6 +4,8 @@
 
 Runs every property on EXAMPLES_PER_PROPERTY generated inputs (default
 20,000, five properties: 100,000 inputs) and prints how many each was given.
+The inputs come in rounds of ROUND, each a fresh hypothesis run (new random
+inputs, memory handed back between rounds).
 """
 
 from __future__ import annotations
@@ -18,15 +20,27 @@ sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "firmware")]
 
 
 
+ROUND = 1000
+
+
 def main(examples: int) -> None:
-    os.environ["CATNIP_FUZZ_EXAMPLES"] = str(examples)
+    import importlib
+
+    os.environ["CATNIP_FUZZ_EXAMPLES"] = str(min(ROUND, examples))
     import test_link_fuzz as fuzz
 
+    runs: dict[str, int] = {}
     t0 = time.perf_counter()
-    for prop in fuzz.PROPERTIES:
-        prop()
-        print(f"{prop.__name__}: {fuzz.RUNS.get(prop.__name__, 0):,} inputs", flush=True)
-    total = sum(fuzz.RUNS.values())
+    for _ in range(max(1, examples // ROUND)):
+        fuzz = importlib.reload(fuzz)
+        for prop in fuzz.PROPERTIES:
+            prop()
+        for name, n in fuzz.RUNS.items():
+            runs[name] = runs.get(name, 0) + n
+        print(f"{sum(runs.values()):,} inputs so far", flush=True)
+    for name, n in runs.items():
+        print(f"{name}: {n:,} inputs")
+    total = sum(runs.values())
     print(f"{total:,} inputs in {time.perf_counter() - t0:.0f} s: no crash, no hang, "
           "no valid frame lost")
 

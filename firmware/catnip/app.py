@@ -228,6 +228,7 @@ class App:
             if record is not None:
                 self._journal(self.journal.note, record)
         self.send("act", gid=self.gid, n=len(self.game.log), events=events)
+        self.send("snap")
         for ev in events:
             tune = self.scene.ui.sound(ev)
             if tune is not None:

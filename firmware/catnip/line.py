@@ -1,11 +1,13 @@
 # The serial line: the table's end of the wire (catnip.wire, docs/link.md).
 #
-# Out: stream frames (STREAM: the game's public events, snapshots, messages)
-# are numbered 1, 2, ... from power-up and the newest RING_BYTES of them are
-# kept, so a laptop that was away asks "resync from N" and gets the same
-# bytes again, or a "gap" frame saying which ones are gone. Every other frame
-# answers a command (seq 0, "re" = the command's number). A write that fails
-# (nobody listening, a full buffer) is dropped: the table plays on.
+# Out: stream frames (STREAM: a game's start, each move's public events, its
+# end, messages) are numbered 1, 2, ... from power-up and the newest
+# RING_BYTES of them are kept, so a laptop that was away asks "resync from N"
+# and gets the same bytes again, or a "gap" frame saying which ones are gone.
+# A snapshot (PUSH) follows every move unnumbered: it is the state now and the
+# next one supersedes it. Every other frame answers a command (seq 0, "re" =
+# the command's number). A write that fails (nobody listening, a full
+# buffer) is dropped: the table plays on.
 #
 # In: read one byte at a time through select.poll, at most `budget` bytes per
 # poll(), into one preallocated buffer; a command longer than MAX_IN is
@@ -17,7 +19,8 @@ from catnip import wire
 
 MAX_IN = 256
 RING_BYTES = 4096
-STREAM = ("begin", "act", "snap", "say", "end")
+STREAM = ("begin", "act", "say", "end")  # numbered and kept for resync
+PUSH = ("snap",)  # the current public state: superseded by the next, so not kept
 _NL = 10
 _BETWEEN = -1  # not in a frame: a printable byte makes the line stray
 _SKIP = -2  # the rest of a refused command, up to its newline
@@ -50,6 +53,8 @@ class Line:
             self.seq += 1
             frame = wire.encode(kind, self.seq, fields)
             self._keep(frame)
+        elif kind in PUSH:
+            frame = wire.encode(kind, 0, fields)
         else:
             if kind == "hello":
                 fields.update(proto=wire.VERSION, boot=self.boot, last=self.seq, uid=_uid())

@@ -27,6 +27,7 @@ from catnip_host import ports
 from catnip_host.store import Store
 
 RETRY_S = 1.0
+_PULLED = ("game", "entry", "page")  # stored with their game, in one transaction
 READ_MAX = 4096  # bytes per read: a burst never holds up the caller for long
 
 
@@ -181,6 +182,8 @@ class Keeper:
             _, seq, kind, fields, raw = item
             if seq:
                 self._stream(seq, kind, fields, raw)
+            elif "re" not in fields:
+                self._pushed(kind, fields, raw)
             else:
                 self._answer(kind, fields, raw)
             return
@@ -205,11 +208,22 @@ class Keeper:
         if kind == "end" and not self._asked("games"):
             self.request("games")  # pull it now that it has ended
 
+    def _pushed(self, kind: str, fields: dict, raw: bytes) -> None:
+        """A frame the table pushes outside the stream (the public state now)."""
+        if self.session is not None:
+            self.store.frame(self.session, 0, kind, fields.get("gid"), raw)
+            self.on_frame(kind, fields)
+
     def _asked(self, kind: str) -> bool:
         return (self.waiting is not None and self.waiting.kind == kind) or \
             any(r.kind == kind for r in self.queue)
 
     def _answer(self, kind: str, fields: dict, raw: bytes) -> None:
+        self._dispatch(kind, fields, raw)
+        if kind not in _PULLED and self.session is not None:
+            self.store.frame(self.session, 0, kind, fields.get("gid"), raw)
+
+    def _dispatch(self, kind: str, fields: dict, raw: bytes) -> None:
         w = self.waiting
         if w is None or fields.get("re") != w.cmd:
             if kind == "err":

@@ -86,33 +86,37 @@ class Mirror:
         parts.append(Panel(feed, title="events", title_align="left"))
         return Panel(Group(*parts), title="catnip monitor", title_align="left")
 
-    def _heist(self, v: dict) -> Table:
-        t = Table("player", "locked", *GEMS, title=(
-            f"round {v['round']} of {v['rounds']}, safe card {v['safe_card']}, "
-            f"{v['safe_cards_left']} safe cards left, bag {v['bag']}"), title_justify="left")
+    def _heist(self, v: dict) -> Group:
+        about = (f"round {v['round']} of {v['rounds']}, safe card {v['safe_card']}, "
+                 f"{v['safe_cards_left']} safe cards left; the bag holds {v['bag']}")
+        t = Table("player", "locked", *GEMS)
         for p, seat in enumerate(v["seats"]):
             t.add_row(f"P{p + 1}", "yes" if seat["committed"] else "", *map(str, seat["loot"]))
-        return t
+        return Group(Text(about), t)
 
-    def _stack(self, v: dict) -> Table:
-        turn = "" if v["turn"] is None else f"P{v['turn'] + 1} to {v['step']}"
-        t = Table("player", "score", title=(
-            f"{turn}  tower {v['tower']} cats ({v['tower_black']} black), "
-            f"{v['fallen']} fallen, {v['bag_left']} in the bag"), title_justify="left")
+    def _stack(self, v: dict) -> Group:
+        turn = "" if v["turn"] is None else f"P{v['turn'] + 1} to {v['step']}; "
+        about = (f"{turn}tower {v['tower']} cats ({v['tower_black']} black), "
+                 f"{v['fallen']} fallen, {v['bag_left']} in the bag")
+        t = Table("player", "score")
         for p, score in enumerate(v["scores"]):
             t.add_row(f"P{p + 1}" + (" <" if p == v["turn"] else ""), str(score))
-        return t
+        return Group(Text(about), t)
 
     def _purrfect(self, v: dict) -> Group:
-        legend = ", ".join(f"{k + 1}: {' / '.join(m)}" for k, m in enumerate(v["meows"]))
-        t = Table("player", "pawprints", title=f"round {v['round']}; meows {legend}",
-                  title_justify="left")
+        legend = ", ".join(f"{k + 1} cards: {' / '.join(m)}" for k, m in enumerate(v["meows"]))
+        t = Table("player", "pawprints")
         for p, paws in enumerate(v["pawprints"]):
             t.add_row(f"P{p + 1}", str(paws))
-        offers = Table("offer", "by", "meow", title="open offers", title_justify="left")
-        for o in v.get("offers", []):
-            offers.add_row(str(o["offer"]), f"P{o['player'] + 1}", str(o["meow"]))
-        return Group(t, offers)
+        parts = [Text(f"round {v['round']}; meows {legend}"), t]
+        if v.get("offers"):
+            offers = Table("offer", "by", "meow", title="open offers", title_justify="left")
+            for o in v["offers"]:
+                offers.add_row(str(o["offer"]), f"P{o['player'] + 1}", str(o["meow"]))
+            parts.append(offers)
+        else:
+            parts.append(Text("no open offers"))
+        return Group(*parts)
 
     def _other(self, v: dict) -> Text:
         return Text(", ".join(f"{k}: {v[k]}" for k in sorted(v)))
