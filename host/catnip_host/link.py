@@ -202,17 +202,17 @@ class Keeper:
             if not self._asked("resync"):
                 self.request("resync", first=True, **{"from": self.last})
             return
+        self.on_frame(kind, fields)  # shown first: the store's fsync takes longer
         self.store.frame(self.session, seq, kind, fields.get("gid"), raw)
         self.last = seq
-        self.on_frame(kind, fields)
         if kind == "end" and not self._asked("games"):
             self.request("games")  # pull it now that it has ended
 
     def _pushed(self, kind: str, fields: dict, raw: bytes) -> None:
         """A frame the table pushes outside the stream (the public state now)."""
         if self.session is not None:
-            self.store.frame(self.session, 0, kind, fields.get("gid"), raw)
             self.on_frame(kind, fields)
+            self.store.frame(self.session, 0, kind, fields.get("gid"), raw)
 
     def _asked(self, kind: str) -> bool:
         return (self.waiting is not None and self.waiting.kind == kind) or \
