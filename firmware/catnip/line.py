@@ -27,8 +27,9 @@ _SKIP = -2  # the rest of a refused command, up to its newline
 
 
 class Line:
-    """The line on streams `inp` (pollable; read(1) gives one byte or char)
-    and `out` (write(bytes)). on_command(word, fields) is called with every
+    """The line on streams `inp` (pollable; read(1) gives one byte or char;
+    None for a line that only tells) and `out` (write(bytes), or a text
+    stream). on_command(word, fields) is called with every
     good command but resync, which the line answers itself; an exception it
     raises (but SystemExit, the "stop" command) becomes an "err" answer."""
 
@@ -69,7 +70,10 @@ class Line:
 
     def _write(self, frame):
         try:
-            self.out.write(frame)
+            try:
+                self.out.write(frame)
+            except TypeError:
+                self.out.write(frame.decode())  # a text stream (a console, a test's log)
         except OSError:
             pass  # nobody listening: the ring keeps what a laptop may ask again
 

@@ -234,3 +234,18 @@ def test_hello_says_who_is_answering():
     item = _answers(out)[1]
     f = item[3]
     assert (f["proto"], f["boot"], f["last"], f["re"], f["app"]) == (1, "b00t", 1, 4, "catnip")
+
+
+def test_a_text_stream_gets_the_same_frame_as_text():
+    class Text:
+        def __init__(self):
+            self.text = ""
+
+        def write(self, s):
+            if not isinstance(s, str):
+                raise TypeError("text only")
+            self.text += s
+
+    out = Text()
+    Line(None, out, None).send("say", text="hi")
+    assert out.text.encode() == encode("say", 1, {"text": "hi"})
