@@ -53,7 +53,10 @@ class Check:
         verdict = {VERIFIED: "verified", DISAGREES: "DOES NOT VERIFY",
                    UNVERIFIABLE: "cannot be verified yet"}[self.status]
         seen = f"{self.compared} of {self.moves} moves compared with the live announcements"
-        if self.unseen:
+        if self.moves and not self.compared:
+            seen = (f"{self.moves} moves replayed; none was seen live (played while no laptop "
+                    "listened): checked against its commitment and the rules")
+        elif self.unseen:
             seen += f" ({self.unseen} not seen live)"
         return f"game {self.gid} ({title}): {verdict}; {seen}"
 
