@@ -41,7 +41,8 @@ class PtyPort:
             self.dropped += 1
 
 
-def pty_line(fd, on_command=None, log=None):
-    """A catnip.line.Line on pty fd `fd` (already raw and non-blocking)."""
+def pty_line(fd, on_command=None, log=None, **line):
+    """A catnip.line.Line on pty fd `fd` (already raw and non-blocking);
+    `line` goes to Line (e.g. ring=)."""
     port = PtyPort(fd, log)
-    return Line(port.f, port, on_command)
+    return Line(port.f, port, on_command, **line)

@@ -65,7 +65,7 @@ class Relay:
         while not self.stopping:
             with self.lock:
                 fds = [fd for fd in (self.a_master, self.b_master) if fd is not None]
-                ready = select.select(fds, [], [], 0)[0]
+                ready = select.select(fds, [], [], 0.005)[0]
                 for fd in ready:
                     try:
                         data = os.read(fd, 65536)
@@ -77,8 +77,6 @@ class Relay:
                             os.write(other, data)
                         except (BlockingIOError, OSError):
                             pass  # the far side is not reading: lost, as on USB
-            if not ready:
-                time.sleep(0.001)
 
     def close(self) -> None:
         self.stopping = True

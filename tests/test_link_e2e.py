@@ -19,10 +19,10 @@ from catnip_host.link import Keeper, Link, serve
 from catnip_host.store import Store
 from linkrig import Relay, sent_stream, start_table
 
-GAMES = (
-    ("heist", {"variant": "standard", "gems": "digital"}, [0, 1, 2]),
-    ("stack", {"mode": "composure", "black_cat": True, "draw": "digital"}, [0, 1]),
-    ("purrfect", {"mode": "stations"}, [0, 1, 2, 3]),
+GAMES = (  # and the ms between presses, so that even a short game sees several cuts
+    ("heist", {"variant": "standard", "gems": "digital"}, [0, 1, 2], 15),
+    ("stack", {"mode": "composure", "black_cat": True, "draw": "digital"}, [0, 1], 10),
+    ("purrfect", {"mode": "stations"}, [0, 1, 2, 3], 6),
 )
 DEADLINE_S = 60
 
@@ -81,11 +81,11 @@ def _pulled(store_path: Path) -> int:
         store.close()
 
 
-@pytest.mark.parametrize(("name", "options", "seats"), GAMES, ids=[g[0] for g in GAMES])
-def test_a_whole_game_survives_a_cut_cable_and_verifies(tmp_path, name, options, seats):
+@pytest.mark.parametrize(("name", "options", "seats", "pace"), GAMES, ids=[g[0] for g in GAMES])
+def test_a_whole_game_survives_a_cut_cable_and_verifies(tmp_path, name, options, seats, pace):
     store_path = tmp_path / "sessions.sqlite3"
     relay = Relay(tmp_path)
-    table = start_table(relay, tmp_path, name, options, seats)
+    table = start_table(relay, tmp_path, name, options, seats, pace)
     host = Host(store_path, relay.path)
     rng = random.Random(name)
     cuts = []
@@ -94,7 +94,7 @@ def test_a_whole_game_survives_a_cut_cable_and_verifies(tmp_path, name, options,
         while not _pulled(store_path):
             assert time.monotonic() - t0 < DEADLINE_S, (cuts, host.notes[-10:])
             assert table.poll() is None, table.stdout.read()
-            time.sleep(rng.uniform(0.05, 0.4))
+            time.sleep(rng.uniform(0.03, 0.25))
             how = rng.choice(("cut", "unplug", "restart"))
             cuts.append(how)
             if how == "cut":
@@ -120,7 +120,8 @@ def test_a_whole_game_survives_a_cut_cable_and_verifies(tmp_path, name, options,
     (session,) = store.sessions()
     stored = [(f.seq, f.raw.encode()) for f in store.frames(session.id) if f.seq]
     sent = sent_stream(tmp_path)
-    assert [seq for seq, _ in stored] == list(range(1, len(stored) + 1)), "stored out of order"
+    assert [seq for seq, _ in stored] == list(range(1, len(stored) + 1)), \
+        (name, store.gaps(session.id), host.notes[-8:])
     assert dict(stored) == sent, "a frame the table sent is missing or different"
     assert store.gaps(session.id) == []
     assert len(session.pulled) == 1 and session.games == session.pulled

@@ -33,7 +33,7 @@ class Line:
     good command but resync, which the line answers itself; an exception it
     raises (but SystemExit, the "stop" command) becomes an "err" answer."""
 
-    def __init__(self, inp, out, on_command, boot=None):
+    def __init__(self, inp, out, on_command, boot=None, ring=RING_BYTES):
         self.inp = inp
         self.out = out
         self.on_command = on_command
@@ -42,6 +42,7 @@ class Line:
         self.re = 0  # the command being answered
         self._ring = []  # the newest stream frames, oldest first
         self._kept = 0  # their bytes
+        self._ring_bytes = ring
         self._in = bytearray(MAX_IN)
         self._n = _BETWEEN  # bytes of the frame being read, or _BETWEEN, _SKIP
         self._stray = False  # a line that is not a frame is being read
@@ -81,7 +82,7 @@ class Line:
         ring = self._ring
         ring.append(frame)
         self._kept += len(frame)
-        while self._kept > RING_BYTES and len(ring) > 1:
+        while self._kept > self._ring_bytes and len(ring) > 1:
             self._kept -= len(ring.pop(0))
 
     def resync(self, after):

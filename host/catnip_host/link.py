@@ -26,7 +26,7 @@ from catnip import wire
 from catnip_host import ports
 from catnip_host.store import Store
 
-RETRY_S = 1.0
+RETRY_S = 0.5
 _PULLED = ("game", "entry", "page")  # stored with their game, in one transaction
 READ_MAX = 4096  # bytes per read: a burst never holds up the caller for long
 

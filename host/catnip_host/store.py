@@ -218,6 +218,15 @@ class Store:
         for row in rows:
             yield Frame(*row)
 
+    def game_frames(self, uid: str, kinds: tuple[str, ...]) -> Iterator[tuple[int, str, str]]:
+        """(session, kind, raw) of every frame of these kinds from one table, in
+        the order stored: what replay --verify reads."""
+        marks = ", ".join("?" * len(kinds))
+        yield from self.db.execute(
+            "SELECT frames.session, frames.kind, frames.raw FROM frames JOIN sessions "
+            f"ON sessions.id = frames.session WHERE sessions.uid = ? AND frames.kind IN ({marks}) "
+            "ORDER BY frames.id", (uid, *kinds))
+
     def gaps(self, session: int) -> list[tuple[int, int, str]]:
         return self.db.execute("SELECT first, last, why FROM gaps WHERE session = ? ORDER BY id",
                                (session,)).fetchall()

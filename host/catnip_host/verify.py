@@ -20,6 +20,7 @@ from catnip import rules, wire
 from catnip.rules.engine import RuleError
 
 VERIFIED, DISAGREES, UNVERIFIABLE = 0, 1, 3  # exit statuses
+KINDS = ("begin", "act", "end", "game", "entry")  # the frames a check reads
 
 
 @dataclass
@@ -183,9 +184,7 @@ def from_store(store, session: int) -> list[Check]:
     """Every game begun or pulled in `session` (with its live frames from every
     power-up of that table, for a game resumed after a power cut)."""
     info = store.info(session)
-    wanted = set(info.games) | set(info.pulled)
-    frames = ((fr.session, fr.kind, _fields(fr.raw)) for fr in store.frames(uid=info.uid)
-              if fr.gid in wanted)
+    frames = ((s, kind, _fields(raw)) for s, kind, raw in store.game_frames(info.uid, KINDS))
     games = gather(frames)
     return [check(g) for key, g in sorted(games.items()) if session in g.sessions]
 

@@ -18,6 +18,11 @@ from catnip.journal import Journal
 from devsim.link_runner import pty_line
 
 WAIT_MS = 30000
+# The bot plays some 30 times faster than people do, so the frames kept for a
+# laptop that was away (4 KB on the Pico: 20-odd moves, half a minute of real
+# play) would cover well under a second here; keep as much play time as the
+# Pico does. Losing more than is kept is tested on its own (tests/test_link.py).
+RING = 32768
 
 
 def main():
@@ -25,7 +30,7 @@ def main():
     options, seats, pace = json.loads(options), json.loads(seats), int(pace)
     os.chdir(folder)
     log = open(folder + "/sent.bin", "wb")
-    line = pty_line(int(fd), log=log)
+    line = pty_line(int(fd), log=log, ring=RING)
     rig = AppRig(Journal(folder + "/journal"), line=line, seed=folder)
     try:
         while True:
