@@ -10,7 +10,7 @@ then acknowledges it, so the table frees it only once it is safe here; a game
 already stored is acknowledged again but never stored twice.
 
 One command is outstanding at a time; an answer that does not come within
-RETRY_S is asked for again, so a cable pulled mid-answer costs a retry.
+RETRY_S (half a second) is asked for again, so a cable pulled mid-answer costs a retry.
 """
 
 from __future__ import annotations
