@@ -9,6 +9,7 @@
 # two seeds give begin frames that differ only in the commitment.
 # (The laptop's store keeps exactly these bytes: tests/test_link_e2e.py.)
 import os
+from binascii import hexlify
 
 from apprig import AppRig
 from catnip import wire
@@ -18,7 +19,8 @@ from catnip.rules.purrfect import cat_of
 from catnip.rules.rng import Rng
 from playout import any_legal
 
-ROOT = "/tmp/catnip-secrecy-%d" % os.getpid() if hasattr(os, "getpid") else "/tmp/catnip-secrecy"
+# A folder of its own: runs of this module on one machine never share flash.
+ROOT = "/tmp/catnip-secrecy-" + hexlify(os.urandom(6)).decode()
 TITLES = (
     ("heist", {"variant": "standard", "gems": "digital"}, [0, 1, 2]),
     ("heist", {"variant": "original", "gems": "digital"}, [0, 1, 2]),
@@ -154,6 +156,7 @@ def test_a_different_secret_choice_sends_the_same_bytes():
         finally:
             a_rig.close()
             b_rig.close()
+            _rm(ROOT)
     assert tested.get("heist", 0) >= 3 and tested.get("purrfect", 0) >= 2, tested
 
 
@@ -189,3 +192,4 @@ def test_the_seed_stays_off_the_wire_until_the_game_is_over():
             finally:
                 rig.close()
         assert begins[0] == begins[1], name
+    _rm(ROOT)
