@@ -8,6 +8,7 @@ the table's own cost of the line, scaled to the Pico.
 from __future__ import annotations
 
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -166,6 +167,7 @@ def mirror_latency() -> tuple[list[float], list[float]]:
     host.join()
     os.close(master)
     os.close(slave)
+    shutil.rmtree(folder, ignore_errors=True)
     return ([(seen[n] - sent[n]) * 1000 for n in sent if n in seen],
             [(stored[n] - sent[n]) * 1000 for n in sent if n in stored])
 
@@ -212,7 +214,10 @@ def verify_speed() -> tuple[float, int, float]:
     checks = verify.from_store(store, sid)
     elapsed = time.perf_counter() - t0
     assert len(checks) == GAMES and all(c.status == verify.VERIFIED for c in checks)
-    return moves / elapsed, moves, elapsed, _rules_alone(store, sid)
+    rules_only = _rules_alone(store, sid)
+    store.close()
+    shutil.rmtree(folder, ignore_errors=True)
+    return moves / elapsed, moves, elapsed, rules_only
 
 
 def _rules_alone(store, sid: int) -> float:
