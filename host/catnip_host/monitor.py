@@ -74,7 +74,9 @@ class Mirror:
     def render(self) -> Panel:
         self.changed = False
         parts: list = [Text(self.status, style="dim")]
-        if self.game is None or self.public is None:
+        if self.frames == 0:
+            parts.append(Text("Waiting for the table.", style="bold"))
+        elif self.game is None or self.public is None:
             parts.append(Text("No game in play: choose one on any station.", style="bold"))
         else:
             title = f"{TITLES.get(self.game, self.game)}, move {self.moves}"
