@@ -299,6 +299,28 @@ class WDT:
         _soc.soc.watchdog[1] = _soc.soc.now()
 
 
+class RTC:
+    """The RP2040's real-time clock, as the rp2 port gives it: one clock,
+    read and set as (year, month, day, weekday, hours, minutes, seconds,
+    subseconds). It stands still here; tests read back what was set."""
+
+    _now = (2021, 1, 1, 4, 0, 0, 0, 0)
+
+    def __init__(self, id=0, *, datetime=None):
+        if id != 0:
+            raise ValueError("RTC(%s) doesn't exist" % (id,))
+        if datetime is not None:
+            self.datetime(tuple(datetime) + (0,) * (8 - len(datetime)))
+
+    def datetime(self, datetimetuple=None):
+        if datetimetuple is None:
+            return RTC._now
+        if len(datetimetuple) != 8:
+            raise ValueError("RTC.datetime takes an 8-tuple")
+        RTC._now = tuple(datetimetuple)
+        return None
+
+
 def disable_irq():
     soc = _soc.soc
     state = soc.irq_depth

@@ -74,9 +74,11 @@ class App:
         self.game = None
         self.name = None
         self.seats = None
+        self.gid = None  # the journal's number for the game in play
         self.now = self.clock.ticks_ms()
         self.notice_at = self.now  # when the first notice went up
         self.pressed = 0  # the station pressed last
+        self.remote = None
         if line is not None:
             line.on_command = self.command
         self._setup()
@@ -104,8 +106,9 @@ class App:
         header = game.journal()  # seed and salt included: the journal keeps the secrets
         del header["log"], header["finished"]
         header["seats"] = seats
-        self._journal(self.journal.begin, header)
+        self.gid = self._journal(self.journal.begin, header)
         self._play(name, game, seats)
+        self.send("begin", gid=self.gid, header=game.header(), seats=seats, moves=0)
         self.send("snap")
 
     def resume(self):
@@ -124,7 +127,10 @@ class App:
             self.say("Game %d cannot be resumed (%s); it stays in the journal" % (gid, e))
             self._setup()
             return
+        self.gid = gid
         self._play(header["game"], game, seats)
+        self.send("begin", gid=gid, header=game.header(), seats=seats, moves=len(game.log))
+        self.send("snap")
         self.say("Resumed %s, %d moves in" % (TITLES[header["game"]], len(game.log)))
         if game.result() is not None:
             self._over()
@@ -142,6 +148,7 @@ class App:
     def _over(self):
         result = self.game.result()
         self.journal.finish(result)
+        self.send("end", gid=self.gid, result=result)
         if self.name == "stack" and self.game.config["mode"] == "clowder":
             self._clowder_score(result)
         self.scene = End(TITLES[self.name], standings(self.name, result))
@@ -235,8 +242,9 @@ class App:
             record = self.weigh.acted(seat, action)
             if record is not None:
                 self._journal(self.journal.note, record)
+        self.send("act", gid=self.gid, n=len(self.game.log), events=events)
+        self.send("snap")
         for ev in events:
-            self.send("ev", ev=ev)
             tune = self.scene.ui.sound(ev)
             if tune is not None:
                 self.sound.play(tune, self.now)
@@ -255,10 +263,11 @@ class App:
         from catnip.journal import JournalError
 
         try:
-            write(*args)
+            return write(*args)
         except (JournalError, OSError) as e:
             # The game goes on in RAM; a power cut now would lose its tail.
             self.say("Journal: %s" % e)
+            return None
 
     # ---- out ------------------------------------------------------------------
 
@@ -274,37 +283,18 @@ class App:
         if self.line is None:
             return
         if kind == "snap":
+            fields["gid"] = self.gid if self.game is not None else None
             fields["game"] = self.name
             fields["public"] = self.game.public() if self.game is not None else None
         self.line.send(kind, **fields)
 
-    def command(self, word, arg):
-        """A command from the serial line (catnip.line)."""
-        line = self.line
-        if word == "hello":
-            line.send("hello", app="catnip", stations=self.stations)
-        elif word == "snapshot":
-            self.send("snap")
-        elif word == "games":
-            line.send("games", games=self.journal.games())
-        elif word == "pull":
-            self._pull(arg)
-        elif word == "ack":
-            self.journal.release(arg)
-            line.send("acked", gid=arg)
-        elif word == "stop":
-            raise SystemExit("stopped from the serial line")
+    def command(self, word, fields):
+        """A command from the laptop (catnip.line; catnip.remote carries it out)."""
+        if self.remote is None:
+            from catnip.remote import Remote
 
-    def _pull(self, gid):
-        status = dict(self.journal.games()).get(gid)
-        if status not in ("finished", "pulled", "abandoned"):
-            self.line.send("err", why="game %s is %s: only games that ended can be pulled"
-                           % (gid, status or "not in the journal"))
-            return
-        self.line.send("game", gid=gid, header=self.journal.header(gid))
-        for entry in self.journal.entries(gid):  # streamed: one entry in RAM at a time
-            self.line.send("entry", gid=gid, e=list(entry))
-        self.line.send("pulled", gid=gid)
+            self.remote = Remote(self)
+        self.remote.command(word, fields)
 
     # ---- screens ----------------------------------------------------------------
 

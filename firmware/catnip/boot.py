@@ -59,7 +59,7 @@ def run(board, hw):
         say(text)
     micropython.kbd_intr(-1)  # a 0x03 on the line is data, not Ctrl-C
     try:
-        line = Line(sys.stdin.buffer, sys.stdout, None)
+        line = Line(sys.stdin.buffer, sys.stdout.buffer, None)
         app = App(hw, Journal(JOURNAL_DIR), line=line, weigh=_weigh(board, hw),
                   notices=notices)
         asyncio.run(app.run())

@@ -96,6 +96,7 @@ class Hardware:
         self.players = players
         self._buses = [None, None]
         self._board = board
+        self.board = board  # its name and layout, for whoever asks (the serial line)
         self.mux = None
         self.mux_reset = None
         if board.mux is not None:

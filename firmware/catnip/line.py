@@ -1,93 +1,187 @@
-# The serial line: public events and snapshots out, a few commands in, one
-# JSON object per line. USB CDC carries the REPL too, so a line that is not
-# ours (a banner, a stray print) is ignored by the laptop, and anything we
-# cannot read gets an "err" answer naming the problem.
+# The serial line: the table's end of the wire (catnip.wire, docs/link.md).
 #
-# Out:  {"t": "ev", "seq": n, "ev": {...}}          a public event
-#       {"t": "snap", "seq": n, "game": .., ...}    the public state
-#       {"t": "say", "text": ..}                    a message for the room
-#       {"t": "games", "games": [[gid, status], ...]}
-#       {"t": "game", "gid": n, "header": {...}}, then {"t": "entry", "gid": n, "e": [...]}
-#           per journal entry and {"t": "pulled", "gid": n}: a finished game, seed and all
-#       {"t": "err", "why": ..}
-# In:   hello | snapshot | games | pull GID | ack GID | stop
+# Out: stream frames (STREAM: a game's start, each move's public events, its
+# end, messages) are numbered 1, 2, ... from power-up and the newest
+# RING_BYTES of them are kept, so a laptop that was away asks "resync from N"
+# and gets the same bytes again, or a "gap" frame saying which ones are gone.
+# A snapshot (PUSH) follows every move unnumbered: it is the state now and the
+# next one supersedes it. Every other frame answers a command (seq 0, "re" =
+# the command's number). A write that fails (nobody listening, a full
+# buffer) is dropped: the table plays on.
 #
-# Input is read a byte at a time through select.poll, never blocking: a long
-# or endless line is cut at MAX_LINE and refused, so the line cannot stall
-# the table.
-import json
+# In: read one byte at a time through select.poll, at most `budget` bytes per
+# poll(), into one preallocated buffer; a command longer than MAX_IN is
+# refused, whatever else arrives is answered with an "err" frame naming the
+# problem. The line never blocks and never costs a station a press.
 import select
 
-MAX_LINE = 200
-COMMANDS = ("hello", "snapshot", "games", "pull", "ack", "stop")
+from catnip import wire
+
+MAX_IN = 256
+RING_BYTES = 4096
+STREAM = ("begin", "act", "say", "end")  # numbered and kept for resync
+PUSH = ("snap",)  # the current public state: superseded by the next, so not kept
+_NL = 10
+_BETWEEN = -1  # not in a frame: a printable byte makes the line stray
+_SKIP = -2  # the rest of a refused command, up to its newline
 
 
 class Line:
-    """The line on streams `inp` (pollable, read(1) gives one char or byte)
-    and `out` (write(str)). on_command(word, arg) gets each command."""
+    """The line on streams `inp` (pollable; read(1) gives one byte or char;
+    None for a line that only tells) and `out` (write(bytes), or a text
+    stream). on_command(word, fields) is called with every
+    good command but resync, which the line answers itself; an exception it
+    raises (but SystemExit, the "stop" command) becomes an "err" answer."""
 
-    def __init__(self, inp, out, on_command):
+    def __init__(self, inp, out, on_command, boot=None, ring=RING_BYTES):
         self.inp = inp
         self.out = out
         self.on_command = on_command
-        self.seq = 0
-        self._buf = bytearray()
-        self._overflow = False
-        self._poll = select.poll()
-        self._poll.register(inp, select.POLLIN)
+        self.seq = 0  # the newest stream frame's number
+        self.boot = boot or _boot_id()  # tells a laptop that seqs started again
+        self.re = 0  # the command being answered
+        self._ring = []  # the newest stream frames, oldest first
+        self._kept = 0  # their bytes
+        self._ring_bytes = ring
+        self._in = bytearray(MAX_IN)
+        self._n = _BETWEEN  # bytes of the frame being read, or _BETWEEN, _SKIP
+        self._stray = False  # a line that is not a frame is being read
+        self._poll = None
 
     # ---- out ----------------------------------------------------------------
 
     def send(self, kind, **fields):
-        fields["t"] = kind
-        if kind in ("ev", "snap"):
+        if kind in STREAM:
             self.seq += 1
-            fields["seq"] = self.seq
+            frame = wire.encode(kind, self.seq, fields)
+            self._keep(frame)
+        elif kind in PUSH:
+            frame = wire.encode(kind, 0, fields)
+        else:
+            if kind == "hello":
+                fields.update(proto=wire.VERSION, boot=self.boot, last=self.seq, uid=_uid())
+            fields["re"] = self.re
+            frame = wire.encode(kind, 0, fields)
+        self._write(frame)
+
+    def error(self, why, re=None):
+        if re is not None:
+            self.re = re
+        self.send("err", why=why)
+
+    def _write(self, frame):
         try:
-            self.out.write(json.dumps(fields) + "\n")
+            try:
+                self.out.write(frame)
+            except TypeError:
+                self.out.write(frame.decode())  # a text stream (a console, a test's log)
         except OSError:
-            pass  # nobody listening: the table plays on
+            pass  # nobody listening: the ring keeps what a laptop may ask again
+
+    def _keep(self, frame):
+        ring = self._ring
+        ring.append(frame)
+        self._kept += len(frame)
+        while self._kept > self._ring_bytes and len(ring) > 1:
+            self._kept -= len(ring.pop(0))
+
+    def resync(self, after):
+        """Every stream frame after `after` again, a "gap" frame first for
+        those no longer kept, then "synced"."""
+        if after > self.seq:
+            self.error("resync from %d: this table's newest frame is %d; it has restarted "
+                       "since, say hello" % (after, self.seq))
+            return
+        oldest = self.seq - len(self._ring) + 1
+        if after + 1 < oldest:
+            self.send("gap", first=after + 1, last=oldest - 1)
+        for frame in self._ring[max(0, after + 1 - oldest):]:
+            self._write(frame)
+        self.send("synced", last=self.seq)
 
     # ---- in -----------------------------------------------------------------
 
     def poll(self, budget=64):
         """Read what is waiting, at most `budget` bytes, and carry out every
-        whole line. Returns at once when nothing is waiting."""
+        whole command. Returns at once when nothing is waiting (or there
+        is no input: a line that only tells)."""
+        if self.inp is None:
+            return
+        if self._poll is None:
+            self._poll = select.poll()
+            self._poll.register(self.inp, select.POLLIN)
         while budget > 0 and self._poll.poll(0):
-            c = self.inp.read(1)
+            try:
+                c = self.inp.read(1)
+            except OSError:
+                return  # the port hung up: nothing to read until it is back
             if not c:
                 return
             budget -= 1
-            b = c if isinstance(c, int) else ord(c)
-            if b in (10, 13):
-                self._line()
-            elif len(self._buf) < MAX_LINE:
-                self._buf.append(b)
-            else:
-                self._overflow = True
+            self.byte(ord(c) if isinstance(c, str) else c[0])
 
-    def _line(self):
-        raw, over = self._buf, self._overflow
-        self._buf = bytearray()
-        self._overflow = False
-        if over:
-            self.send("err", why="line longer than %d bytes ignored" % MAX_LINE)
+    def feed(self, data):
+        """Take bytes as if they had arrived (tests, and a host-side table)."""
+        for b in data:
+            self.byte(b)
+
+    def byte(self, b):
+        """One byte from the laptop."""
+        n = self._n
+        if b == wire.RS:
+            if n > 0:
+                self.error("a command was cut short by the next one", 0)
+            self._in[0] = b
+            self._n = 1
+        elif b == _NL:
+            if n > 0:
+                self._frame(memoryview(self._in)[:n])
+            elif self._stray:
+                self.error("not a frame: the table speaks the catnip wire (docs/link.md); "
+                           "use the catnip tool on the laptop", 0)
+            self._n = _BETWEEN
+            self._stray = False
+        elif n >= 0:
+            if n < MAX_IN:
+                self._in[n] = b
+                self._n = n + 1
+            else:
+                self.error("a command longer than %d bytes was ignored" % MAX_IN, 0)
+                self._n = _SKIP
+        elif n == _BETWEEN and b > 32:
+            self._stray = True
+
+    def _frame(self, raw):
+        self.re = 0
+        try:
+            seq, kind, fields = wire.decode(bytes(raw), wire.LAPTOP)
+            self.re = seq
+            wire.command(kind, fields)
+        except wire.WireError as e:
+            self.error(str(e))
             return
         try:
-            words = raw.decode().split()
-        except UnicodeError:
-            self.send("err", why="a line that is not text was ignored")
-            return
-        if not words:
-            return
-        word, args = words[0], words[1:]
-        if word not in COMMANDS:
-            self.send("err", why="unknown command %r; commands: %s" % (word[:20], " ".join(COMMANDS)))
-            return
-        arg = None
-        if word in ("pull", "ack"):
-            if len(args) != 1 or not args[0].isdigit():
-                self.send("err", why="write it as '%s GID' with the game's number" % word)
-                return
-            arg = int(args[0])
-        self.on_command(word, arg)
+            if kind == "resync":
+                self.resync(fields["from"])
+            else:
+                self.on_command(kind, fields)
+        except Exception as e:  # noqa: BLE001 (a command must never stop the table)
+            self.error("%s failed: %s" % (kind, e))
+
+
+def _boot_id():
+    import os
+    from binascii import hexlify
+
+    return hexlify(os.urandom(4)).decode()
+
+
+def _uid():
+    try:
+        from binascii import hexlify
+
+        import machine
+
+        return hexlify(machine.unique_id()).decode()
+    except (ImportError, AttributeError):
+        return "unknown"

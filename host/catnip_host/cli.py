@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import sys
+import time
 from pathlib import Path
 
 import click
 
 from catnip_host import check_board
+from catnip_host.store import StoreError
+
+STORE_HELP = "the session store (default: sessions.sqlite3 in your user data folder)"
 
 
 @click.group()
@@ -47,6 +52,139 @@ def sim(board: str | None, stations: int | None, journal: Path | None, seed: str
         virtual.interactive(board, journal, seed, stations, script)
     except virtual.SimError as e:
         raise click.ClickException(str(e)) from None
+
+
+def _store(path: str | None):
+    from catnip_host.store import Store
+
+    try:
+        return Store(path)
+    except StoreError as e:
+        raise click.ClickException(str(e)) from e
+
+
+@main.command()
+@click.option("--port", help="the table's port or a pyserial URL (found by its USB ids if left out)")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
+def monitor(port: str | None, store_path: str | None) -> None:
+    """Mirror the table's public state live and store every frame.
+
+    Games that ended while no laptop listened are pulled from the table and
+    stored too. Unplugging the table is fine: the monitor waits for it and
+    carries on. Ctrl-C stops it."""
+    from catnip_host.monitor import watch
+
+    watch(port, _store(store_path))
+
+
+@main.group()
+def sessions() -> None:
+    """The stored sessions: one per power-up of a table."""
+
+
+@sessions.command("list")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
+def sessions_list(store_path: str | None) -> None:
+    """Every stored session, oldest first."""
+    from rich.console import Console
+    from rich.table import Table
+
+    store = _store(store_path)
+    found = store.sessions()
+    if not found:
+        click.echo(f"no sessions in {store.path} yet: `catnip monitor` records them")
+        return
+    t = Table("id", "opened", "board", "frames", "games live", "pulled", "gaps")
+    for s in found:
+        t.add_row(str(s.id), time.strftime("%Y-%m-%d %H:%M", time.localtime(s.opened)), s.board,
+                  str(s.frames), _ids(s.games), _ids(s.pulled), str(s.gaps))
+    Console().print(t)
+
+
+def _ids(ids: list[int]) -> str:
+    return " ".join(map(str, ids)) or "-"
+
+
+@sessions.command("show")
+@click.argument("session", type=int)
+@click.option("--raw", is_flag=True, help="print the frames as they came over the wire "
+              "(a file `catnip replay` reads)")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
+def sessions_show(session: int, raw: bool, store_path: str | None) -> None:
+    """One session's frames, in the order they arrived."""
+    store = _store(store_path)
+    try:
+        info = store.info(session)
+    except StoreError as e:
+        raise click.ClickException(str(e)) from e
+    if raw:
+        out = sys.stdout.buffer
+        for f in store.frames(session):
+            out.write(f.raw.encode() + b"\n")
+        return
+    click.echo(f"session {info.id}: board {info.board} ({info.uid}), firmware {info.firmware}, "
+               f"{info.frames} frames, games {_ids(info.games)}, pulled {_ids(info.pulled)}")
+    for first, last, why in store.gaps(session):
+        click.echo(f"  gap: frames {first}-{last} ({why})")
+    for f in store.frames(session):
+        stamp = time.strftime("%H:%M:%S", time.localtime(f.at))
+        body = f.raw.split(" ", 3)[3][:-9]
+        click.echo(f"{stamp} {f.seq or '':>5} {f.kind:<7} {body[:100]}")
+
+
+@sessions.command("pull")
+@click.option("--port", help="the table's port or a pyserial URL (found by its USB ids if left out)")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
+@click.option("--timeout", default=30.0, show_default=True, help="seconds to wait for the table")
+def sessions_pull(port: str | None, store_path: str | None, timeout: float) -> None:
+    """Store the games that ended on the table while no laptop listened,
+    then let the table free them."""
+    from catnip_host.link import Keeper, Link, serve
+    from catnip_host.ports import PortError, open_port
+
+    store = _store(store_path)
+    try:
+        open_port(port).close()  # say plainly why, if it cannot be opened at all
+    except PortError as e:
+        raise click.ClickException(str(e)) from e
+    keeper = Keeper(Link(port), store, notify=click.echo)
+    deadline = time.monotonic() + timeout
+    serve(keeper, lambda: keeper.idle or time.monotonic() > deadline)
+    keeper.link.close()
+    if not keeper.idle:
+        raise click.ClickException(f"the table did not answer within {timeout:g} s")
+    click.echo(f"{len(keeper.pulled)} game(s) pulled into {store.path}")
+
+
+@main.command()
+@click.argument("source")
+@click.option("--verify", is_flag=True, help="check each game against its seed's commitment "
+              "and what the table announced; the exit status says whether all verified")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
+def replay(source: str, verify: bool, store_path: str | None) -> None:
+    """Rebuild the games of a stored SESSION (its number) or a FILE (frames
+    from `catnip sessions show ID --raw`, or a game record as JSON).
+
+    Exit status with --verify: 0 every game verified, 1 a game does not
+    verify (named, with the first move that disagrees), 3 nothing disagrees
+    but some game cannot be verified yet (not pulled from the table)."""
+    from catnip_host import verify as v
+
+    try:
+        if source.isdigit() and not Path(source).exists():
+            checks = v.from_store(_store(store_path), int(source))
+        else:
+            checks = v.from_file(Path(source))
+    except (StoreError, OSError, ValueError) as e:
+        raise click.ClickException(str(e)) from e
+    if not checks:
+        raise click.ClickException(f"{source} holds no games")
+    for c in checks:
+        click.echo(c.summary())
+        for why in c.problems:
+            click.echo(f"  {why}")
+    if verify:
+        sys.exit(max(c.status for c in checks))
 
 
 main.add_command(check_board.main)

@@ -1,0 +1,111 @@
+# What the table does for a laptop's commands (catnip.wire.COMMANDS; the
+# line has checked their fields). A command that cannot be carried out is
+# answered with an "err" frame saying why, and changes nothing.
+from catnip.rules.engine import RuleError
+
+FIRMWARE = "0.1.0"
+PULL_PAGE = 24  # journal entries per "pull" answer: a burst the line can take
+
+
+class Remote:
+    def __init__(self, app):
+        self.app = app
+        self._reading = None  # (gid, next entry, its generator) of the pull in progress
+
+    def command(self, word, fields):
+        getattr(self, "_" + word)(self.app.line, fields)
+
+    def _hello(self, line, fields):
+        app = self.app
+        line.send("hello", app="catnip", fw=FIRMWARE, board=app.hw.board.name,
+                  stations=app.stations, game=app.name if app.game is not None else None,
+                  gid=app.gid)
+
+    def _snapshot(self, line, fields):
+        self.app.send("snap")
+        line.send("synced", last=line.seq)
+
+    def _games(self, line, fields):
+        line.send("games", games=[list(g) for g in self.app.journal.games()])
+
+    def _pull(self, line, fields):
+        """One page of a game that ended: its header (seed included) with the
+        first page, then PULL_PAGE entries from `from`, then "page"."""
+        gid, start = fields["gid"], fields["from"]
+        journal = self.app.journal
+        status = dict(journal.games()).get(gid)
+        if status not in ("finished", "pulled", "abandoned"):
+            line.error("game %s is %s: only a game that has ended can be pulled"
+                       % (gid, status or "not in the journal"))
+            return
+        if start == 0:
+            line.send("game", gid=gid, status=status, header=journal.header(gid))
+        reading = self._reading
+        if reading is None or reading[0] != gid or reading[1] != start:
+            reading = [gid, 0, journal.entries(gid)]  # read on from flash, one entry at a time
+        entries = reading[2]
+        done = False
+        while reading[1] < start:  # a laptop asking for a page again
+            if next(entries, None) is None:
+                break
+            reading[1] += 1
+        for _ in range(PULL_PAGE):
+            entry = next(entries, None)
+            if entry is None:
+                done = True
+                break
+            line.send("entry", gid=gid, i=reading[1], e=list(entry))
+            reading[1] += 1
+        self._reading = None if done else reading
+        line.send("page", gid=gid, next=reading[1], done=done)
+
+    def _ack(self, line, fields):
+        gid = fields["gid"]
+        self.app.journal.release(gid)
+        line.send("acked", gid=gid)
+
+    def _start(self, line, fields):
+        app = self.app
+        if app.game is not None and app.game.result() is None:
+            line.error("a game is in play: abort it first")
+            return
+        name, config, seats = fields["game"], dict(fields["config"]), fields["seats"]
+        online = [k for k in range(app.stations) if app.hw.online(k) is not False]
+        if not seats or len(set(seats)) != len(seats) or \
+                any(type(k) is not int or k not in online for k in seats):
+            line.error("seats are the stations that sit in, each once, from those online: %s"
+                       % online)
+            return
+        config["players"] = len(seats)
+        try:
+            app.start(name, config, seats)
+        except (RuleError, ValueError, TypeError) as e:
+            line.error("start: %s" % e)
+            return
+        line.send("started", gid=app.gid)
+
+    def _abort(self, line, fields):
+        app = self.app
+        if app.game is None or app.game.result() is not None:
+            line.error("no game is in play, so there is none to abort")
+            return
+        app.journal.abandon()
+        app.say("Game stopped from the laptop")
+        app._setup()
+        line.send("aborted", gid=app.gid)
+
+    def _calibrate(self, line, fields):
+        line.error("tray calibration from the laptop is not available in this firmware yet")
+
+    def _clock(self, line, fields):
+        import time
+
+        from machine import RTC
+
+        t = time.gmtime(fields["time"])
+        RTC().datetime((t[0], t[1], t[2], t[6], t[3], t[4], t[5], 0))
+        line.send("clock", time=time.time())
+
+    def _stop(self, line, fields):
+        line.send("bye", why="the app stops; the REPL is yours")
+        raise SystemExit("stopped from the laptop")

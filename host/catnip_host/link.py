@@ -1,0 +1,350 @@
+"""The laptop's end of the wire: a Link reads frames off the port and sends
+commands; a Keeper keeps the session store in step with the table.
+
+The Keeper stores every stream frame once and in order. When frames are
+missing (the laptop was away, a frame was damaged) it asks the table to
+resync from the last one it stored; frames the table no longer has come back
+as a gap, which is stored and reported. It pulls every game that ended while
+no laptop listened, a page at a time, stores it in one transaction, and only
+then acknowledges it, so the table frees it only once it is safe here; a game
+already stored is acknowledged again but never stored twice.
+
+One command is outstanding at a time; an answer that does not come within
+RETRY_S (half a second) is asked for again, so a cable pulled mid-answer costs a retry.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import serial
+
+from catnip import wire
+from catnip_host import ports
+from catnip_host.store import Store
+
+RETRY_S = 0.5
+_PULLED = ("game", "entry", "page")  # stored with their game, in one transaction
+READ_MAX = 4096  # bytes per read: a burst never holds up the caller for long
+
+
+class Disconnected(Exception):
+    """The port went away (unplugged, the table reset)."""
+
+
+class Link:
+    """One port: frames in (catnip.wire.Reader), commands out."""
+
+    def __init__(self, port: str | None = None, timeout: float = 0.02,
+                 opener: Callable[..., serial.SerialBase] = ports.open_port) -> None:
+        self.port = port
+        self.timeout = timeout
+        self.opener = opener
+        self.serial: serial.SerialBase | None = None
+        self.reader = wire.Reader()
+        self.cmd = 0
+
+    def open(self) -> None:
+        self.serial = self.opener(self.port, timeout=self.timeout)
+        self.reader = wire.Reader()  # a frame torn by the last unplug is not glued to the next
+
+    def close(self) -> None:
+        if self.serial is not None:
+            try:
+                self.serial.close()
+            except (OSError, serial.SerialException):
+                pass
+        self.serial = None
+
+    @property
+    def is_open(self) -> bool:
+        return self.serial is not None
+
+    def send(self, kind: str, **fields) -> int:
+        """Send a command; returns its number (the answer's "re")."""
+        wire.command(kind, fields)
+        self.cmd = self.cmd % wire.MAX_SEQ + 1
+        self._io(lambda s: s.write(wire.encode(kind, self.cmd, fields, wire.LAPTOP)))
+        return self.cmd
+
+    def read(self) -> list[tuple]:
+        """What arrived, as catnip.wire.Reader items; waits up to `timeout`."""
+        data = self._io(lambda s: s.read(min(max(1, s.in_waiting), READ_MAX)))
+        return self.reader.feed(data) if data else []
+
+    def _io(self, call):
+        if self.serial is None:
+            raise Disconnected("the port is closed")
+        try:
+            return call(self.serial)
+        except (OSError, serial.SerialException) as e:
+            self.close()
+            raise Disconnected(str(e) or "the port went away") from e
+
+
+@dataclass
+class _Pull:
+    gid: int
+    seed_commit: str | None = None
+    stored_already: bool = False
+    next: int = 0
+    frames: list[tuple[str, bytes]] = field(default_factory=list)
+
+
+@dataclass
+class _Request:
+    kind: str
+    fields: dict
+    cmd: int = 0
+    sent: float = 0.0
+    tries: int = 0
+
+
+class Keeper:
+    """Keeps `store` in step with the table on `link`. notify(text) hears
+    what a person should know (gaps, pulls, the table's errors, its stray
+    output); on_frame(kind, fields) every stream frame, once, in order."""
+
+    def __init__(self, link: Link, store: Store,
+                 notify: Callable[[str], None] = lambda text: None,
+                 on_frame: Callable[[str, dict], None] = lambda kind, fields: None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.link = link
+        self.store = store
+        self.notify = notify
+        self.on_frame = on_frame
+        self.clock = clock
+        self.session: int | None = None
+        self.hello: dict = {}
+        self.last = 0  # the newest stream frame stored
+        self.queue: deque[_Request] = deque()
+        self.waiting: _Request | None = None
+        self.pull: _Pull | None = None
+        self.duplicates = 0  # stream frames that came again and were not stored again
+        self.pulled: list[int] = []
+        self.resyncs = 0  # times frames were asked for again
+
+    # ---- driving ------------------------------------------------------------
+
+    def connected(self) -> None:
+        """The port is (re)opened: start again with hello."""
+        self.queue.clear()
+        self.waiting = None
+        self.pull = None
+        self.session = None
+        self.request("hello")
+
+    def request(self, kind: str, first: bool = False, **fields) -> None:
+        r = _Request(kind, fields)
+        self.queue.appendleft(r) if first else self.queue.append(r)
+
+    @property
+    def idle(self) -> bool:
+        """Hello answered, nothing asked or being pulled."""
+        return self.link.is_open and self.session is not None and self.waiting is None \
+            and not self.queue and self.pull is None
+
+    def step(self) -> None:
+        """Read what arrived, handle it, send what is due. Disconnected
+        passes through: the caller reopens and calls connected()."""
+        for item in self.link.read():
+            self.handle(item)
+        self._send_due()
+
+    def _send_due(self) -> None:
+        now = self.clock()
+        w = self.waiting
+        if w is not None and now - w.sent > RETRY_S:
+            if w.tries == 1:
+                self.notify(f"no answer to {w.kind} yet: asking again")
+            if w.kind == "pull" and self.pull is not None:
+                w.fields["from"] = self.pull.next if self.pull.frames else 0
+                if not self.pull.frames:
+                    self.pull = None
+            self._send(w)
+        elif w is None and self.queue:
+            self._send(self.queue.popleft())
+
+    def _send(self, r: _Request) -> None:
+        self.resyncs += r.kind == "resync"
+        r.cmd = self.link.send(r.kind, **r.fields)
+        r.sent = self.clock()
+        r.tries += 1
+        self.waiting = r
+
+    # ---- what arrives ---------------------------------------------------------
+
+    def handle(self, item: tuple) -> None:
+        if item[0] == "frame":
+            _, seq, kind, fields, raw = item
+            if seq:
+                self._stream(seq, kind, fields, raw)
+            elif "re" not in fields:
+                self._pushed(kind, fields, raw)
+            else:
+                self._answer(kind, fields, raw)
+            return
+        text = item[1] if item[0] == "noise" else f"{item[1]}: {item[2]}"
+        self.store.noise(self.session, item[0], text)
+        if item[0] == "bad":
+            self.notify(f"a damaged frame was skipped ({item[1]})")
+
+    def _stream(self, seq: int, kind: str, fields: dict, raw: bytes) -> None:
+        if self.session is None:
+            return  # before hello: resync brings it again once the session is known
+        if seq <= self.last:
+            self.duplicates += 1
+            return
+        if seq > self.last + 1:
+            if not self._asked("resync"):
+                self.request("resync", first=True, **{"from": self.last})
+            return
+        self.on_frame(kind, fields)  # shown first: the store's fsync takes longer
+        self.store.frame(self.session, seq, kind, fields.get("gid"), raw)
+        self.last = seq
+        if kind == "end" and not self._asked("games"):
+            self.request("games")  # pull it now that it has ended
+
+    def _pushed(self, kind: str, fields: dict, raw: bytes) -> None:
+        """A frame the table pushes outside the stream (the public state now)."""
+        if self.session is not None:
+            self.on_frame(kind, fields)
+            self.store.frame(self.session, 0, kind, fields.get("gid"), raw)
+
+    def _asked(self, kind: str) -> bool:
+        return (self.waiting is not None and self.waiting.kind == kind) or \
+            any(r.kind == kind for r in self.queue)
+
+    def _answer(self, kind: str, fields: dict, raw: bytes) -> None:
+        self._dispatch(kind, fields, raw)
+        if kind not in _PULLED and self.session is not None:
+            self.store.frame(self.session, 0, kind, fields.get("gid"), raw)
+
+    def _dispatch(self, kind: str, fields: dict, raw: bytes) -> None:
+        w = self.waiting
+        if w is None or fields.get("re") != w.cmd:
+            if kind == "err":
+                self.notify(f"the table says: {fields.get('why')}")
+            return  # an answer to a question asked before a retry or a reconnect
+        done = getattr(self, "_on_" + kind, None)
+        if done is None:
+            self.notify(f"the table answered {w.kind} with an unexpected {kind}")
+            self.waiting = None
+            return
+        done(fields, raw)
+
+    def _on_hello(self, f: dict, raw: bytes) -> None:
+        if f.get("proto") != wire.VERSION:
+            self.notify(f"the table speaks protocol {f.get('proto')}, this catnip {wire.VERSION}: "
+                        "update the older one")
+        self.hello = f
+        self.session = self.store.session(str(f.get("uid")), str(f.get("boot")),
+                                          str(f.get("board")), str(f.get("fw")))
+        self.last = self.store.last_seq(self.session)
+        self.waiting = None
+        if f.get("last", 0) < self.last:
+            self.notify(f"the table's newest frame is {f.get('last')} but {self.last} are "
+                        "stored for this power-up: stored frames are kept as they are")
+        elif f.get("last", 0) > self.last:
+            self.request("resync", **{"from": self.last})
+        self.request("snapshot")
+        self.request("games")
+
+    def _on_synced(self, f: dict, raw: bytes) -> None:
+        self.waiting = None
+        if f.get("last", 0) > self.last and not self._asked("resync"):
+            self.request("resync", first=True, **{"from": self.last})  # some were lost again
+
+    def _on_gap(self, f: dict, raw: bytes) -> None:
+        first, last = f["first"], f["last"]
+        if last > self.last:  # the frames after it follow in this same answer
+            self.store.gap(self.session, max(first, self.last + 1), last,
+                           "the table no longer had them when the laptop came back")
+            self.notify(f"frames {max(first, self.last + 1)}-{last} were lost while the laptop "
+                        "was away (the games' moves are still pulled from the journal)")
+            self.last = last
+
+    def _on_games(self, f: dict, raw: bytes) -> None:
+        self.waiting = None
+        for gid, status in f.get("games", []):
+            if status in ("finished", "abandoned"):
+                self.request("pull", gid=gid, **{"from": 0})
+
+    def _on_game(self, f: dict, raw: bytes) -> None:
+        commit = str(f["header"].get("seed_commit"))
+        pull = self.pull = _Pull(f["gid"], commit)
+        pull.stored_already = self.store.has_pulled(str(self.hello.get("uid")), f["gid"], commit)
+        pull.frames.append(("game", raw))
+
+    def _on_entry(self, f: dict, raw: bytes) -> None:
+        pull = self.pull
+        if pull is not None and f["gid"] == pull.gid and f["i"] == pull.next:
+            pull.frames.append(("entry", raw))
+            pull.next += 1
+
+    def _on_page(self, f: dict, raw: bytes) -> None:
+        self.waiting = None
+        pull = self.pull
+        if pull is None or pull.gid != f["gid"]:
+            return
+        if pull.stored_already:
+            self.pull = None
+            self.request("ack", first=True, gid=pull.gid)
+            return
+        pull.frames.append(("page", raw))
+        if not f["done"] or f["next"] != pull.next:
+            self.request("pull", first=True, gid=pull.gid, **{"from": pull.next})
+            return
+        self.store.pulled_game(self.session, str(self.hello.get("uid")), pull.gid,
+                               pull.seed_commit, pull.frames)
+        self.pull = None
+        self.pulled.append(pull.gid)
+        self.notify(f"game {pull.gid} pulled from the table's journal ({pull.next} entries)")
+        self.request("ack", first=True, gid=pull.gid)
+
+    def _on_acked(self, f: dict, raw: bytes) -> None:
+        self.waiting = None
+
+    def _on_err(self, f: dict, raw: bytes) -> None:
+        w = self.waiting
+        self.waiting = None
+        if w is not None and w.kind == "pull":
+            self.pull = None
+        self.notify(f"the table refused {w.kind if w else 'a command'}: {f.get('why')}")
+
+    def _on_started(self, f: dict, raw: bytes) -> None:
+        self.waiting = None
+
+    def _on_aborted(self, f: dict, raw: bytes) -> None:
+        self.waiting = None
+
+    def _on_clock(self, f: dict, raw: bytes) -> None:
+        self.waiting = None
+
+    def _on_bye(self, f: dict, raw: bytes) -> None:
+        self.waiting = None
+        self.notify("the app on the table stopped; its REPL is free (mpremote, Thonny)")
+
+
+def serve(keeper: Keeper, until: Callable[[], bool],
+          status: Callable[[str], None] = lambda text: None, pause: float = 0.2) -> None:
+    """Keep the port open and the keeper stepping until `until()`: a port that
+    goes away (unplugged, reset) is opened again as soon as it is back."""
+    link = keeper.link
+    while not until():
+        if not link.is_open:
+            try:
+                link.open()
+            except ports.PortError as e:
+                status(str(e))
+                time.sleep(pause)
+                continue
+            status("connected")
+            keeper.connected()
+        try:
+            keeper.step()
+        except Disconnected as e:
+            status(f"the table went away ({e}); waiting for it to come back")

@@ -1,0 +1,76 @@
+"""Finding the table's Pico and opening its port, with messages that say
+what to do when it cannot be opened.
+
+A Pico running MicroPython shows up as a USB serial device with the
+Raspberry Pi vendor id 2E8A and product id 0005. `--port` takes a device
+(/dev/ttyACM0, COM3) or a pyserial URL (socket://host:port, rfc2217://...).
+"""
+
+from __future__ import annotations
+
+import errno
+import sys
+
+import serial
+from serial.tools import list_ports
+
+PICO_VID, PICO_PID = 0x2E8A, 0x0005
+BAUD = 115200  # USB CDC ignores it; a UART bridge needs it
+
+
+class PortError(Exception):
+    """No port to use; the message says why and how to fix it."""
+
+
+def find_pico() -> str:
+    """The device name of the one Pico plugged in."""
+    found = [p for p in list_ports.comports() if (p.vid, p.pid) == (PICO_VID, PICO_PID)]
+    if not found:
+        others = ", ".join(p.device for p in list_ports.comports()) or "none"
+        raise PortError(
+            "no Pico found on USB (looking for 2E8A:0005; serial ports here: %s). Plug the "
+            "table in with a data cable, check that it runs MicroPython, or give --port." % others)
+    if len(found) > 1:
+        raise PortError("%d Picos are plugged in (%s): choose one with --port"
+                        % (len(found), ", ".join(p.device for p in found)))
+    return found[0].device
+
+
+def open_port(port: str | None, timeout: float = 0.05) -> serial.SerialBase:
+    """The port opened for reading with `timeout`; PortError says what went wrong."""
+    name = port or find_pico()
+    try:
+        if "://" in name:
+            return serial.serial_for_url(name, baudrate=BAUD, timeout=timeout)
+        return serial.Serial(name, BAUD, timeout=timeout, exclusive=True)
+    except serial.SerialException as e:
+        raise PortError(explain(name, e)) from e
+    except ValueError as e:
+        raise PortError(f"cannot open {name}: {e}") from e
+
+
+def explain(name: str, e: Exception) -> str:
+    """Why `name` did not open, and the fix on this system."""
+    code = getattr(e, "errno", None)
+    text = str(e)
+    if code in (errno.EACCES, errno.EPERM) or "ermission" in text or "Access is denied" in text:
+        return f"permission denied opening {name}. " + _permission_fix()
+    if code == errno.EBUSY or "busy" in text.lower() or "exclusively lock" in text \
+            or "in use" in text.lower():
+        return (f"{name} is busy: another program has it open (Thonny, mpremote, a serial "
+                "monitor, another catnip). Close it and try again.")
+    if code == errno.ENOENT or "No such file" in text or "FileNotFoundError" in text:
+        return f"{name} does not exist: is the table plugged in? `catnip monitor` finds it " \
+               "by itself when --port is left out"
+    return f"cannot open {name}: {text}"
+
+
+def _permission_fix() -> str:
+    if sys.platform.startswith("linux"):
+        return ("On Linux, add yourself to the group that owns the port and log in again: "
+                "`sudo usermod -aG dialout $USER` (Arch, Fedora: `uucp`).")
+    if sys.platform == "darwin":
+        return ("On macOS, close other programs using the port; if it persists, unplug the "
+                "table, plug it in again and use the /dev/cu.usbmodem* name.")
+    return ("On Windows, close any program using the COM port (Thonny, a terminal), or "
+            "unplug and replug the table; check Device Manager for its COM number.")

@@ -1,0 +1,285 @@
+"""The session store: every frame a table sent, kept in SQLite on the laptop.
+
+One row per frame, exactly as it came over the wire; nothing is ever updated
+or deleted (triggers refuse it). WAL with synchronous=FULL: each frame is its
+own committed transaction, so a laptop that crashes or loses power mid-game
+loses at most the frame it was writing. A session is one power-up of one
+table (its unique id and boot token, from "hello"); a host that restarts
+carries on the same session. Games pulled from the table's journal are stored
+in one transaction with a `pulls` row, so each is stored exactly once.
+
+The schema is versioned with SQLite's user_version; MIGRATIONS[i] takes a
+store from version i to i + 1, and opening a store runs whatever it lacks.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+_APPEND_ONLY = """
+CREATE TRIGGER {t}_no_update BEFORE UPDATE ON {t}
+BEGIN SELECT RAISE(ABORT, 'the session store is append-only'); END;
+CREATE TRIGGER {t}_no_delete BEFORE DELETE ON {t}
+BEGIN SELECT RAISE(ABORT, 'the session store is append-only'); END;
+"""
+
+MIGRATIONS: list[str] = [
+    # 0 -> 1
+    """
+    CREATE TABLE sessions (
+        id INTEGER PRIMARY KEY,
+        uid TEXT NOT NULL,          -- the table's unique id (machine.unique_id)
+        boot TEXT NOT NULL,         -- a token the table draws at every power-up
+        board TEXT NOT NULL,
+        firmware TEXT NOT NULL,
+        opened REAL NOT NULL,       -- when this laptop first heard it (Unix time)
+        UNIQUE (uid, boot)
+    );
+    CREATE TABLE frames (
+        id INTEGER PRIMARY KEY,
+        session INTEGER NOT NULL REFERENCES sessions (id),
+        at REAL NOT NULL,
+        seq INTEGER NOT NULL,       -- the stream number, 0 for an answer
+        kind TEXT NOT NULL,
+        gid INTEGER,                -- the journal's game number, when the frame has one
+        raw TEXT NOT NULL           -- the frame as sent, marker to CRC
+    );
+    CREATE UNIQUE INDEX frames_stream ON frames (session, seq) WHERE seq > 0;
+    CREATE INDEX frames_game ON frames (session, gid);
+    CREATE TABLE pulls (
+        uid TEXT NOT NULL,
+        gid INTEGER NOT NULL,
+        seed_commit TEXT NOT NULL,
+        session INTEGER NOT NULL REFERENCES sessions (id),
+        first_frame INTEGER NOT NULL,
+        last_frame INTEGER NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (uid, gid, seed_commit)
+    );
+    CREATE TABLE gaps (
+        id INTEGER PRIMARY KEY,
+        session INTEGER NOT NULL REFERENCES sessions (id),
+        first INTEGER NOT NULL,
+        last INTEGER NOT NULL,
+        at REAL NOT NULL,
+        why TEXT NOT NULL
+    );
+    CREATE TABLE noise (
+        id INTEGER PRIMARY KEY,
+        session INTEGER REFERENCES sessions (id),
+        at REAL NOT NULL,
+        kind TEXT NOT NULL,         -- "noise" (not ours) or "bad" (a damaged frame)
+        text TEXT NOT NULL
+    );
+    """ + "".join(_APPEND_ONLY.format(t=t) for t in ("sessions", "frames", "pulls", "gaps", "noise")),
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class StoreError(Exception):
+    """The store cannot be used; the message says why and what to do."""
+
+
+def default_path() -> Path:
+    return Path(platformdirs.user_data_dir("catnip", appauthor=False)) / "sessions.sqlite3"
+
+
+@dataclass(frozen=True)
+class Frame:
+    id: int
+    session: int
+    at: float
+    seq: int
+    kind: str
+    gid: int | None
+    raw: str
+
+    def fields(self) -> dict:
+        from catnip import wire
+
+        return wire.decode(self.raw.encode())[2]
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    id: int
+    uid: str
+    boot: str
+    board: str
+    firmware: str
+    opened: float
+    frames: int
+    games: list[int]
+    pulled: list[int]
+    gaps: int
+
+
+class Store:
+    def __init__(self, path: Path | str | None = None) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"the session store {self.path} cannot be opened ({e}); move it "
+                             "aside to start a new one, or pass --store PATH") from e
+        except OSError as e:
+            raise StoreError(f"cannot create the session store at {self.path} ({e}); "
+                             "pass --store PATH to put it elsewhere") from e
+
+    def _migrate(self) -> None:
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"the session store {self.path} is schema {version}, newer than "
+                             f"this catnip knows ({SCHEMA_VERSION}): update catnip")
+        for step in range(version, SCHEMA_VERSION):
+            with self._transaction():
+                for statement in _statements(MIGRATIONS[step]):
+                    self.db.execute(statement)
+                self.db.execute(f"PRAGMA user_version = {step + 1}")
+
+    def _transaction(self):
+        return _Transaction(self.db)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # ---- writing ------------------------------------------------------------
+
+    def session(self, uid: str, boot: str, board: str, firmware: str) -> int:
+        """The session of this power-up of this table, opened if new."""
+        row = self.db.execute("SELECT id FROM sessions WHERE uid = ? AND boot = ?",
+                              (uid, boot)).fetchone()
+        if row is not None:
+            return row[0]
+        cur = self.db.execute(
+            "INSERT INTO sessions (uid, boot, board, firmware, opened) VALUES (?, ?, ?, ?, ?)",
+            (uid, boot, board, firmware, time.time()))
+        return int(cur.lastrowid)
+
+    def frame(self, session: int, seq: int, kind: str, gid: int | None, raw: bytes) -> int:
+        cur = self.db.execute(
+            "INSERT INTO frames (session, at, seq, kind, gid, raw) VALUES (?, ?, ?, ?, ?, ?)",
+            (session, time.time(), seq, kind, gid, raw.decode()))
+        return int(cur.lastrowid)
+
+    def pulled_game(self, session: int, uid: str, gid: int, seed_commit: str,
+                    frames: list[tuple[str, bytes]]) -> None:
+        """A game pulled from the journal: its frames ("game", "entry"s, the
+        last "page") and the row saying it is stored, in one transaction."""
+        with self._transaction():
+            ids = [self.frame(session, 0, kind, gid, raw) for kind, raw in frames]
+            self.db.execute(
+                "INSERT INTO pulls (uid, gid, seed_commit, session, first_frame, last_frame, at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (uid, gid, seed_commit, session, ids[0], ids[-1], time.time()))
+
+    def gap(self, session: int, first: int, last: int, why: str) -> None:
+        self.db.execute("INSERT INTO gaps (session, first, last, at, why) VALUES (?, ?, ?, ?, ?)",
+                        (session, first, last, time.time(), why))
+
+    def noise(self, session: int | None, kind: str, text: str) -> None:
+        self.db.execute("INSERT INTO noise (session, at, kind, text) VALUES (?, ?, ?, ?)",
+                        (session, time.time(), kind, text))
+
+    # ---- reading ------------------------------------------------------------
+
+    def last_seq(self, session: int) -> int:
+        row = self.db.execute("SELECT MAX(seq) FROM frames WHERE session = ?", (session,))
+        found = row.fetchone()[0]
+        gap = self.db.execute("SELECT MAX(last) FROM gaps WHERE session = ?",
+                              (session,)).fetchone()[0]
+        return max(found or 0, gap or 0)
+
+    def has_pulled(self, uid: str, gid: int, seed_commit: str) -> bool:
+        return self.db.execute("SELECT 1 FROM pulls WHERE uid = ? AND gid = ? AND seed_commit = ?",
+                               (uid, gid, seed_commit)).fetchone() is not None
+
+    def frames(self, session: int | None = None, uid: str | None = None) -> Iterator[Frame]:
+        """Frames in the order they were stored, of one session or of every
+        session of one table."""
+        if session is not None:
+            rows = self.db.execute("SELECT * FROM frames WHERE session = ? ORDER BY id",
+                                   (session,))
+        else:
+            rows = self.db.execute(
+                "SELECT frames.* FROM frames JOIN sessions ON sessions.id = frames.session "
+                "WHERE sessions.uid = ? ORDER BY frames.id", (uid,))
+        for row in rows:
+            yield Frame(*row)
+
+    def game_frames(self, uid: str, kinds: tuple[str, ...]) -> Iterator[tuple[int, str, str]]:
+        """(session, kind, raw) of every frame of these kinds from one table, in
+        the order stored: what replay --verify reads."""
+        marks = ", ".join("?" * len(kinds))
+        yield from self.db.execute(
+            "SELECT frames.session, frames.kind, frames.raw FROM frames JOIN sessions "
+            f"ON sessions.id = frames.session WHERE sessions.uid = ? AND frames.kind IN ({marks}) "
+            "ORDER BY frames.id", (uid, *kinds))
+
+    def gaps(self, session: int) -> list[tuple[int, int, str]]:
+        return self.db.execute("SELECT first, last, why FROM gaps WHERE session = ? ORDER BY id",
+                               (session,)).fetchall()
+
+    def noise_lines(self, session: int) -> list[tuple[str, str]]:
+        return self.db.execute("SELECT kind, text FROM noise WHERE session = ? ORDER BY id",
+                               (session,)).fetchall()
+
+    def sessions(self) -> list[SessionInfo]:
+        return [self.info(row[0]) for row in
+                self.db.execute("SELECT id FROM sessions ORDER BY id")]
+
+    def info(self, session: int) -> SessionInfo:
+        row = self.db.execute("SELECT * FROM sessions WHERE id = ?", (session,)).fetchone()
+        if row is None:
+            known = [r[0] for r in self.db.execute("SELECT id FROM sessions ORDER BY id")]
+            raise StoreError(f"no session {session} in {self.path}; "
+                             + (f"sessions are {_ranges(known)}" if known else
+                                "it has none yet: `catnip monitor` records them"))
+        q = self.db.execute
+        frames = q("SELECT COUNT(*) FROM frames WHERE session = ?", (session,)).fetchone()[0]
+        games = [r[0] for r in q("SELECT DISTINCT gid FROM frames WHERE session = ? AND "
+                                 "kind = 'begin' ORDER BY gid", (session,))]
+        pulled = [r[0] for r in q("SELECT gid FROM pulls WHERE session = ? ORDER BY at",
+                                  (session,))]
+        gaps = q("SELECT COUNT(*) FROM gaps WHERE session = ?", (session,)).fetchone()[0]
+        return SessionInfo(*row, frames=frames, games=games, pulled=pulled, gaps=gaps)
+
+
+class _Transaction:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind, value, tb) -> None:
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def _statements(script: str) -> list[str]:
+    """A migration's statements, one by one (triggers keep their inner ';')."""
+    out, part = [], ""
+    for piece in script.split(";"):
+        part += piece
+        if sqlite3.complete_statement(part + ";"):
+            if part.strip():
+                out.append(part.strip())
+            part = ""
+        else:
+            part += ";"
+    return out
+
+
+def _ranges(ids: list[int]) -> str:
+    return ", ".join(map(str, ids[:20])) + (" ..." if len(ids) > 20 else "")

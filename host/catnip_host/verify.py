@@ -1,0 +1,220 @@
+"""Replay and verify: rebuild each game from its revealed seed and moves with
+the shared rules (catnip.rules), check the seed against the commitment the
+table sent when the game began, and compare every move's events with what the
+table announced live, naming the first move that disagrees.
+
+A game's frames: "begin" (its public header: the seed's commitment), "act"
+(the events of move n, as announced), "end" (the result), all live; then,
+pulled from the journal once it ended, "game" (the header with the seed
+revealed) and one "entry" per journal record.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from catnip import rules, wire
+from catnip.rules.engine import RuleError
+
+VERIFIED, DISAGREES, UNVERIFIABLE = 0, 1, 3  # exit statuses
+KINDS = ("begin", "act", "end", "game", "entry")  # the frames a check reads
+
+
+@dataclass
+class Game:
+    """Everything known of one game (gid, seed_commit)."""
+
+    gid: int
+    seed_commit: str
+    name: str = "?"
+    announced: dict[int, list] = field(default_factory=dict)  # move n -> events
+    live_from: int | None = None  # the first move announced live
+    live_result: dict | None = None
+    header: dict | None = None  # pulled: the header with the seed
+    entries: list[list] = field(default_factory=list)
+    sessions: set[int] = field(default_factory=set)  # where its frames were stored
+
+
+@dataclass
+class Check:
+    gid: int
+    name: str
+    status: int
+    moves: int = 0
+    compared: int = 0
+    unseen: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        title = {"heist": "Meow Heist", "stack": "Stack O' Cats", "purrfect": "Purrfect"}.get(
+            self.name, self.name)
+        verdict = {VERIFIED: "verified", DISAGREES: "DOES NOT VERIFY",
+                   UNVERIFIABLE: "cannot be verified yet"}[self.status]
+        seen = f"{self.compared} of {self.moves} moves compared with the live announcements"
+        if self.moves and not self.compared:
+            seen = (f"{self.moves} moves replayed; none was seen live (played while no laptop "
+                    "listened): checked against its commitment and the rules")
+        elif self.unseen:
+            seen += f" ({self.unseen} not seen live)"
+        return f"game {self.gid} ({title}): {verdict}; {seen}"
+
+
+def seed_matches(commitment: str, header: dict) -> bool:
+    """Whether the revealed seed (and salt, where the rules use one) gives
+    the commitment sent at the start: the one place this is decided."""
+    from catnip.rules import rng
+
+    if "salt" in header:
+        return rng.commit(header["seed"], header["salt"]) == commitment
+    return rng.commit(header["seed"]) == commitment
+
+
+def rebuild(header: dict):
+    """The game a revealed header starts, before its first move."""
+    cls = rules.game_class(header["game"])
+    if "salt" in header:
+        return cls(header["config"], header["seed"], header["salt"])
+    return cls(header["config"], header["seed"])
+
+
+def gather(frames: Iterable[tuple[int, str, dict]]) -> dict[tuple[int, str], Game]:
+    """Games from frames (session, kind, fields) in the order they arrived."""
+    games: dict[tuple[int, str], Game] = {}
+    current: dict[tuple[int, int], tuple[int, str]] = {}  # (session, gid) -> game key
+    pulling: Game | None = None
+    for session, kind, f in frames:
+        if kind in ("begin", "game"):
+            h = f["header"]
+            key = (f["gid"], str(h.get("seed_commit")))
+            g = games.setdefault(key, Game(f["gid"], key[1], h.get("game", "?")))
+            g.sessions.add(session)
+            if kind == "begin":
+                current[(session, f["gid"])] = key
+                g.live_from = f.get("moves", 0) + 1 if g.live_from is None else g.live_from
+            else:
+                g.header, g.entries, pulling = h, [], g
+        elif kind == "entry" and pulling is not None and pulling.gid == f["gid"]:
+            pulling.entries.append(f["e"])
+        elif kind in ("act", "end"):
+            key = current.get((session, f.get("gid")))
+            if key is None:
+                continue  # its begin was lost in a gap: nothing to pin it to
+            if kind == "act":
+                games[key].announced[f["n"]] = f["events"]
+            else:
+                games[key].live_result = f["result"]
+    return games
+
+
+def check(g: Game) -> Check:
+    c = Check(g.gid, g.name, VERIFIED)
+    if g.header is None:
+        c.status = UNVERIFIABLE
+        c.problems.append("its seed and moves have not been pulled from the table yet (still in "
+                          "play, or the table has not been connected since it ended)")
+        c.unseen = len(g.announced)
+        return c
+    h = g.header
+    if not seed_matches(g.seed_commit, h):
+        return _fail(c, "the revealed seed does not match the commitment sent when the game "
+                        "began: the record was altered or belongs to another game")
+    try:
+        game = rebuild(h)
+    except (RuleError, ValueError, KeyError, TypeError) as e:
+        return _fail(c, f"the game cannot be set up from its header: {e}")
+    result = None
+    for entry in g.entries:
+        if entry[0] == "end":
+            result = entry[1]
+            continue
+        if entry[0] != "action":
+            continue  # a tray note: not part of the rules' state
+        c.moves += 1
+        n, player, action = c.moves, entry[1], tuple(entry[2])
+        try:
+            events = game.act(player, action)
+        except RuleError as e:
+            return _fail(c, f"move {n} (player {player + 1}, {action}) is refused by the rules: {e}")
+        live = g.announced.get(n)
+        if live is None:
+            c.unseen += 1
+            continue
+        c.compared += 1
+        if live != events and c.status == VERIFIED and live != (events := _plain(events)):
+            _fail(c, f"move {n} (player {player + 1}, {action}) disagrees: "
+                     + _first_difference(live, events))
+    extra = sorted(k for k in g.announced if k > c.moves)
+    if extra:
+        _fail(c, f"the table announced move {extra[0]} but the journal holds {c.moves} moves")
+    final = _plain(game.result())
+    if result is not None and _plain(result) != final:
+        _fail(c, f"the journal's result {result} is not the rules' {final}")
+    if g.live_result is not None and _plain(g.live_result) != final:
+        _fail(c, f"the result announced live {g.live_result} is not the rules' {final}")
+    return c
+
+
+def _fail(c: Check, why: str) -> Check:
+    c.status = DISAGREES
+    c.problems.append(why)
+    return c
+
+
+def _plain(x):
+    """As it reads back from JSON (tuples become lists)."""
+    return json.loads(json.dumps(x))
+
+
+def _first_difference(live: list, rules_say: list) -> str:
+    for i in range(max(len(live), len(rules_say))):
+        a = live[i] if i < len(live) else "(nothing)"
+        b = rules_say[i] if i < len(rules_say) else "(nothing)"
+        if a != b:
+            return f"event {i + 1}: the table announced {a}, the rules give {b}"
+    return "the events differ"
+
+
+# ---- sources ------------------------------------------------------------------------
+
+
+def from_store(store, session: int) -> list[Check]:
+    """Every game begun or pulled in `session` (with its live frames from every
+    power-up of that table, for a game resumed after a power cut)."""
+    info = store.info(session)
+    frames = ((s, kind, _fields(raw)) for s, kind, raw in store.game_frames(info.uid, KINDS))
+    games = gather(frames)
+    return [check(g) for key, g in sorted(games.items()) if session in g.sessions]
+
+
+def from_file(path: Path) -> list[Check]:
+    """A file of wire frames (a capture, or `catnip sessions show ID --raw`),
+    or a JSON record (rules' record(): header, seed and packed log)."""
+    data = path.read_bytes()
+    if data.lstrip()[:1] == b"{":
+        return [_check_record(json.loads(data))]
+    items = wire.Reader().feed(data + b"\n")
+    frames = [(0, i[2], i[3]) for i in items if i[0] == "frame"]
+    if not frames:
+        raise ValueError(f"{path} holds no catnip frames and is not a JSON record")
+    return [check(g) for key, g in sorted(gather(frames).items())]
+
+
+def _check_record(record: dict) -> Check:
+    from catnip.rules.log import Log
+
+    try:
+        log = Log.unpack(record["log"])
+    except (KeyError, ValueError) as e:
+        raise ValueError(f"not a game record: {e}") from e
+    g = Game(0, str(record.get("seed_commit")), record.get("game", "?"), header=record)
+    g.entries = [["action", p, list(a)] for p, a in log]
+    return check(g)
+
+
+def _fields(raw: str) -> dict:
+    """A stored frame's fields (its CRC was checked when it arrived)."""
+    body = raw.rstrip("\r")[:-9]
+    return json.loads(body.split(" ", 3)[3])

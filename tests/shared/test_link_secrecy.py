@@ -1,0 +1,195 @@
+# micropython-only: the table app draws into MicroPython's built-in framebuf.
+#
+# Secrecy on the wire, tested by changing the secrets: two tables play the
+# same public game, but at a random point one player makes a different
+# secret choice (Meow Heist: which card is locked while others still choose;
+# Purrfect: which cat is offered, same number of cards). Every byte the app
+# sends on its serial line must be the same at both tables. And over random
+# games of every title the seed never appears before the game is over, and
+# two seeds give begin frames that differ only in the commitment.
+# (The laptop's store keeps exactly these bytes: tests/test_link_e2e.py.)
+import os
+from binascii import hexlify
+
+from apprig import AppRig
+from catnip import wire
+from catnip.journal import Journal
+from catnip.line import Line
+from catnip.rules.purrfect import cat_of
+from catnip.rules.rng import Rng
+from playout import any_legal
+
+# A folder of its own: runs of this module on one machine never share flash.
+ROOT = "/tmp/catnip-secrecy-" + hexlify(os.urandom(6)).decode()
+TITLES = (
+    ("heist", {"variant": "standard", "gems": "digital"}, [0, 1, 2]),
+    ("heist", {"variant": "original", "gems": "digital"}, [0, 1, 2]),
+    ("heist", {"variant": "standard", "gems": "digital"}, [0, 1]),
+    ("purrfect", {"mode": "stations"}, [0, 1, 2, 3]),
+    ("stack", {"mode": "composure", "black_cat": True, "draw": "digital"}, [0, 1, 2]),
+)
+TRIALS = 6
+
+
+class Out:
+    """The app's serial output: kept (`data`), or with `look` given, read
+    frame by frame as it comes and not kept (a whole game would not fit)."""
+
+    def __init__(self, look=None):
+        self.data = bytearray()
+        self.look = look
+        self.reader = wire.Reader()
+
+    def write(self, b):
+        if self.look is None:
+            self.data.extend(b)
+            return
+        for item in self.reader.feed(b):
+            assert item[0] == "frame", item
+            self.look(item)
+
+
+def _mkdir(path):
+    try:
+        os.mkdir(path)
+    except OSError:
+        pass
+
+
+def _rm(path):
+    try:
+        entries = os.listdir(path)
+    except OSError:
+        try:
+            os.remove(path)
+        except OSError:
+            pass
+        return
+    for name in entries:
+        _rm(path + "/" + name)
+    os.rmdir(path)
+
+
+def _table(tag, seed, look=None):
+    _mkdir(ROOT)
+    path = "%s/%s" % (ROOT, tag)
+    _rm(path)
+    _mkdir(path)
+    os.chdir(path)
+    out = Out(look)
+    rig = AppRig(Journal(path + "/journal"), line=Line(None, out, None, boot="same"), seed=seed)
+    return rig, out
+
+
+def _secret_pair(game, name, rng):
+    """(player, a, b): two different secret choices the public cannot tell
+    apart, available now, or None."""
+    players = game.to_act()
+    if name == "heist":
+        v = game.public()
+        waiting = [p for p in players if not v["seats"][p]["committed"]]
+        if len(waiting) < 2:
+            return None  # the last lock starts the reveal: that is public
+        p = waiting[rng.below(len(waiting))]
+        plays = [a for a in game.legal(p) if a[0] == "play"]
+        if len(plays) < 2:
+            return None
+        a = plays[rng.below(len(plays))]
+        others = [x for x in plays if x != a]
+        return p, a, others[rng.below(len(others))]
+    if name == "purrfect":
+        for p in players:
+            offers = [a for a in game.legal(p) if a[0] == "offer" and len(a) == 2]
+            for a in offers:
+                for b in offers:
+                    if cat_of(a[1]) != cat_of(b[1]):
+                        return p, a, b
+    return None
+
+
+def _start(rig, out, name, options, seats):
+    config = dict(options)
+    config["players"] = len(seats)
+    rig.app.start(name, config, seats)
+
+
+def test_a_different_secret_choice_sends_the_same_bytes():
+    tested = {}
+    for name, options, seats in TITLES:
+        if name == "stack":
+            continue  # nothing in it is secret but the seed (below)
+        a_rig, a_out = _table("a", "one")
+        b_rig, b_out = _table("b", "one")
+        try:
+            for trial in range(TRIALS):
+                rng = Rng("secrecy %s %d" % (name, trial))
+                for rig, out in ((a_rig, a_out), (b_rig, b_out)):
+                    _start(rig, out, name, options, seats)
+                game = a_rig.app.game
+                stop = rng.below(40)
+                for _ in range(stop):
+                    if game.result() is not None:
+                        break
+                    p = game.to_act()[rng.below(len(game.to_act()))]
+                    action = any_legal(game, p, rng)
+                    a_rig.app.act(p, action)
+                    b_rig.app.act(p, action)
+                pair = None
+                while game.result() is None:
+                    pair = _secret_pair(game, name, rng)
+                    if pair is not None:
+                        break
+                    p = game.to_act()[rng.below(len(game.to_act()))]
+                    action = any_legal(game, p, rng)
+                    a_rig.app.act(p, action)
+                    b_rig.app.act(p, action)
+                if pair is None:
+                    continue
+                p, a, b = pair
+                a_out.data, b_out.data = bytearray(), bytearray()
+                a_rig.app.act(p, a)
+                b_rig.app.act(p, b)
+                assert a_rig.app.game.public() == b_rig.app.game.public(), (name, a, b)
+                assert a_out.data == b_out.data, (name, a, b, bytes(a_out.data))
+                assert a_rig.app.game.state() != b_rig.app.game.state()  # the secret differs
+                tested[name] = tested.get(name, 0) + 1
+        finally:
+            a_rig.close()
+            b_rig.close()
+            _rm(ROOT)
+    assert tested.get("heist", 0) >= 3 and tested.get("purrfect", 0) >= 2, tested
+
+
+def test_the_seed_stays_off_the_wire_until_the_game_is_over():
+    for name, options, seats in TITLES:
+        begins = []
+        for k in range(2):
+            seed = "seed-%s-%d" % (name, k)
+            seen = {"begin": None, "over": False, "frames": 0}
+
+            def look(item, seed=seed, seen=seen):
+                seen["frames"] += 1
+                if not seen["over"]:
+                    assert seed.encode() not in item[4], (item[2], item[4])
+                if item[2] == "begin":
+                    seen["begin"] = item[3]
+                if item[2] == "end":
+                    seen["over"] = True
+
+            rig, out = _table("s%d" % k, seed, look)
+            try:
+                _start(rig, out, name, options, seats)
+                rng = Rng(seed)
+                game = rig.app.game
+                while game.result() is None and len(game.log) < 400:
+                    p = game.to_act()[0]
+                    rig.app.act(p, any_legal(game, p, rng))
+                assert seen["frames"] > 3
+                begin = seen["begin"]
+                assert begin["header"]["seed_commit"] == game.seed_commit
+                begin["header"]["seed_commit"] = "?"
+                begins.append(begin)
+            finally:
+                rig.close()
+        assert begins[0] == begins[1], name
+    _rm(ROOT)

@@ -1,0 +1,118 @@
+"""The live mirror (`catnip monitor`, and beside the virtual table's stations
+through a pty), and `catnip sessions list/show`."""
+
+from __future__ import annotations
+
+import os
+import select
+import threading
+import time
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+from catnip import wire
+from catnip_host.cli import main
+from catnip_host.monitor import Mirror, describe
+from catnip_host.simlink import SimMirror
+from catnip_host.store import Store
+from test_link import Table
+from test_verify import _frames
+
+
+def _shown(mirror: Mirror) -> str:
+    console = Console(record=True, width=110)
+    console.print(mirror.render())
+    return console.export_text()
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("heist", ["Meow Heist", "round", "safe card", "locked", "rocks"]),
+    ("stack", ["Stack O' Cats", "tower", "in the bag", "score"]),
+    ("purrfect", ["Purrfect", "pawprints", "meows", "open offers"]),
+])
+def test_the_mirror_shows_what_the_rules_make_public(name, words):
+    from catnip import rules
+
+    frames = _frames(name, {"players": 4} if name == "purrfect" else None)
+    mirror = Mirror()
+    header = frames[0][1]["header"]
+    public = rules.new(name, header["config"], "v").public()
+    for kind, f in frames:
+        if kind in ("begin", "act"):
+            mirror.apply(kind, f)
+        if kind == "begin":
+            mirror.apply("snap", {"gid": 1, "game": name, "public": public})
+    text = _shown(mirror)
+    for word in words:
+        assert word in text, (word, text)
+    assert "move" in text and "events" in text
+    mirror.apply("end", [f for k, f in frames if k == "end"][0])
+    assert "standings" in _shown(mirror)
+
+
+def test_an_event_reads_as_one_line():
+    assert describe({"type": "steal", "player": 2, "from": 0, "card": 4}) == \
+        "P3 steal: card 4, from 0"
+    assert describe({"event": "over", "reason": "the bag is empty"}) == \
+        "over: reason the bag is empty"
+
+
+def test_the_mirror_beside_the_virtual_table_talks_through_a_pty(tmp_path):
+    """The firmware's line on one end (here under CPython), the monitor's
+    Keeper and Mirror on the other, opened by path like a Pico's port."""
+    sim = SimMirror(tmp_path / "s.sqlite3")
+    table = Table(tmp_path)
+    table.port.write = lambda data: os.write(sim.fd, data)
+    stop = threading.Event()
+
+    def firmware():
+        while not stop.is_set():
+            if select.select([sim.fd], [], [], 0.01)[0]:
+                try:
+                    table.line.feed(os.read(sim.fd, 256))
+                except OSError:
+                    return
+
+    thread = threading.Thread(target=firmware, daemon=True)
+    thread.start()
+    sim.start()
+    try:
+        deadline = time.monotonic() + 10
+        while "connected" not in sim.mirror.status or sim.mirror.frames == 0:
+            assert time.monotonic() < deadline, sim.mirror.status
+            time.sleep(0.02)
+        table.say("Station 2 is back")
+        while not any("Station 2 is back" in line for line in sim.mirror.feed):
+            assert time.monotonic() < deadline, list(sim.mirror.feed)
+            time.sleep(0.02)
+        assert "virtual table on /dev/pts/" in _shown(sim.mirror)
+    finally:
+        stop.set()
+        thread.join()
+        sim.stop()
+    store = Store(tmp_path / "s.sqlite3")
+    kinds = [f.kind for f in store.frames(1)]
+    assert kinds[:3] == ["hello", "snap", "synced"] and "say" in kinds
+
+
+def test_sessions_list_and_show(tmp_path):
+    path = tmp_path / "s.sqlite3"
+    runner = CliRunner()
+    empty = runner.invoke(main, ["sessions", "list", "--store", str(path)])
+    assert empty.exit_code == 0 and "no sessions" in empty.output
+    store = Store(path)
+    sid = store.session("e6614103e7", "b00t", "direct", "0.1.0")
+    for seq, (kind, f) in enumerate(_frames(), 1):
+        store.frame(sid, seq, kind, f.get("gid"), wire.encode(kind, seq, f)[:-1])
+    store.gap(sid, 3, 4, "test")
+    listed = runner.invoke(main, ["sessions", "list", "--store", str(path)])
+    assert listed.exit_code == 0 and "direct" in listed.output, listed.output
+    shown = runner.invoke(main, ["sessions", "show", str(sid), "--store", str(path)])
+    assert shown.exit_code == 0 and "begin" in shown.output and "gap: frames 3-4" in shown.output
+    raw = runner.invoke(main, ["sessions", "show", str(sid), "--raw", "--store", str(path)])
+    assert raw.stdout_bytes.count(b"\x1e#1 ") == len(_frames())
+    verified = runner.invoke(main, ["replay", str(sid), "--verify", "--store", str(path)])
+    assert verified.exit_code == 0, verified.output
+    assert runner.invoke(main, ["sessions", "show", "7", "--store", str(path)]).exit_code == 1

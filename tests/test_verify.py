@@ -1,0 +1,140 @@
+"""`catnip replay --verify`: a game rebuilt from its revealed seed and moves
+matches what the table announced, and every kind of disagreement is named
+with the first move where it happens; the exit status says which."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from catnip import rules, wire
+from catnip.rules.rng import Rng
+from catnip_host import verify
+from catnip_host.cli import main
+from playout import any_legal
+from purrfect_play import sensible_action
+
+
+def _move(game, rng):
+    """(player, action) of a seeded player that ends games (tablebot's policy)."""
+    players = game.to_act()
+    if game.NAME == "purrfect":
+        start = rng.below(len(players))
+        for p in players[start:] + players[:start]:
+            action = sensible_action(game, p, rng)
+            if action is not None:
+                return p, action
+        return players[start], any_legal(game, players[start], rng)
+    return players[0], any_legal(game, players[0], rng)
+
+
+def _frames(name="heist", config=None, seed="v", pulled=True, live=True):
+    """(kind, fields) the table sends for one game played live and then pulled,
+    as App and catnip.remote send them."""
+    game = rules.new(name, config or {"players": 3}, seed)
+    out = []
+    if live:
+        out.append(("begin", {"gid": 1, "header": game.header(), "seats": [0, 1, 2], "moves": 0}))
+    rng = Rng(seed)
+    entries = []
+    while game.result() is None:
+        p, a = _move(game, rng)
+        events = game.act(p, a)
+        entries.append(["action", p, list(a)])
+        if live:
+            out.append(("act", {"gid": 1, "n": len(game.log), "events": events}))
+    entries.append(["end", game.result()])
+    if live:
+        out.append(("end", {"gid": 1, "result": game.result()}))
+    if pulled:
+        header = game.journal()
+        del header["log"]
+        out.append(("game", {"gid": 1, "status": "finished", "header": header}))
+        out += [("entry", {"gid": 1, "i": i, "e": e}) for i, e in enumerate(entries)]
+    return json.loads(json.dumps(out))
+
+
+def _check(frames):
+    (c,) = [verify.check(g) for g in verify.gather((0, k, f) for k, f in frames).values()]
+    return c
+
+
+@pytest.mark.parametrize("name", ["heist", "stack", "purrfect"])
+def test_an_honest_game_verifies_move_by_move(name):
+    c = _check(_frames(name, {"players": 4} if name == "purrfect" else None))
+    assert c.status == verify.VERIFIED, c.problems
+    assert c.moves > 5 and c.compared == c.moves and c.unseen == 0
+
+
+def test_an_altered_announcement_names_the_first_move_that_disagrees():
+    frames = _frames()
+    acts = [f for k, f in frames if k == "act" and f["events"]]
+    bad = acts[3]
+    bad["events"][0] = dict(bad["events"][0], player=(bad["events"][0].get("player", 0) + 1) % 3)
+    c = _check(frames)
+    assert c.status == verify.DISAGREES
+    assert c.problems[0].startswith(f"move {bad['n']} (player ")
+    assert "event 1: the table announced" in c.problems[0]
+
+
+def test_a_seed_that_breaks_its_commitment_fails():
+    frames = _frames()
+    for kind, f in frames:
+        if kind == "game":
+            f["header"]["seed"] = "another"
+    c = _check(frames)
+    assert c.status == verify.DISAGREES and "commitment" in c.problems[0]
+
+
+def test_a_move_the_rules_refuse_is_named():
+    frames = _frames()
+    entries = [f for k, f in frames if k == "entry"]
+    entries[2]["e"][2] = ["fly"]
+    c = _check(frames)
+    assert c.status == verify.DISAGREES and c.problems[0].startswith("move 3 ")
+    assert "refused by the rules" in c.problems[0]
+
+
+def test_a_game_not_pulled_yet_cannot_be_verified_and_says_why():
+    c = _check(_frames(pulled=False))
+    assert c.status == verify.UNVERIFIABLE and "not been pulled" in c.problems[0]
+
+
+def test_a_game_played_without_the_laptop_verifies_from_the_journal_alone():
+    c = _check(_frames(live=False))
+    assert c.status == verify.VERIFIED and c.compared == 0 and c.unseen == c.moves > 0
+
+
+def _file(tmp_path, frames):
+    path = tmp_path / "session.catnip"
+    path.write_bytes(b"boot banner\r\n" + b"".join(wire.encode(k, i + 1, f)
+                                                   for i, (k, f) in enumerate(frames)))
+    return str(path)
+
+
+def test_the_exit_status_says_verified_or_not(tmp_path):
+    runner = CliRunner()
+    good = runner.invoke(main, ["replay", _file(tmp_path, _frames()), "--verify"])
+    assert good.exit_code == 0 and "verified" in good.output, good.output
+    frames = _frames()
+    next(f for k, f in frames if k == "act" and f["events"])["events"][0]["x"] = 1
+    bad = runner.invoke(main, ["replay", _file(tmp_path, frames), "--verify"])
+    assert bad.exit_code == 1 and "DOES NOT VERIFY" in bad.output
+    unpulled = runner.invoke(main, ["replay", _file(tmp_path, _frames(pulled=False)), "--verify"])
+    assert unpulled.exit_code == 3 and "cannot be verified yet" in unpulled.output
+    record = tmp_path / "record.json"
+    game = rules.new("stack", {"players": 2}, "r")
+    rng = Rng("r")
+    while game.result() is None:
+        game.act(game.to_act()[0], any_legal(game, game.to_act()[0], rng))
+    record.write_text(json.dumps(game.record()))
+    assert runner.invoke(main, ["replay", str(record), "--verify"]).exit_code == 0
+    junk = tmp_path / "junk.txt"
+    junk.write_text("nothing here\n")
+    nothing = runner.invoke(main, ["replay", str(junk), "--verify"])
+    assert nothing.exit_code == 1 and "no catnip frames" in nothing.output
+    missing = runner.invoke(main, ["replay", "42", "--verify", "--store",
+                                   str(tmp_path / "empty.sqlite3")])
+    assert missing.exit_code == 1 and "no session 42" in missing.output
