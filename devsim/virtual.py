@@ -37,6 +37,7 @@ import time
 from catnip import board as boards
 from catnip.app import App
 from catnip.board import BUTTONS
+from catnip import wire
 from catnip.hardware import Hardware
 from catnip.ui.end import End
 from devsim import glyphs
@@ -177,14 +178,25 @@ _GET_FILENO = 10
 
 
 class SerialIn(io.IOBase):
-    """What the laptop types on the app's serial line: catnip.line polls it
-    and reads a character at a time ("" when nothing is waiting)."""
+    """What the laptop sends on the app's serial line: catnip.line polls it
+    and reads a byte at a time (b"" when nothing is waiting)."""
 
     def __init__(self):
-        self.waiting = ""
+        self.waiting = b""
+        self.seq = 0
 
     def feed(self, text):
-        self.waiting += text + "\n"
+        """`text` as the laptop would send it: a command word and its JSON
+        fields ("hello", 'pull {"gid": 1}'), framed; or raw text as it is."""
+        word, _, rest = text.partition(" ")
+        try:
+            fields = json.loads(rest) if rest.strip() else {}
+            wire.command(word, fields)
+        except (ValueError, wire.WireError):
+            self.waiting += text.encode() + b"\n"  # not a command: the table says why
+            return
+        self.seq += 1
+        self.waiting += wire.encode(word, self.seq, fields, wire.LAPTOP)
 
     def read(self, n):
         got, self.waiting = self.waiting[:n], self.waiting[n:]
@@ -199,21 +211,29 @@ class SerialIn(io.IOBase):
 
 
 class SerialOut:
-    """The app's serial output, one {"k": "line"} message per line."""
+    """The app's serial output, read as a laptop reads it (catnip.wire):
+    one {"k": "line"} message per frame, its kind as "t"; a line that is
+    not a frame as {"t": "raw"}."""
 
     def __init__(self, send):
         self.send = send
-        self.part = ""
+        self.reader = wire.Reader()
 
-    def write(self, text):
-        self.part += text
-        while "\n" in self.part:
-            line, self.part = self.part.split("\n", 1)
-            try:
-                self.send({"k": "line", "m": json.loads(line)})
-            except ValueError:
-                self.send({"k": "line", "m": {"t": "raw", "text": line}})
-        return len(text)
+    def write(self, data):
+        if isinstance(data, str):
+            data = data.encode()
+        for item in self.reader.feed(data):
+            if item[0] == "frame":
+                _, seq, kind, fields, _ = item
+                fields["t"] = kind
+                if seq:
+                    fields["seq"] = seq
+                self.send({"k": "line", "m": fields})
+            elif item[0] == "bad":
+                self.send({"k": "line", "m": {"t": "bad", "text": item[1]}})
+            else:
+                self.send({"k": "line", "m": {"t": "raw", "text": item[1]}})
+        return len(data)
 
 
 # ---- what a screen shows -------------------------------------------------------
@@ -273,7 +293,7 @@ class VirtualTable:
     """The simulated table with the app on it. send(message) gets every
     message for the laptop."""
 
-    def __init__(self, board, journal_dir, send, stations=None, seed=None):
+    def __init__(self, board, journal_dir, send, stations=None, seed=None, line_fd=None):
         self.board = board
         self.send = send
         self.table = Table(board, rate=board.tray["rate"] if board.tray else 10)
@@ -295,9 +315,14 @@ class VirtualTable:
         self._warm_up(30)  # the panels and buttons come up before the app starts
         self.journal, self.journal_kind = open_journal(journal_dir), "flash"
         self.serial_in = SerialIn()
-        from catnip.line import Line
+        if line_fd is None:  # the laptop's side is this process's stdin and stdout
+            from catnip.line import Line
 
-        line = Line(self.serial_in, SerialOut(send), None)
+            line = Line(self.serial_in, SerialOut(send), None)
+        else:  # a pseudo-terminal, which a laptop tool opens as it opens a Pico
+            from devsim.link_runner import pty_line
+
+            line = pty_line(line_fd)
         self.app = make_app(board, self.hw, self.journal, line, _Clock(self.table), seed)
         self.pacer = None  # called after each step while a scenario plays in real time
         self.free_at = [0] * n  # when each station's buttons are free for the next tap
@@ -796,12 +821,12 @@ def load_script(path):
 # ---- the command line -------------------------------------------------------------
 
 USAGE = ("usage: virtual.py --board FILE --journal DIR [--clock live|fast] [--seed S] "
-         "[--stations N] [--script FILE]")
+         "[--stations N] [--script FILE] [--line-fd FD]")
 
 
 def options(argv):
     opts = {"clock": "live", "seed": None, "stations": None, "script": None, "board": None,
-            "journal": None}
+            "journal": None, "line-fd": None}
     i = 0
     while i < len(argv):
         key = argv[i][2:] if argv[i].startswith("--") else None
@@ -843,7 +868,8 @@ def start(opts):
     if stations is not None and not 1 <= stations <= len(board.stations):
         raise Refused("board %s has %d stations, not %d" % (
             board.name, len(board.stations), stations))
-    vt = VirtualTable(board, opts["journal"], send, stations, seed)
+    line_fd = _int(opts["line-fd"], "--line-fd") if opts["line-fd"] is not None else None
+    vt = VirtualTable(board, opts["journal"], send, stations, seed, line_fd)
     if steps is not None:
         check_steps(vt, steps)
     return vt, steps

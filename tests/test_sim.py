@@ -195,13 +195,14 @@ def test_the_table_speaks_the_line_protocol(table):
     assert state.journal in ("memory", "flash")
     assert state.screens[3].rows[0].startswith("catnip setup  S3")
     hello = [m["m"] for m in got if m["k"] == "line"][-1]
-    assert hello == {"t": "hello", "app": "catnip", "stations": 4}
+    assert hello["t"] == "hello" and hello["app"] == "catnip" and hello["stations"] == 4
 
     settle(t, state, "tap 1 ok", "wait 300")
     assert state.screens[1].rows[3] == "Choose a card   "
     assert state.screens[1].attrs[0] == "i" * 16  # the title bar, dark on lit
     assert "i" in state.screens[1].attrs[4]  # the card under the cursor
     assert any(line.startswith("— heist: snapshot") for line in state.feed)
+    assert any(line.startswith("— game 1: heist begins") for line in state.feed)
 
     # The base stands on the tray with its four wedged cats from the start.
     got = settle(t, state, "tray place", "tray place", "tray collapse 1")
@@ -295,9 +296,12 @@ def test_screens_drawn_with_blocks_braille_and_cells():
 
 def test_the_event_feed_reads_the_serial_line():
     assert sim.describe({"t": "say", "text": "Station 3 is back"}) == "Station 3 is back"
-    assert sim.describe({"t": "ev", "seq": 4, "ev": {"type": "steal", "player": 1, "from": 0,
-                                                     "loot": [1, 0, 0, 0]}}) == \
-        "steal player P2 from P1 loot 1/0/0/0"
+    assert sim.describe({"t": "act", "seq": 4, "gid": 1, "n": 7, "events": [
+        {"type": "take", "player": 0, "card": 3, "loot": [1, 0, 0, 0]},
+        {"type": "steal", "player": 1, "from": 0, "loot": [1, 0, 0, 0]}]}) == \
+        "take player P1 card 3 loot 1/0/0/0\nsteal player P2 from P1 loot 1/0/0/0"
+    assert sim.describe({"t": "begin", "gid": 2, "header": {"game": "stack"}}) == \
+        "— game 2: stack begins"
     assert sim.describe({"t": "err", "why": "no"}) == "serial: no"
     assert sim.describe({"t": "games", "games": []}) is None
 

@@ -69,9 +69,12 @@ def micropython() -> str:
 
 
 def command(board: Path, journal: Path, clock: str, seed: str | None = None,
-            stations: int | None = None, script: Path | None = None) -> list[str]:
+            stations: int | None = None, script: Path | None = None,
+            line_fd: int | None = None) -> list[str]:
     args = [micropython(), str(VIRTUAL), "--board", str(board), "--journal", str(journal),
             "--clock", clock]
+    if line_fd is not None:
+        args += ["--line-fd", str(line_fd)]
     if seed is not None:
         args += ["--seed", seed]
     if stations is not None:
@@ -138,7 +141,7 @@ class TableState:
         elif kind == "line":
             text = describe(m["m"])
             if text:
-                self.feed.append(text)
+                self.feed.extend(text.splitlines())
         elif kind == "tray":
             self.tray = m
         elif kind == "standings":
@@ -162,36 +165,45 @@ class TableState:
 
 
 def describe(line: dict[str, Any]) -> str | None:
-    """The app's serial-line message as one line of the event feed."""
+    """A frame from the app's serial line (catnip.wire) as lines of the event
+    feed, joined; None for frames the feed does not show."""
     kind = line.get("t")
     if kind == "say":
         return line["text"]
-    if kind == "ev":
-        ev = dict(line["ev"])
-        name = ev.pop("type", None) or ev.pop("event", "event")
-        parts = [str(name)]
-        for key, value in ev.items():
-            if key in ("player", "from", "by", "winner", "declarer", "start") and \
-                    isinstance(value, int):
-                value = f"P{value + 1}"
-            elif isinstance(value, list):
-                value = "/".join(map(str, value))
-            parts.append(f"{key} {value}")
-        return " ".join(parts)
+    if kind == "act":
+        return "\n".join(_event(ev) for ev in line.get("events", [])) or None
+    if kind == "begin":
+        return f"— game {line.get('gid')}: {line['header'].get('game')} begins"
+    if kind == "end":
+        return f"— game {line.get('gid')} is over"
     if kind == "snap":
-        return f"— {line.get('game') or 'setup'}: snapshot #{line.get('seq')}"
+        return f"— {line.get('game') or 'setup'}: snapshot"
     if kind == "err":
         return "serial: " + line["why"]
-    if kind == "raw":
+    if kind in ("raw", "bad"):
         return "serial: " + line["text"]
     return None
+
+
+def _event(ev: dict[str, Any]) -> str:
+    ev = dict(ev)
+    name = ev.pop("type", None) or ev.pop("event", "event")
+    parts = [str(name)]
+    for key, value in ev.items():
+        if key in ("player", "from", "by", "winner", "declarer", "start") and \
+                isinstance(value, int):
+            value = f"P{value + 1}"
+        elif isinstance(value, list):
+            value = "/".join(map(str, value))
+        parts.append(f"{key} {value}")
+    return " ".join(parts)
 
 
 class Table:
     """A running virtual table: the MicroPython process and a reader thread
     that turns its output into messages."""
 
-    def __init__(self, args: list[str], detach: bool = False) -> None:
+    def __init__(self, args: list[str], detach: bool = False, pass_fds: tuple = ()) -> None:
         # detach: Ctrl-C at the keyboard is for us (we quit the table cleanly),
         # not for the MicroPython process sharing the terminal.
         extra: dict[str, Any] = {}
@@ -202,7 +214,8 @@ class Table:
                 extra["start_new_session"] = True
         self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True, bufsize=1,
-                                     encoding="utf-8", env=environment(), **extra)
+                                     encoding="utf-8", env=environment(), pass_fds=pass_fds,
+                                     **extra)
         self.messages: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -426,15 +439,17 @@ def pick_view(choice: str, stations: int, width: int, height: int) -> str:
 
 LEGEND = ("[b]1-{n}[/b] station [b]↑↓[/b] up/down [b]Enter[/b] OK [b]⌫[/b]/[b]Esc[/b] BACK "
           "[b]o[/b] peek (hold OK) [b]m[/b] menu (long BACK)",
-          "[b]Tab[/b] page  tray: [b]p[/b] place [b]r[/b] remove [b]c[/b]N collapse N "
-          "[b]h[/b] hand  [b]v[/b] view [b]S[/b] PNG [b]q[/b] quit")
+          "[b]Tab[/b] page  tray: [b]p[/b] place [b]r[/b] remove [b]c[/b]N collapse "
+          "[b]h[/b] hand [b]v[/b] view [b]l[/b] laptop [b]S[/b] PNG [b]q[/b] quit")
 
 
 class Terminal:
     """The terminal's picture of the table and what each key does."""
 
-    def __init__(self, state: TableState, send: Any, size: Any) -> None:
+    def __init__(self, state: TableState, send: Any, size: Any, mirror: Any = None) -> None:
         self.state = state
+        self.mirror = mirror  # the laptop's mirror (catnip_host.simlink), or None
+        self.laptop = False  # showing the mirror in place of the stations
         self.send = send  # a command line to the table
         self.size = size  # () -> (columns, rows)
         self.focus = 1
@@ -470,6 +485,8 @@ class Terminal:
             self.send("tray " + {"p": "place", "r": "remove", "h": "hand"}[key])
         elif key == "c":
             self.pending = "collapse"
+        elif key == "l" and self.mirror is not None:
+            self.laptop = not self.laptop
         elif key == "v":
             self.view = VIEW_ORDER[(VIEW_ORDER.index(self.view) + 1) % len(VIEW_ORDER)]
         elif key == "S":
@@ -525,6 +542,9 @@ class Terminal:
         from rich.table import Table as Grid
         from rich.text import Text
 
+        if self.laptop:
+            return Group(self.mirror.render(),
+                         Text.from_markup("[b]l[/b] back to the stations  [b]q[/b] quit"))
         width, height = self.size()
         view = self.current_view()
         shown = self.shown()
@@ -542,7 +562,10 @@ class Terminal:
                    for line in self.status(view, shown)]
         grid_rows = -(-len(shown) // per_row)  # rows of panels, rounded up
         lines = max(1, height - grid_rows * view_size(view)[1] - len(footer) - 1)
-        feed = list(self.state.feed)[-lines:]
+        feed = list(self.state.feed)
+        if self.mirror is not None:  # the events as the laptop heard them on the line
+            feed += list(self.mirror.mirror.feed)
+        feed = feed[-lines:]
         body = Text("\n".join(feed), style="green", overflow="ellipsis", no_wrap=True)
         return Group(grid, *footer, body)
 
@@ -658,18 +681,25 @@ def interactive(board: str | None = None, journal: Path | None = None, seed: str
     fresh = tempfile.TemporaryDirectory(prefix="catnip-sim-") if script and not journal else None
     flash = journal or (Path(fresh.name) if fresh else journal_dir())
     named = load_scenario(script).get("board") if script is not None else None
+    mirror = laptop_mirror(flash)
     table = Table(command(board_file(board or named or "direct"), flash, "live", seed, stations,
-                          script.resolve() if script else None), detach=True)
+                          script.resolve() if script else None,
+                          mirror.fd if mirror is not None else None),
+                  detach=True, pass_fds=(mirror.fd,) if mirror is not None else ())
     state = TableState()
     try:
         table.wait_ready(state)
-        ui = Terminal(state, table.send, lambda: tuple(console.size))
+        if mirror is not None:
+            mirror.start()
+        ui = Terminal(state, table.send, lambda: tuple(console.size), mirror)
         with Keyboard() as keyboard, Live(ui, console=console, screen=True,
                                           auto_refresh=False) as live:
             playing = True
             size = console.size
             while playing:
                 changed = console.size != size  # a resized terminal is drawn again
+                if ui.laptop and mirror.mirror.changed:
+                    changed = True
                 size = console.size
                 for m in table.drain():
                     state.apply(m)
@@ -689,12 +719,25 @@ def interactive(board: str | None = None, journal: Path | None = None, seed: str
         pass
     finally:
         table.close()
+        if mirror is not None:
+            mirror.stop()
         if fresh is not None:
             fresh.cleanup()
     if state.crash is not None:
         raise SimError("the table app stopped with an error:\n" + state.crash)
     if table.proc.returncode not in (0, None):
         raise SimError("the virtual table stopped: " + table.errors())
+
+
+def laptop_mirror(flash: Path):
+    """The laptop's mirror of the virtual table (catnip monitor's, through a
+    pseudo-terminal as through a Pico's USB port), its sessions stored beside
+    the table's flash; None where there are no pseudo-terminals (Windows)."""
+    if not hasattr(os, "openpty"):
+        return None
+    from catnip_host.simlink import SimMirror
+
+    return SimMirror(flash / "sessions.sqlite3")
 
 
 def report(outcome: Outcome) -> str:
