@@ -31,7 +31,7 @@ def main():
     os.chdir(folder)
     log = open(folder + "/sent.bin", "wb")
     line = pty_line(int(fd), log=log, ring=RING)
-    rig = AppRig(Journal(folder + "/journal"), line=line, seed=folder)
+    rig = AppRig(Journal(folder + "/journal"), line=line, seed=folder.rsplit("/", 1)[-1][-60:])
     try:
         while True:
             step = tablebot.next_press(rig.app, game, options, seats)
