@@ -31,6 +31,8 @@ FS_BLOCK = 4096
 BOOTED_S = 2.0  # the app is up well before this after power-on (about 1.2 s)
 PRESS_EVERY_S = 0.25  # a press and its redraw of every station fit in this
 HOLD_MS = 60
+RESUME_S = 1.0  # see resume_takes()
+RESUME_PER_MOVE_S = 0.05
 
 sys.path.insert(0, str(ROOT / "tests"))
 
@@ -148,6 +150,7 @@ class Run:
     out: Path
     code: int
     summary: dict = field(default_factory=dict)
+    resumed_ms: float | None = None  # from the press that resumed a game to its screens
 
     def panel(self, panel: str) -> dict:
         return json.loads((self.out / f"ssd1306_{panel}.json").read_text())
@@ -167,6 +170,19 @@ class Run:
         with open(self.out / "i2c.jsonl") as f:
             return [json.loads(line) for line in f]
 
+    def said(self) -> list[str]:
+        """The app's messages for the room ("say" lines on its USB serial)."""
+        out = []
+        for line in (self.out / "serial.txt").read_text(errors="replace").splitlines():
+            if line.startswith("{"):
+                try:
+                    msg = json.loads(line)
+                except ValueError:
+                    continue
+                if msg.get("t") == "say":
+                    out.append(msg["text"])
+        return out
+
     @property
     def stdout(self) -> str:
         path = self.out / "run_stdout.txt"
@@ -174,10 +190,12 @@ class Run:
 
 
 def run(flash: Path, out: Path, until: float, scenario: list[dict] | None = None,
-        script: Path | None = None, world: Path | dict = WORLD, timeout: float = 1800) -> Run:
+        script: Path | None = None, world: Path | dict = WORLD, files: Path | None = None,
+        timeout: float = 1800) -> Run:
     """Power the Pico on from `flash` (saved back at the end) in `world` for
     `until` simulated seconds (or, with `script`, until that local script ends
-    at the REPL), with the scenario timed from power-on."""
+    at the REPL), with the scenario timed from power-on. `files` are copied onto
+    the Pico's filesystem first."""
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     if isinstance(world, dict):
@@ -190,6 +208,8 @@ def run(flash: Path, out: Path, until: float, scenario: list[dict] | None = None
         path = out.parent / f"{out.name}.scenario.json"
         path.write_text(json.dumps(scenario))
         args += ["--scenario", str(path)]
+    if files is not None:
+        args += ["--files", str(files)]
     if script is not None:
         args += ["--run", str(script)]
     else:
@@ -201,10 +221,28 @@ def run(flash: Path, out: Path, until: float, scenario: list[dict] | None = None
     return Run(out, proc.returncode, summary)
 
 
-def presses(plan: list[list], start: float, every: float = PRESS_EVERY_S) -> list[dict]:
-    """A plan's [station, button] presses as scenario actions from `start`."""
-    return [{"t": round(start + i * every, 3), "do": "press", "id": f"st{st}_{button}",
-             "hold_ms": HOLD_MS} for i, (st, button) in enumerate(plan)]
+def first_pixels(run: Run, after: float) -> float | None:
+    """ms from `after` (simulated s) to the first frame data on a station panel."""
+    for d in run.i2c():
+        if d["t"] > after and d.get("to") and d["to"][0].startswith("st") and d.get("n", 0) > 2:
+            return round((d["t"] - after) * 1000, 1)
+    return None
+
+
+def presses(plan: list[list], start: float, every: float = PRESS_EVERY_S,
+            first_takes: float = 0.0) -> list[dict]:
+    """A plan's [station, button] presses as scenario actions from `start`;
+    the second comes `first_takes` seconds later than the rest would."""
+    return [{"t": round(start + i * every + (first_takes if i else 0), 3), "do": "press",
+             "id": f"st{st}_{button}", "hold_ms": HOLD_MS} for i, (st, button) in enumerate(plan)]
+
+
+def resume_takes(moves: int) -> float:
+    """How long to leave the Pico after the press that resumes a game of
+    `moves` moves. The app reads no button while it rebuilds the game (it
+    imports the game's modules and replays every move), so a press meanwhile
+    would be lost; players wait for their screens too."""
+    return RESUME_S + RESUME_PER_MOVE_S * moves
 
 
 # ---- what the flash and the panels hold -----------------------------------------
@@ -311,18 +349,21 @@ def start(flash: Path, work: Path, game: str, options: dict, seats: list[int]) -
 def finish(flash: Path, work: Path, game: str, options: dict, seats: list[int],
            cut_at=None) -> Played:
     """Play the game the Pico on `flash` has started to its standings by
-    pressing buttons. `cut_at(plan)` may give a time (simulated seconds after
-    power-on) to cut the power in the boot about to play `plan`, or None to
+    pressing buttons. `cut_at(plan, scenario)` may give a time (simulated
+    seconds after power-on) to cut the power in the boot about to play `plan`
+    with `scenario`, or None to
     let it play out: the next boot resumes from the journal, and the presses
     are worked out again from what the flash kept."""
     state = read_flash(flash, work / "state0")
     expected = plan(game, options, seats, state, "game")
     todo, runs, cuts = expected, [], []
     while True:
-        cut = cut_at(todo) if cut_at is not None else None
-        scenario = presses(todo["presses"], BOOTED_S)
-        until = _end_of(todo["presses"]) if cut is None else cut
+        scenario = presses(todo["presses"], BOOTED_S,
+                           first_takes=resume_takes(todo.get("moves_before") or 0))
+        cut = cut_at(todo, scenario) if cut_at is not None else None
+        until = scenario[-1]["t"] + 1.5 if cut is None else cut
         runs.append(run(flash, work / f"run{len(runs)}", until, scenario))
+        runs[-1].resumed_ms = first_pixels(runs[-1], scenario[0]["t"])
         if cut is None:
             break
         state = read_flash(flash, work / f"state{len(runs)}")

@@ -45,3 +45,12 @@ def standings_shown(played: pico_rig.Played, seats: list[int]) -> None:
     for k in seats:
         lines = played.screens[f"st{k}_oled"]
         assert any(line.startswith(f"1. P{winner + 1}") for line in lines), lines
+
+
+def resumed_as_planned(played: pico_rig.Played, plans_moves: list[int]) -> None:
+    """Each boot of the game resumed it with the moves the plan was made from
+    (read off the same flash image on the laptop): the Pico and the laptop's
+    littlefs agree on what the journal kept."""
+    for run, moves in zip(played.runs, plans_moves):
+        resumed = [t for t in run.said() if t.startswith("Resumed ")]
+        assert resumed and resumed[0].endswith(f", {moves} moves in"), (resumed, moves)
