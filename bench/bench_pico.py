@@ -118,6 +118,10 @@ def _game_rows(flash: Path, work: Path, game: str, config: dict, draw_every: int
     moves = actions(game, config)
     label = f"{game} {config['players']}p"
     first = probe(flash, work, game, config, moves, 0, True, draw_every, legal_every)
+    if not first["ok"]:
+        yield (label, "smallest heap to play the whole game", "does not fit", "",
+               f"{REAL}: MemoryError with the whole heap free ({first['memory']})")
+        return
     for kind, fn in (("act", "game.act()"), ("legal", "game.legal(p)"),
                      ("journal", "journal write of an action")):
         values = [v / 1000 for v in first["times"].get(kind, [])]
@@ -145,6 +149,9 @@ def _game_rows(flash: Path, work: Path, game: str, config: dict, draw_every: int
            f"{first['free_at_start']} B free at start")
     yield (label, "live heap after gc, largest sample", round(first["peak_live"] / 1024, 1),
            "KB", f"{REAL}, sampled every 25 actions")
+    for stage, used in sorted(first["held"].items(), key=lambda kv: kv[1]):
+        yield (label, f"live heap once {stage}", round(used / 1024, 1), "KB",
+               f"{REAL}: the app's modules load into the heap from littlefs")
 
 
 # ---- press to pixels ----------------------------------------------------------
@@ -182,7 +189,7 @@ def press_to_pixels(run: pico_rig.Run) -> list[tuple[set[str], float]]:
     pressed = sorted(e["t"] for e in run.events()
                      if e.get("kind") == "scenario" and e.get("do") == "press")
     writes = [(d["t_end"], d["to"][0]) for d in run.i2c()
-              if d.get("rw") == "w" and d.get("to") and d["to"][0].endswith("_oled")
+              if d.get("rw") == "W" and d.get("to") and d["to"][0].endswith("_oled")
               and d["to"][0] != "table_oled" and d.get("n", 0) > 2]
     out = []
     for i, t in enumerate(pressed):
