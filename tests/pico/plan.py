@@ -91,4 +91,5 @@ def main():
     print("PLAN " + json.dumps(plan(req)))
 
 
-main()
+if __name__ == "__main__":
+    main()
