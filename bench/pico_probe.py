@@ -1,7 +1,8 @@
 # Runs on the emulated Pico (bench/bench_pico.py sends it to the REPL; the
-# firmware is on flash without main.py, so nothing ran before): the whole table app plays one game from probe/cfg.json
-# and probe/actions.jsonl. Every action goes through App.act (rules, journal
-# on littlefs, the serial line, announcements); after every `draw_every`-th
+# firmware is on flash without main.py, so nothing ran before): the whole
+# table app plays one game from probe/cfg.json and probe/actions.jsonl.
+# Every action goes through App.act (rules, journal on littlefs, the serial
+# line, announcements); after every `draw_every`-th
 # action, and after the last, every station and the table display is redrawn
 # and sent over I2C as at the table.
 #
@@ -19,12 +20,8 @@ cfg = json.load(open("probe/cfg.json"))
 gc.collect()
 free_at_start = gc.mem_free()
 ballast = []
-try:
-    for _ in range(cfg["ballast"] // 1024):
-        ballast.append(bytearray(1024))
-except MemoryError:
-    print("MEMORY ballast")
-    raise SystemExit
+for _ in range(cfg["ballast"] // 1024):
+    ballast.append(bytearray(1024))
 gc.collect()
 free_for_app = gc.mem_free()
 stage = "import"
@@ -98,12 +95,14 @@ try:
     app.step(time.ticks_ms())
     stage = "over"
     assert app.game.result() is not None, "the actions did not end the game"
+    stage = None
 except MemoryError:
+    # (no SystemExit: at the REPL it soft-resets the board)
     print("MEMORY", stage, free_for_app)
-    raise SystemExit
-for kind in times:
-    print("TIMES", kind, json.dumps(times[kind]))
-gc.collect()
-print("OK", json.dumps({"free_at_start": free_at_start, "free_for_app": free_for_app,
-                        "actions": n, "peak_live": peak_live, "held": held,
-                        "used_at_end": free_for_app - gc.mem_free()}))
+if stage is None:
+    for kind in times:
+        print("TIMES", kind, json.dumps(times[kind]))
+    gc.collect()
+    print("OK", json.dumps({"free_at_start": free_at_start, "free_for_app": free_for_app,
+                            "actions": n, "peak_live": peak_live, "held": held,
+                            "used_at_end": free_for_app - gc.mem_free()}))
