@@ -25,6 +25,7 @@ for _ in range(cfg["ballast"] // 1024):
 gc.collect()
 free_for_app = gc.mem_free()
 stage = "import"
+n = 0
 times = {"act": [], "legal": [], "journal": []}
 peak_live = 0
 held = {}  # live heap after each stage of starting up
@@ -70,7 +71,7 @@ try:
     if cfg["timing"]:
         app.journal.action = timed(app.journal.action, times["journal"])
     stage = "play"
-    n = 0
+
     with open("probe/actions.jsonl") as f:
         for line in f:
             seat, action = json.loads(line)
@@ -98,7 +99,7 @@ try:
     stage = None
 except MemoryError:
     # (no SystemExit: at the REPL it soft-resets the board)
-    print("MEMORY", stage, free_for_app)
+    print("MEMORY", stage, free_for_app, "after", n if stage == "play" else 0, "actions")
 if stage is None:
     for kind in times:
         print("TIMES", kind, json.dumps(times[kind]))
