@@ -29,7 +29,7 @@ BIN = Path(sys.executable).parent
 FS_OFFSET = 0xA0000  # RPI_PICO: littlefs in the last 1,408 KB of the 2 MB flash
 FS_BLOCK = 4096
 BOOTED_S = 2.0  # the app is up well before this after power-on (about 1.2 s)
-PRESS_EVERY_S = 0.25  # a press and its redraw of every station fit in this
+PRESS_EVERY_S = 0.25  # a press may come before every station has redrawn: events queue in order
 # A press is held 150 ms, a deliberate press. A 60 ms tap can fall wholly inside
 # one of the app's pauses in polling (a Stack O' Cats game on the Pico shows
 # over a hundred stretches of 40-160 ms without a button read) and is lost.
