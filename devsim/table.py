@@ -180,6 +180,20 @@ class Table:
         return False
 
 
+class AppClock:
+    """What catnip.app.App asks of a clock, at this simulated table: its
+    ticks, and asyncio sleeps in its time (devsim.timing)."""
+
+    def __init__(self, table):
+        self.table = table
+
+    def ticks_ms(self):
+        return self.table.ticks_ms()
+
+    def sleep_ms(self, ms):
+        return self.table.clock.pause_ms(ms)
+
+
 class Station:
     """One player's station: `oled` (SSD1306 model), `expander` (PCF8574 or
     MCP23017 model, or None for buttons on Pico pins), `keys` (button models

@@ -41,7 +41,7 @@ from catnip import wire
 from catnip.hardware import Hardware
 from catnip.ui.end import End
 from devsim import glyphs
-from devsim.table import Table
+from devsim.table import AppClock, Table
 from devsim.traces import Ramp, Session, impulse_ring
 
 STEP_MS = 10
@@ -323,7 +323,7 @@ class VirtualTable:
             from devsim.link_runner import pty_line
 
             line = pty_line(line_fd)
-        self.app = make_app(board, self.hw, self.journal, line, _Clock(self.table), seed)
+        self.app = make_app(board, self.hw, self.journal, line, AppClock(self.table), seed)
         self.pacer = None  # called after each step while a scenario plays in real time
         self.free_at = [0] * n  # when each station's buttons are free for the next tap
         self.last = [None] * n  # the image last sent per station
@@ -487,17 +487,6 @@ class VirtualTable:
             if first + i not in rows or (rows[first + i][0] and not edge):
                 rows[first + i] = (edge, text)
         return shown_rows
-
-
-class _Clock:
-    def __init__(self, table):
-        self.table = table
-
-    def ticks_ms(self):
-        return self.table.ticks_ms()
-
-    def sleep_ms(self, ms):
-        return self.table.clock.pause_ms(ms)
 
 
 def _b64(data):

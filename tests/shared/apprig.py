@@ -4,7 +4,7 @@
 # into the button models, screens are read back from the SSD1306 models.
 from catnip.app import App
 from catnip.hardware import Hardware
-from devsim.table import Table
+from devsim.table import AppClock, Table
 from tablerig import load
 
 STEP_MS = 10
@@ -27,17 +27,6 @@ def remove_tree(path):
     os.rmdir(path)
 
 
-class Clock:
-    def __init__(self, table):
-        self.table = table
-
-    def ticks_ms(self):
-        return self.table.ticks_ms()
-
-    def sleep_ms(self, ms):
-        return self.table.clock.pause_ms(ms)
-
-
 class AppRig:
     def __init__(self, journal, board="direct", line=None, weigh=None, seed="table", table=None):
         self.board = table.board if table is not None else load(board)
@@ -48,7 +37,7 @@ class AppRig:
             from catnip.weigh import Weigh
 
             weigh = Weigh(self.hw, weigh)
-        self.app = App(self.hw, journal, line=line, weigh=weigh, clock=Clock(self.table),
+        self.app = App(self.hw, journal, line=line, weigh=weigh, clock=AppClock(self.table),
                        seeds=lambda: seed)
         self.run(100)
 

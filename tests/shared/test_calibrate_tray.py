@@ -1,6 +1,7 @@
 # hardware/calibrate_tray.py, the laptop's way to calibrate the tray, run against the simulated
 # table: it asks for each step, reads the HX711s the board names and saves what it measured.
 import json
+import os
 import sys
 
 import catnip
@@ -15,7 +16,9 @@ import calibrate_tray  # noqa: E402
 
 PER_CAT = 12885  # a 6 g cat on a 1 kg, 1 mV/V cell
 EMPTY = 91000  # the empty base: the cell's offset plus the platform
-TMP = "/tmp/catnip-calibrate-test-"
+# Files of this run's own: the CPython and MicroPython runs of this module
+# may go at the same time.
+TMP = "/tmp/catnip-calibrate-%s-" % "".join("%02x" % b for b in os.urandom(6))
 
 
 def _board_file(name):

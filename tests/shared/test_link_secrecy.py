@@ -11,7 +11,7 @@
 import os
 from binascii import hexlify
 
-from apprig import AppRig
+from apprig import AppRig, remove_tree
 from catnip import wire
 from catnip.journal import Journal
 from catnip.line import Line
@@ -56,24 +56,10 @@ def _mkdir(path):
         pass
 
 
-def _rm(path):
-    try:
-        entries = os.listdir(path)
-    except OSError:
-        try:
-            os.remove(path)
-        except OSError:
-            pass
-        return
-    for name in entries:
-        _rm(path + "/" + name)
-    os.rmdir(path)
-
-
 def _table(tag, seed, look=None):
     _mkdir(ROOT)
     path = "%s/%s" % (ROOT, tag)
-    _rm(path)
+    remove_tree(path)
     _mkdir(path)
     os.chdir(path)
     out = Out(look)
@@ -156,7 +142,7 @@ def test_a_different_secret_choice_sends_the_same_bytes():
         finally:
             a_rig.close()
             b_rig.close()
-            _rm(ROOT)
+            remove_tree(ROOT)
     assert tested.get("heist", 0) >= 3 and tested.get("purrfect", 0) >= 2, tested
 
 
@@ -192,4 +178,4 @@ def test_the_seed_stays_off_the_wire_until_the_game_is_over():
             finally:
                 rig.close()
         assert begins[0] == begins[1], name
-    _rm(ROOT)
+    remove_tree(ROOT)
