@@ -97,6 +97,7 @@ class App:
         self._all_dirty()
 
     def start(self, name, config, seats):
+        _tidy()  # the game's code is about to load: give it the heap in one piece
         try:
             game = rules.new(name, config, self.seeds() if self.seeds is not None else None)
         except RuleError as e:  # settings the rules refuse: setup says why
@@ -112,6 +113,7 @@ class App:
         self.send("snap")
 
     def resume(self):
+        _tidy()
         gid, header, _ = self.journal.resumable()
         try:
             game = rebuild(header)
@@ -413,6 +415,12 @@ class App:
         while True:
             self.line.poll()
             await self.clock.sleep_ms(POLL_MS)
+
+
+def _tidy():
+    import gc
+
+    gc.collect()
 
 
 def rebuild(header):

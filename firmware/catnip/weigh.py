@@ -10,9 +10,10 @@
 # tray said: the station's manual path always works, and a tray that was
 # overruled is journaled as such. Without a calibration, or while the cells
 # are silent, the stations offer the manual path only and say why.
+#
+# catnip.tray is imported only when a Stack O' Cats game begins: on the Pico
+# its code takes heap that the other games need.
 import json
-
-from catnip.tray import Calibration, Tray, TrayError, TrayFeed
 
 _REPORTS = {"height": "place", "fell": "collapse", "cats": "cats"}
 BASE_CATS = 4  # wedged into the base at setup (the rulebook's four)
@@ -21,7 +22,7 @@ BASE_CATS = 4  # wedged into the base at setup (the rulebook's four)
 class Weigh:
     def __init__(self, hw, calibration_file):
         self.hw = hw
-        self.cal = None
+        self.cal = None  # the saved calibration, as read from flash
         self.problem = None
         self.tray = None
         self.scene = None
@@ -31,10 +32,10 @@ class Weigh:
         self.open = False  # the tray has an attempt waiting for its verdict
         try:
             with open(calibration_file) as f:
-                self.cal = Calibration.from_dict(json.load(f))
+                self.cal = json.load(f)
         except OSError:
             self.problem = "not calibrated"
-        except (ValueError, TrayError) as e:
+        except ValueError as e:
             self.problem = "calibration unreadable: %s" % e
         self.feed = None  # TrayFeed of the game's Tray; readings between games are dropped
 
@@ -46,11 +47,19 @@ class Weigh:
         self.open = False
         scene.extra["tray"] = {"fault": self.problem, "lean": None}
         if self.cal is not None:
+            from catnip.tray import Calibration, Tray, TrayError, TrayFeed
+
+            try:
+                cal = Calibration.from_dict(self.cal)
+            except (ValueError, TrayError) as e:
+                self.cal, self.problem = None, "calibration unreadable: %s" % e
+                scene.extra["tray"]["fault"] = self.problem
+                return
             c = scene.game.config
             in_play = len(c["colours"]) * c["per_colour"] + c["black_cats"]
             # No tare: the base is already on the tray with its cats, and the
             # calibration's zero is the empty base.
-            self.tray = Tray(self.cal, wedged=BASE_CATS, in_play=in_play)
+            self.tray = Tray(cal, wedged=BASE_CATS, in_play=in_play)
             self.feed = TrayFeed(self.tray, self.on_tray)
         self.turn_changed()
 
@@ -142,6 +151,8 @@ class Weigh:
         if ev.get("lean") is not None:
             self.scene.extra["tray"]["lean"] = ev["lean"]
         if kind == "settled" and self.open and self.verdict is None:
+            from catnip.tray import TrayError
+
             try:
                 v = self.tray.verdict()
             except TrayError:  # no attempt after all: the manual path stays
@@ -168,6 +179,8 @@ class Weigh:
         self.scene.local[station].proposal = proposal
 
     def _confirm(self, p, value):
+        from catnip.tray import TrayError
+
         try:
             record = self.tray.confirm(p["id"], value)
         except TrayError as e:  # the tray moved on meanwhile: say so in the journal
