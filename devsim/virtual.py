@@ -39,7 +39,6 @@ from catnip.app import App
 from catnip.board import BUTTONS
 from catnip import wire
 from catnip.hardware import Hardware
-from catnip.ui.end import End
 from devsim import glyphs
 from devsim.table import AppClock, Table
 from devsim.traces import Ramp, Session, impulse_ring
@@ -460,7 +459,7 @@ class VirtualTable:
         back to the top; None when no game has ended. A row is taken from a
         view where it is not at the list's top or bottom edge when it can
         be, where a scroll mark (^ v) may be drawn over its last letter."""
-        if not isinstance(self.app.scene, End):
+        if self.app.scene.kind != "end":
             return None
         rows = {}  # position in the list: (read at an edge, text)
         first = 0  # the list's first row on the screen

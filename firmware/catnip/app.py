@@ -8,21 +8,23 @@
 # act, journal, announce, switch scenes. Screens are drawn only from what a
 # station may see (catnip.ui).
 #
+# Each scene's code is loaded when the table enters it and dropped when it
+# leaves (on the Pico imported code takes heap): setup's menus are not in
+# RAM during a game, nor the game's screens during setup.
+#
 # Tasks. run() starts the button poll (every POLL_MS), the screen refresh
 # (stations one at a time, with the buttons polled between, so a redraw never
 # starves input), the serial line and, during Stack O' Cats, the tray.
 import asyncio
 import json
 
-from catnip import rules
+from catnip import forget, rules
 from catnip.drivers.debounce import OFFLINE, ONLINE, PRESS, REPEAT
 from catnip.hardware import TABLE, TRAY
+from catnip.rules import TITLES
 from catnip.rules.engine import RuleError
 from catnip.sound import Sound
 from catnip.ui import draw
-from catnip.ui.end import End, standings
-from catnip.ui.play import Play
-from catnip.ui.setup import TITLES, Setup
 
 POLL_MS = 10
 FRAME_MS = 20
@@ -79,6 +81,7 @@ class App:
         self.notice_at = self.now  # when the first notice went up
         self.pressed = 0  # the station pressed last
         self.remote = None
+        self.scene = None
         if line is not None:
             line.on_command = self.command
         self._setup()
@@ -90,14 +93,34 @@ class App:
     def _setup(self):
         online = [k for k in range(self.stations) if self.hw.online(k) is not False]
         resume = self.journal.resumable()
-        self.scene = Setup(self.stations, online, load_json(SETUP_FILE), resume)
         self.game = None
+        self._enter("setup")
+        from catnip.ui.setup import Setup
+
+        self.scene = Setup(self.stations, online, load_json(SETUP_FILE), resume)
         if self.weigh is not None:
             self.weigh.stop()
         self._all_dirty()
 
-    def start(self, name, config, seats):
+    def _enter(self, kind):
+        """Leave the scene in hand for one of `kind`: the old one's code goes."""
+        old, self.scene = self.scene, None
+        if old is not None and old.kind != kind:
+            forget("catnip.ui." + old.kind)
+            if old.kind == "play":
+                forget("catnip.ui." + old.name)  # the game's own screens
+
+    def _load(self, name):
+        """A game of `name` is about to start: another title's code goes."""
+        if self.name is not None and self.name != name:
+            self.game = None
+            unload("catnip.rules." + self.name)  # stack_setup with stack
+            if self.name == "stack":
+                unload("catnip.tray")
         _tidy()  # the game's code is about to load: give it the heap in one piece
+
+    def start(self, name, config, seats):
+        self._load(name)
         try:
             game = rules.new(name, config, self.seeds() if self.seeds is not None else None)
         except RuleError as e:  # settings the rules refuse: setup says why
@@ -113,8 +136,8 @@ class App:
         self.send("snap")
 
     def resume(self):
-        _tidy()
         gid, header, _ = self.journal.resumable()
+        self._load(header.get("game"))
         try:
             game = rebuild(header)
             for entry in self.journal.entries(gid):
@@ -139,6 +162,9 @@ class App:
 
     def _play(self, name, game, seats):
         self.name, self.game, self.seats = name, game, seats
+        self._enter("play")
+        from catnip.ui.play import Play
+
         self.scene = Play(name, game, seats, self.stations)
         if self.weigh is not None:
             if name == "stack":
@@ -153,6 +179,9 @@ class App:
         self.send("end", gid=self.gid, result=result)
         if self.name == "stack" and self.game.config["mode"] == "clowder":
             self._clowder_score(result)
+        self._enter("end")
+        from catnip.ui.end import End, standings
+
         self.scene = End(TITLES[self.name], standings(self.name, result))
         self.sound.play("end", self.now)
         self._all_dirty()
@@ -181,7 +210,7 @@ class App:
 
     def _station_health(self, station, online):
         self.dirty[station] = True
-        if isinstance(self.scene, Setup):
+        if self.scene.kind == "setup":
             if online and station not in self.scene.seats and self.game is None:
                 pass  # a station plugged in after boot can be ticked in Seats
             return
@@ -192,7 +221,7 @@ class App:
 
     def key(self, station, button, kind):
         scene = self.scene
-        if isinstance(scene, Play):
+        if scene.kind == "play":
             if scene.banner:
                 self._all_dirty()  # OK on any station moves every screen on
             out = scene.key(station, button, kind)
@@ -208,7 +237,7 @@ class App:
             return
         if kind not in (PRESS, REPEAT):
             return
-        if isinstance(scene, Setup):
+        if scene.kind == "setup":
             out = scene.press(button)
             self._all_dirty()
             if out is None:
@@ -309,10 +338,10 @@ class App:
         """Draw station k's screen (into its frame buffer; flush sends it)."""
         fb = self.hw.screens[k]
         scene = self.scene
-        if isinstance(scene, Setup):
+        if scene.kind == "setup":
             online = [s for s in range(self.stations) if self.hw.online(s) is not False]
             scene.draw(fb, k, online)
-        elif isinstance(scene, Play):
+        elif scene.kind == "play":
             scene.draw(k, fb)
         else:
             seat = self.seats.index(k) if k in self.seats else None
@@ -327,7 +356,7 @@ class App:
 
     def redraw_table(self):
         fb = self.hw.table
-        if isinstance(self.scene, Play):
+        if self.scene.kind == "play":
             self.scene.draw_table(fb)
         else:
             draw.clear(fb)
@@ -354,7 +383,7 @@ class App:
         from catnip.drivers.debounce import ticks_diff
 
         scene = self.scene
-        if isinstance(scene, Play) and scene.banner_due(now):
+        if scene.kind == "play" and scene.banner_due(now):
             scene.next_banner(now)
             self._all_dirty()
         if self.notices and ticks_diff(now, self.notice_at) > NOTICE_MS:
@@ -415,6 +444,14 @@ class App:
         while True:
             self.line.poll()
             await self.clock.sleep_ms(POLL_MS)
+
+
+def unload(prefix):
+    """Forget every module whose name starts with `prefix`."""
+    import sys
+
+    for name in [m for m in sys.modules if m.startswith(prefix)]:
+        forget(name)
 
 
 def _tidy():

@@ -7,6 +7,7 @@
 # where it is and what to do about it.
 import json
 
+from catnip.layout import BUTTONS, MAX_STATIONS, Board, BoardError, is_int as _is_int  # noqa: F401
 from catnip.rules.vet import describe
 
 # RP2040 datasheet 1.4.3 (GPIO function table): the pins each I2C block can use.
@@ -17,10 +18,6 @@ I2C_SCL = ((1, 5, 9, 13, 17, 21), (3, 7, 11, 15, 19, 27))
 NOT_ON_HEADER = (23, 24, 25, 29)
 GPIO_COUNT = 30
 
-# Each station's buttons. Every screen is a short list: up/down move the
-# cursor, ok confirms, back steps out or takes a choice back before it is
-# locked in. Four fit half a PCF8574 and keep four direct stations at 16 GPIO.
-BUTTONS = ("up", "down", "ok", "back")
 
 OLED_ADDRS = (0x3C, 0x3D)  # the SSD1306's SA0 pin picks one
 EXPANDERS = {  # chip: (first address, last address, I/O pins)
@@ -30,7 +27,6 @@ EXPANDERS = {  # chip: (first address, last address, I/O pins)
 }
 MUX_ADDRS = (0x70, 0x77)  # TCA9548A, A0-A2
 MUX_CHANNELS = 8
-MAX_STATIONS = 8
 TRAY_CELLS = (1, 4)  # one load cell, or one per corner
 TRAY_RATES = (10, 80)  # HX711 readings a second, by its RATE pin
 MIN_I2C_HZ = 10000
@@ -38,43 +34,6 @@ MAX_I2C_HZ = 400000  # the SSD1306's fastest I2C clock (datasheet 13, tcycle 2.5
 
 MAX_NAME = 32
 _TOP_KEYS = ("name", "about", "i2c", "mux", "stations", "tray", "buzzer", "table")
-
-
-class BoardError(ValueError):
-    """A board config the hardware cannot carry. `problems` lists each one."""
-
-    def __init__(self, problems):
-        self.problems = problems
-        super().__init__("board config has %d problem%s:\n  %s" % (
-            len(problems), "" if len(problems) == 1 else "s", "\n  ".join(problems)))
-
-
-class Board:
-    """A validated board config. The attributes are plain data: ints for pins
-    and addresses, dicts and lists shaped like the JSON file."""
-
-    def __init__(self, name, about, i2c, mux, stations, tray, buzzer, table):
-        self.name = name
-        self.about = about
-        self.i2c = i2c  # bus id -> {"sda", "scl", "freq"}
-        self.mux = mux  # None or {"bus", "addr", "reset"}
-        self.stations = stations  # [{"bus", "channel", "oled", "buttons"}]
-        self.tray = tray  # None or {"cells": [{"dout", "sck"}]}
-        self.buzzer = buzzer  # None or {"pin"}
-        self.table = table  # None or {"bus", "channel", "oled"}
-
-    def stations_for(self, players):
-        """The stations a game with `players` players uses: the first ones in
-        the file. A board with more stations leaves the rest dark."""
-        if not _is_int(players):
-            raise BoardError(["players: a whole number of players, not %s" % describe(players)])
-        if players > len(self.stations):
-            raise BoardError(["a %d-player game needs %d stations but board '%s' has %d; "
-                              "use a board with more stations (the mux layout takes up to %d)"
-                              % (players, players, self.name, len(self.stations), MAX_STATIONS)])
-        if players < 1:
-            raise BoardError(["a game needs at least one player, not %d" % players])
-        return self.stations[:players]
 
 
 def load(path="board.json"):
@@ -125,11 +84,6 @@ def parse(data):
     if c.problems:
         raise BoardError(c.problems)
     return Board(name, about, i2c, mux, stations, tray, buzzer, table)
-
-
-def _is_int(value):
-    """An exact int: counts, pins and addresses are never floats or bools."""
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _address_text(text):

@@ -20,20 +20,8 @@ out = print  # where messages go besides the screens: the serial line
 
 
 def main():
-    from catnip.board import BoardError, load
-
-    import os
-
-    try:
-        os.stat(BOARD_FILE)
-    except OSError:
-        _broken(["no board.json on the Pico: copy firmware/boards/direct.json or mux.json "
-                 "to it as board.json (mpremote cp firmware/boards/direct.json :board.json)"])
-        return
-    try:
-        board = load(BOARD_FILE)
-    except BoardError as e:
-        _broken(["board.json has problems:"] + e.problems)
+    board = _read_board()
+    if board is None:
         return
     from catnip.hardware import Hardware
 
@@ -67,6 +55,31 @@ def run(board, hw):
         say("app stopped (%s); the REPL is yours" % e)
     finally:
         micropython.kbd_intr(3)
+
+
+def _read_board():
+    """The checked board, or None once its problems are shown. The checker
+    is dropped before the app loads: it is needed only now."""
+    import os
+
+    from catnip import forget
+
+    try:
+        os.stat(BOARD_FILE)
+    except OSError:
+        _broken(["no board.json on the Pico: copy firmware/boards/direct.json or mux.json "
+                 "to it as board.json (mpremote cp firmware/boards/direct.json :board.json)"])
+        return None
+    from catnip.board import load
+    from catnip.layout import BoardError
+
+    try:
+        return load(BOARD_FILE)
+    except BoardError as e:
+        _broken(["board.json has problems:"] + e.problems)
+        return None
+    finally:
+        forget("catnip.board")
 
 
 def _back_held(hw):

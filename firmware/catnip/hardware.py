@@ -23,7 +23,7 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-from catnip.board import BUTTONS, BoardError
+from catnip.layout import BUTTONS, BoardError
 from catnip.drivers.buttons import Buttons, ExpanderSource, GpioSource
 from catnip.drivers.debounce import OFFLINE, ONLINE
 from catnip.health import StationEvents

@@ -7,6 +7,7 @@ GAMES = {
     "stack": ("catnip.rules.stack", "Stack"),
     "purrfect": ("catnip.rules.purrfect", "Purrfect"),
 }
+TITLES = {"heist": "Meow Heist", "stack": "Stack O' Cats", "purrfect": "Purrfect"}
 
 
 def game_class(name):

@@ -47,6 +47,8 @@ class End:
     in one scrolling list, so a long table of seven players reads with UP
     and DOWN."""
 
+    kind = "end"
+
     def __init__(self, title, lines):
         self.title = title
         self.rows = []

@@ -19,6 +19,8 @@ def screens(name):
 
 
 class Play:
+    kind = "play"
+
     def __init__(self, name, game, seats, stations):
         self.name = name
         self.game = game

@@ -2,11 +2,11 @@
 # can drive it. Defaults reach a game in a few presses: OK on "Start" plays
 # the game shown with every station that answers. A game found unfinished in
 # the journal is offered first.
+from catnip.rules import TITLES
 from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor
 
 GAMES = ("heist", "stack", "purrfect")
-TITLES = {"heist": "Meow Heist", "stack": "Stack O' Cats", "purrfect": "Purrfect"}
 CLOWDERS = ("Whiskers", "Tabbies", "Mittens", "Night Owls", "Yarnballs", "Purrers",
             "Tuxedos", "Calicos")
 
@@ -50,6 +50,8 @@ def shown(game, key, options):
 class Setup:
     """The menu's state. `online` lists the stations that answer; `resume`
     is (gid, header, actions) of an unfinished game, or None."""
+
+    kind = "setup"
 
     def __init__(self, stations, online, remembered=None, resume=None):
         self.stations = stations
