@@ -38,5 +38,5 @@ def rows() -> Iterator[tuple[str, str, object, str, str]]:
         yield ("display", f"show() CPU, {case}", round(us, 2), "µs",
                f"unix port, I2C excluded; Pico ≈ {us * low:.0f}-{us * high:.0f} µs")
     heap = data["heap_per_panel"]
-    yield ("display", "heap per panel (frame, shadow, views)", heap, "B",
+    yield ("display", "heap per panel (its frame and marks; one canvas serves all)", heap, "B",
            f"unix port; Pico ≈ {heap // 2} B")

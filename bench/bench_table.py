@@ -74,7 +74,7 @@ def rows() -> Iterator[Row]:
                f"unix port, bus stubbed; Pico ≈ {us * low / 1000:.1f}-{us * high / 1000:.1f} ms")
     heap = data["heap"]
     yield ("table", "heap of the hardware for 7 players", heap, "B",
-           f"unix port (8 panels, 7 debouncers, drivers); Pico ≈ {heap // 2:,} B")
+           f"unix port (8 panels and their canvas, 7 debouncers, drivers); Pico ≈ {heap // 2:,} B")
     imported = _import_heap()
     yield ("table", "heap of importing catnip.hardware", imported, "B",
            "unix port, from source, catnip.board already in (with drivers, screen, health); "

@@ -7,7 +7,7 @@ import json
 import time
 
 import framebuf
-from catnip.drivers.ssd1306 import SSD1306
+from catnip.drivers.ssd1306 import SSD1306, Canvas
 from devsim import bus as buses
 from devsim.models.ssd1306 import SSD1306 as Panel
 
@@ -32,7 +32,7 @@ class Baseline(framebuf.FrameBuffer):
                     0xD5, 0x80, 0xD9, 0xF1, 0xDB, 0x30, 0x81, 0xFF, 0xA4, 0xA6, 0x8D, 0x14, 0xAF):
             i2c.writeto(addr, bytes((0x80, cmd)))
 
-    def show(self):
+    def show(self, canvas=None):  # it is its own canvas
         for cmd in (0x21, 0, 127, 0x22, 0, 7):
             self.i2c.writeto(self.addr, bytes((0x80, cmd)))
         self.i2c.writevto(self.addr, (b"\x40", self.buffer))
@@ -81,8 +81,11 @@ def rig(kind, n):
         seg = buses.bus("seg%d" % i)
         panel = seg.attach(ADDR, Panel())
         seg_i2c = _SegmentI2C(seg)
-        fb = SSD1306(seg_i2c, ADDR) if kind == "ours" else Baseline(seg_i2c, ADDR)
-        screens.append((fb, panel, seg))
+        if kind == "ours":
+            disp, fb = SSD1306(seg_i2c, ADDR), Canvas()
+        else:
+            disp = fb = Baseline(seg_i2c, ADDR)
+        screens.append((fb, disp, panel, seg))
     return i2c, screens
 
 
@@ -104,15 +107,15 @@ def traffic(kind, n, before, after):
     """Bytes and bus time (µs at 400 kHz) to go from `before` to `after` on
     n stations, mux channel selects included."""
     i2c, screens = rig(kind, n)
-    for i, (fb, _, _) in enumerate(screens):
+    for i, (fb, disp, _, _) in enumerate(screens):
         before(fb, i)
-        fb.show()
+        disp.show(fb)
     for b in buses.buses.values():
         b.clear()
-    for i, (fb, panel, _) in enumerate(screens):
+    for i, (fb, disp, panel, _) in enumerate(screens):
         i2c.writeto(MUX, bytes((1 << i,)))
         after(fb, i)
-        fb.show()
+        disp.show(fb)
         assert panel.screen() == _image(fb), "panel %d does not show the frame" % i
     total = sum(b.bytes_sent() for b in buses.buses.values())
     us = sum(b.wire_us(400000) for b in buses.buses.values())
@@ -134,15 +137,16 @@ class Counting:
 
 
 def show_us(prepare, rounds=2000):
-    """Mean µs per show() with an I2C that only counts: the driver's own cost."""
-    fb = SSD1306(Counting(), ADDR)
+    """Mean µs per show(canvas) (take and send) with an I2C that only counts:
+    the driver's own cost."""
+    disp, fb = SSD1306(Counting(), ADDR), Canvas()
     menu(fb, 0)
-    fb.show()
+    disp.show(fb)
     total = 0
     for i in range(rounds):
         prepare(fb, i)
         t = time.ticks_us()
-        fb.show()
+        disp.show(fb)
         total += time.ticks_diff(time.ticks_us(), t)
     return total / rounds
 

@@ -9,7 +9,7 @@ import json
 from time import ticks_diff, ticks_us
 
 from stubi2c import StubI2C, StubPin
-from tablerig import Rig, load
+from tablerig import Rig, canvas, load
 
 from catnip.drivers.tca9548a import TCA9548A
 from catnip.hardware import Channel
@@ -19,13 +19,15 @@ MENU = ("Play a cat", "Steal a gem", "Pass", "Look at safe", "Scores", "Rules")
 
 
 def menu(screen, k, cursor, status):
-    screen.fill(0)
-    screen.text("Player %d" % (k + 1), 0, 0, 1)
+    fb = canvas(screen)
+    fb.fill(0)
+    fb.text("Player %d" % (k + 1), 0, 0, 1)
     for i, item in enumerate(MENU[:5]):
-        screen.text(item, 12, 10 + 9 * i, 1)
-    screen.text(">", 2, 10 + 9 * cursor, 1)
-    screen.fill_rect(0, 56, 128, 8, 0)
-    screen.text(status, 0, 56, 1)
+        fb.text(item, 12, 10 + 9 * i, 1)
+    fb.text(">", 2, 10 + 9 * cursor, 1)
+    fb.fill_rect(0, 56, 128, 8, 0)
+    fb.text(status, 0, 56, 1)
+    screen.take(fb)
 
 
 def frame(rig, change):
@@ -85,9 +87,11 @@ def traffic():
 
         def new_round():
             for k in range(PLAYERS):
-                hw.screens[k].fill(0)
-                hw.screens[k].text("Round 2", 36, 28, 1)
-                hw.screens[k].rect(30, 24, 68, 16, 1)
+                fb = canvas(hw.screens[k])
+                fb.fill(0)
+                fb.text("Round 2", 36, 28, 1)
+                fb.rect(30, 24, 68, 16, 1)
+                hw.screens[k].take(fb)
 
         out["redraw"] = frame(rig, new_round)
         out["nothing"] = frame(rig, lambda: None)

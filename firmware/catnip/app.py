@@ -335,8 +335,9 @@ class App:
         self.table_dirty = True
 
     def redraw(self, k):
-        """Draw station k's screen (into its frame buffer; flush sends it)."""
-        fb = self.hw.screens[k]
+        """Draw station k's screen (on the canvas, then into its panel's
+        frame; flush sends it)."""
+        fb = self.hw.canvas
         scene = self.scene
         if scene.kind == "setup":
             online = [s for s in range(self.stations) if self.hw.online(s) is not False]
@@ -352,10 +353,11 @@ class App:
             fb.fill_rect(0, top * 8 - 1, 128, 64 - top * 8 + 1, 1)
             for i, line in enumerate(lines):
                 fb.text(line, 0, (top + i) * 8, 0)
+        self.hw.screens[k].take(fb)
         self.dirty[k] = False
 
     def redraw_table(self):
-        fb = self.hw.table
+        fb = self.hw.canvas
         if self.scene.kind == "play":
             self.scene.draw_table(fb)
         else:
@@ -363,6 +365,7 @@ class App:
             draw.title(fb, "catnip")
             draw.paragraph(fb, self.notices[0] if self.notices else
                            "Choose a game on any station", 2)
+        self.hw.table.take(fb)
         self.table_dirty = False
 
     # ---- the loop ---------------------------------------------------------------

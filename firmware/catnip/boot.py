@@ -132,11 +132,13 @@ def _show_all(hw, lines):
 
     from catnip.ui import draw
 
-    for fb in hw.screens + ([hw.table] if hw.table is not None else []):
-        draw.clear(fb)
-        draw.title(fb, "catnip")
-        for i, line in enumerate(lines):
-            draw.text(fb, 2 + i, line)
+    fb = hw.canvas
+    draw.clear(fb)
+    draw.title(fb, "catnip")
+    for i, line in enumerate(lines):
+        draw.text(fb, 2 + i, line)
+    for screen in hw.screens + ([hw.table] if hw.table is not None else []):
+        screen.take(fb)
     hw.flush(ticks_ms())
 
 
@@ -155,12 +157,17 @@ def _show_problems(problems):
     I2C1 (GP2/GP3), and behind a TCA9548A at 0x70 on I2C0."""
     from machine import I2C, Pin
 
-    from catnip.drivers.ssd1306 import SSD1306
+    from catnip.drivers.ssd1306 import SSD1306, Canvas
     from catnip.ui import draw
 
     text = []
     for p in problems:
         text += draw.wrap(p)
+    fb = Canvas()
+    draw.clear(fb)
+    draw.title(fb, "board.json")
+    for row, line in enumerate(text[:6]):
+        draw.text(fb, 1 + row, line)
     buses = []
     for bus_id, sda, scl in ((0, 0, 1), (1, 2, 3)):
         try:
@@ -179,11 +186,6 @@ def _show_problems(problems):
             for addr in (0x3C, 0x3D):
                 if addr in found:
                     try:
-                        fb = SSD1306(i2c, addr)
-                        draw.clear(fb)
-                        draw.title(fb, "board.json")
-                        for row, line in enumerate(text[:6]):
-                            draw.text(fb, 1 + row, line)
-                        fb.show()
+                        SSD1306(i2c, addr).show(fb)
                     except OSError:
                         pass

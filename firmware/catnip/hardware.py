@@ -28,6 +28,7 @@ from catnip.drivers.buttons import Buttons, ExpanderSource, GpioSource
 from catnip.drivers.debounce import OFFLINE, ONLINE
 from catnip.health import StationEvents
 from catnip.keys import BACK, DOWN, OK, UP  # noqa: F401 (button numbers in events)
+from catnip.drivers.ssd1306 import Canvas
 from catnip.screen import SCREEN, Screen
 REPEATING = ("up", "down")  # held, they repeat (list navigation); ok and back give LONG
 
@@ -87,7 +88,8 @@ class Hardware:
     catnip.board.Board). `clock` goes to the load-cell driver (tests pass a
     virtual one); the other keyword arguments to the button poller.
 
-    screens[k] and table (or None) are Screens to draw on; flush(now) sends
+    screens[k] and table (or None) are the Screens; draw on `canvas` (one
+    for them all), hand it to a screen with take(canvas); flush(now) sends
     them, poll(now) reads the buttons (or start both with run()), next() and
     get() give the events. Building sends nothing on the I2C buses."""
 
@@ -108,6 +110,7 @@ class Hardware:
         self.buttons = Buttons(irq=_interrupt(stations), **timing)
         queue = self.buttons.queue
         retry_ms = self.buttons.retry_ms
+        self.canvas = Canvas()
         self.screens = []
         self._keys = []  # per station: source bit -> button number
         for k in range(players):

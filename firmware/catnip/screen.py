@@ -1,7 +1,7 @@
 # A station's OLED that survives being unplugged.
 #
 # Screen is the SSD1306 driver with every bus transfer moved into flush(now):
-# drawing only touches the frame buffer, and the panel settings (contrast,
+# take(canvas) only copies into its frame, and the panel settings (contrast,
 # invert, sleep, flip) are remembered and sent at the next flush. So the game
 # UI never sees an exception; a panel that does not answer is an event.
 #
@@ -37,8 +37,8 @@ class Screen(SSD1306):
     """The panel `oled` ({"addr", "height", "flip"}, as in the board config)
     on `i2c`, which may be one channel of the mux (catnip.hardware.Channel).
     `queue` and `station` say where reports go; without a queue the screen
-    keeps its state in `online` only. Draw, then flush(now); show() is the
-    driver's raw transfer, which raises."""
+    keeps its state in `online` only. Draw on a canvas, take(canvas), then
+    flush(now); show() is the driver's raw transfer, which raises."""
 
     def __init__(self, i2c, oled, queue=None, station=0, retry_ms=500, probe_ms=1000):
         self.online = None  # None until the first flush, then True or False

@@ -6,7 +6,6 @@ from catnip import board as boards
 from catnip.drivers.debounce import NAMES
 from catnip.hardware import Hardware
 from devsim.table import EMPTY_TRAY, Table
-from oled import frame_of
 
 
 def load(name, edit=None):
@@ -67,17 +66,39 @@ class Rig:
         return False
 
 
+_canvases = {}
+
+
+def canvas(screen):
+    """A canvas of the test's own for `screen`, kept between drawings (the
+    app draws every screen afresh on the hardware's one canvas)."""
+    if screen not in _canvases:
+        from catnip.drivers.ssd1306 import Canvas
+
+        _canvases[screen] = Canvas()
+    return _canvases[screen]
+
+
 def draw(screen, k, note=""):
     """Something only station k shows: its name, a note, a box at its own place."""
-    screen.fill(0)
-    screen.text("Station %d" % (k + 1), 0, 0, 1)
+    c = canvas(screen)
+    c.fill(0)
+    c.text("Station %d" % (k + 1), 0, 0, 1)
     if note:
-        screen.text(note, 0, 16, 1)
-    screen.fill_rect(8 * k, 40, 6, 6, 1)
+        c.text(note, 0, 16, 1)
+    c.fill_rect(8 * k, 40, 6, 6, 1)
+    screen.take(c)
+
+
+def put(screen, text, x, y):
+    """Text added to what `screen` shows."""
+    c = canvas(screen)
+    c.text(text, x, y, 1)
+    screen.take(c)
 
 
 def shown(screen, model):
     """'' if the panel model shows exactly the screen's frame, else what differs."""
     from devsim.models.ssd1306 import mismatch
 
-    return mismatch(frame_of(screen, 128, screen.height), model.screen(), model.height)
+    return mismatch(bytes(screen.frame), model.screen(), model.height)

@@ -1,10 +1,10 @@
-# micropython-only: the screens subclass MicroPython's built-in framebuf.
+# micropython-only: the canvas is MicroPython's built-in framebuf.
 #
 # The firmware's hardware layer, built from both shipped boards, running on
 # the simulated table built from the same boards: routing, button numbering,
 # unplugging and replugging, the shared mux, the tray's faults.
 from check import message
-from tablerig import Rig, draw, load, shown
+from tablerig import Rig, canvas, draw, load, put, shown
 
 from catnip.board import BoardError
 from catnip.drivers.debounce import ONLINE
@@ -273,21 +273,21 @@ def test_the_mux_is_switched_only_when_the_channel_changes():
         hw.flush(now)
         hw.poll(now)
         assert bus.transactions == []  # nothing changed, INT idle: a silent bus
-        hw.screens[2].text("a", 64, 30, 1)
+        put(hw.screens[2], "a", 64, 30)
         hw.flush(now)
         assert mux_writes(bus) == 1
-        hw.screens[2].text("b", 72, 30, 1)
+        put(hw.screens[2], "b", 72, 30)
         hw.flush(now)
         assert mux_writes(bus) == 1  # still on channel 2
-        hw.screens[2].text("c", 80, 30, 1)
-        hw.screens[4].text("d", 80, 30, 1)
+        put(hw.screens[2], "c", 80, 30)
+        put(hw.screens[4], "d", 80, 30)
         hw.flush(now)
         assert mux_writes(bus) == 2
         rig.table.stations[0].tap("ok")  # station 0's expander signals on INT
         rig.table.update()
         hw.poll(now)
         assert mux_writes(bus) == 3 and hw.mux.selected == 0  # the read went to channel 0
-        hw.screens[4].text("e", 88, 30, 1)
+        put(hw.screens[4], "e", 88, 30)
         hw.flush(now)
         assert mux_writes(bus) == 4  # back to channel 4, and only there
         assert rig.table.mux.model.writes == hw.mux.selects
@@ -345,7 +345,8 @@ def test_flush_allocates_nothing():
         heap_lock()
         try:
             hw.flush(now)  # changed frames, probes
-            hw.screens[3].fill_rect(0, 30, 40, 4, 1)
+            canvas(hw.screens[3]).fill_rect(0, 30, 40, 4, 1)
+            hw.screens[3].take(canvas(hw.screens[3]))
             hw.flush(now + 10)
             hw.flush(now + 20)  # nothing changed
         finally:

@@ -1,11 +1,11 @@
-# micropython-only: the driver subclasses MicroPython's built-in framebuf.
+# micropython-only: the canvas is MicroPython's built-in framebuf.
 #
 # The SSD1306 driver against the SSD1306 model on the fake machine's I2C bus:
 # whatever the driver draws is what the panel shows, with little traffic.
 import gc
 
 import machine
-from catnip.drivers.ssd1306 import SSD1306
+from catnip.drivers.ssd1306 import SSD1306, Canvas
 from catnip.rules.rng import Rng
 from check import raises
 from devsim import bus as buses
@@ -17,11 +17,27 @@ DATASHEET_ORDER = (0xA8, 0xD3, 0x40, (0xA0, 0xA1), (0xC0, 0xC8), 0xDA, 0x81, 0xA
                    0x8D, 0xAF)
 
 
+class Drawn(Canvas):
+    """A canvas bound to one panel, so a test can draw and show() as on a
+    one-panel device."""
+
+    def __init__(self, display):
+        super().__init__()
+        self.display = display
+        self.height = display.height
+
+    def show(self):
+        self.display.show(self)
+
+    def __getattr__(self, name):  # the panel's settings and state
+        return getattr(self.display, name)
+
+
 def rig(height=64, addr=0x3C, flip=False):
     buses.reset()
     panel = buses.bus(0).attach(addr, Panel(height))
     i2c = machine.I2C(0, scl=machine.Pin(5), sda=machine.Pin(4))
-    return SSD1306(i2c, addr, height, flip=flip), panel, buses.bus(0)
+    return Drawn(SSD1306(i2c, addr, height, flip=flip)), panel, buses.bus(0)
 
 
 def shows_frame(display, panel, what="the frame"):
@@ -126,23 +142,24 @@ def test_a_small_change_sends_one_window_and_one_band():
     shows_frame(display, panel, "the cursor")
 
 
-def test_far_apart_changes_on_one_page_get_their_own_windows():
+def test_changes_on_one_page_go_out_as_one_span():
     display, panel, bus = rig()
     bus.clear()
-    display.pixel(0, 9, 1)
-    display.pixel(127, 9, 1)
+    display.pixel(20, 9, 1)  # band 1
+    display.pixel(70, 9, 1)  # band 4
     display.show()
-    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 17)] * 2
+    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 1 + 4 * 16)]
+    assert panel.commands[-2:] == [(0x21, 16, 79), (0x22, 1, 1)]
     shows_frame(display, panel)
 
 
-def test_a_page_goes_out_whole_when_that_is_cheaper():
+def test_pages_changed_in_different_bands_get_their_own_windows():
     display, panel, bus = rig()
     bus.clear()
-    for band in (0, 1, 2, 4, 5, 6, 7):  # two runs, seven bands: 142 bytes as bands
-        display.pixel(band * 16 + 3, 4, 1)
+    display.pixel(0, 9, 1)  # page 1, band 0
+    display.pixel(127, 17, 1)  # page 2, band 7
     display.show()
-    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 129)]
+    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 17)] * 2
     shows_frame(display, panel)
 
 
@@ -213,8 +230,8 @@ class CountingI2C:
         return len(buf)
 
 
-def test_show_allocates_nothing():
-    display = SSD1306(CountingI2C())
+def test_take_and_show_allocate_nothing():
+    display = Drawn(SSD1306(CountingI2C()))
     display.show()
     for change in (None, "one band", "two pages", "everything"):
         if change == "one band":
@@ -226,5 +243,29 @@ def test_show_allocates_nothing():
             display.fill(1)
         gc.collect()
         before = gc.mem_alloc()
-        display.show()
+        display.display.take(display)
+        display.display.show()
         assert gc.mem_alloc() == before, "show() allocated %d bytes" % (gc.mem_alloc() - before)
+
+
+def test_one_canvas_serves_several_panels():
+    buses.reset()
+    i2c = machine.I2C(0, scl=machine.Pin(5), sda=machine.Pin(4))
+    panels = [buses.bus(0).attach(addr, Panel(64)) for addr in (0x3C, 0x3D)]
+    displays = [SSD1306(i2c, addr) for addr in (0x3C, 0x3D)]
+    canvas = Canvas()
+    for k in range(2):
+        canvas.fill(0)
+        canvas.text("panel %d" % k, 0, 8 * k, 1)
+        displays[k].show(canvas)
+        assert_shows(panels[k], frame_of(canvas, 128, 64), "panel %d" % k)
+    canvas.fill(0)
+    canvas.text("panel 0", 0, 0, 1)
+    assert not displays[0].take(canvas), "taking what it shows changes nothing"
+    assert_shows(panels[1], frame_of(_drawn("panel 1", 8), 128, 64), "panel 1 kept its own")
+
+
+def _drawn(text, y):
+    c = Canvas()
+    c.text(text, 0, y, 1)
+    return c

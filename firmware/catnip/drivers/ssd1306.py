@@ -1,21 +1,24 @@
-# SSD1306 OLED over I2C: a FrameBuffer whose show() sends only what changed.
+# SSD1306 OLED over I2C: a panel that remembers what it shows and sends only
+# what changed.
 #
-# Memory layout. Each 128-byte page of the frame sits in a 132-byte slot whose
-# last gap byte, just before the pixels, holds the data control byte 0x40. So
-# "0x40 + a page" is one contiguous buffer and goes out in one writeto() with
-# no copy: rp2's hardware I2C copies every multi-buffer writevto() into a fresh
-# heap buffer, a single buffer it sends as is. A 16-column band inside a page
-# borrows the byte before it for the control byte for the length of the
-# transfer. The 4-byte gap keeps every band word-aligned for the compare.
+# One canvas, many panels. Drawing happens on a Canvas (a MicroPython
+# FrameBuffer); take(canvas) copies into the panel's own frame what differs
+# from what it shows and marks those 16-column bands, and show() sends the
+# marked bands. A table of seven stations draws them one after another on a
+# single canvas, so each panel costs its 1 KB frame and no more: on the Pico
+# every byte of heap counts.
 #
-# Change tracking. A shadow copy holds what the panel shows; a viper loop
-# compares frame and shadow word by word, copies what differs and returns a
-# bit per changed band (a whole unchanged frame: 1.6 µs on the unix port). show()
-# allocates nothing: every view it sends was sliced once, here.
+# Change tracking. A viper loop compares canvas and frame word by word,
+# copies what differs and sets a bit per changed band in the page's mask (an
+# unchanged frame: microseconds). show() allocates nothing.
 #
-# Window. Each run of changed bands gets one 7-byte command transaction setting
-# the column and page window (horizontal addressing), then its data; pages
-# in a row that changed in the same bands share one window.
+# Windows. Each page's changed bands, from the first to the last, go out as
+# one window (a 7-byte command transaction setting the columns and pages,
+# horizontal addressing) and one data transaction; consecutive pages changed
+# in the same bands share a window. The data leaves from one module-wide
+# buffer whose control byte 0x40 sits just before the pixels, so a single
+# writeto() carries it: rp2's I2C copies a multi-buffer writevto() into a
+# fresh heap buffer, a single buffer it sends as is.
 #
 # Datasheet: Solomon Systech SSD1306 Rev 1.1, sections 8.1.5, 9, 10 and the
 # software initialisation flow chart.
@@ -24,10 +27,8 @@ import micropython
 from micropython import const
 
 WIDTH = const(128)
-_SLOT = const(132)  # bytes per page slot: 3 unused, the control byte, 128 pixels
-_GAP = const(4)
+HEIGHT = const(64)  # the taller glass; a 32-row panel shows a canvas's top half
 _BAND = const(16)  # columns per band
-_BANDS = const(8)
 _ALL_BANDS = const(0xFF)
 _CTRL_CMD = const(0x00)  # Co=0, D/C#=0: all following bytes are commands
 _CTRL_DATA = const(0x40)  # Co=0, D/C#=1: all following bytes are GDDRAM data
@@ -38,68 +39,72 @@ _CHARGE_PUMP = const(0x8D)
 _PUMP_ON = const(0x14)
 _PUMP_OFF = const(0x10)
 
+# The outgoing data: the control byte at 3, a page's pixels word-aligned from
+# 4. _OUT_VIEWS[n] is the transaction carrying n bands, sliced once here.
+_OUT = bytearray(4 + WIDTH)
+_OUT[3] = _CTRL_DATA
+_OUT_VIEWS = [memoryview(_OUT)[3:4 + n * _BAND] for n in range(9)]
+
+
+class Canvas(framebuf.FrameBuffer):
+    """A 128x64 MONO_VLSB frame to draw on; panels take() from it."""
+
+    def __init__(self):
+        self.buf = bytearray(WIDTH * HEIGHT // 8)
+        super().__init__(self.buf, WIDTH, HEIGHT, framebuf.MONO_VLSB)
+
 
 @micropython.viper
-def _diff(frame, shadow, page: int) -> int:
-    # Bit b set: band b of `page` differs; the shadow now equals the frame there.
+def _take(canvas, frame, marks, pages: int) -> int:
+    # Copy into `frame` the words of `canvas` that differ; OR a bit per
+    # changed band into marks[page]. Returns nonzero if anything changed.
+    src = ptr32(canvas)
+    dst = ptr32(frame)
+    mark = ptr8(marks)
+    w = 0
+    end = pages * 32  # WIDTH // 4 words a page
+    changed = 0
+    while w < end:
+        bit = 1 << ((w >> 2) & 7)  # 4 words a band, 8 bands a page
+        if src[w] != dst[w]:
+            dst[w] = src[w]
+            mark[w >> 5] |= bit
+            changed = 1
+        w += 1
+    return changed
+
+
+@micropython.viper
+def _gather(frame, page: int, first: int, n: int):
+    # Bands first..first+n-1 of `page` into _OUT, after its control byte.
     src = ptr32(frame)
-    dst = ptr32(shadow)
-    s = page * 33 + 1  # _SLOT // 4 words per slot, pixels after the gap word
-    d = page * 32
-    mask = 0
-    bit = 1
-    while bit < 256:
-        end = d + 4  # 16 columns = 4 words
-        changed = 0
-        while d < end:
-            w = src[s]
-            if w != dst[d]:
-                dst[d] = w
-                changed = 1
-            s += 1
-            d += 1
-        if changed:
-            mask |= bit
-        bit <<= 1
-    return mask
+    dst = ptr32(_OUT)
+    s = page * 32 + first * 4
+    d = 1
+    stop = d + n * 4
+    while d < stop:
+        dst[d] = src[s]
+        s += 1
+        d += 1
 
 
-def _cheaper_whole(mask):
-    """True when sending the whole page costs fewer bus bytes than sending the
-    changed bands: each run costs a 7-byte window command plus its address
-    byte, each band its address byte, the control byte and 16 pixels; the
-    whole page one window and 1 + 1 + 128 bytes."""
-    runs = bands = 0
-    prev = 0
-    for b in range(_BANDS):
-        bit = (mask >> b) & 1
-        bands += bit
-        runs += bit & (1 - prev)
-        prev = bit
-    return 8 * runs + 18 * bands > 8 + 130
+def _span(mask):
+    """The first and last band set in `mask`, as first << 3 | last; -1 for none."""
+    if not mask:
+        return -1
+    first = 0
+    while not mask >> first & 1:
+        first += 1
+    last = 7
+    while not mask >> last & 1:
+        last -= 1
+    return first << 3 | last
 
 
-# One lookup per changed page in show(), built once.
-_WHOLE = bytes(_cheaper_whole(m) for m in range(256))
-
-
-def _is_run(mask):
-    """True when the set bits of mask are contiguous."""
-    return (mask + (mask & -mask)) & mask == 0
-
-
-def _first(mask):
-    b = 0
-    while not mask & 1:
-        mask >>= 1
-        b += 1
-    return b
-
-
-class SSD1306(framebuf.FrameBuffer):
-    """128x64 or 128x32 SSD1306 at `addr` on `i2c`. Draw with the FrameBuffer
-    methods, then show(). Any I2C failure raises OSError and the next show()
-    resends the whole frame."""
+class SSD1306:
+    """128x64 or 128x32 SSD1306 at `addr` on `i2c`. take(canvas) what it
+    should show, then show(). Any I2C failure raises OSError and the next
+    show() resends the whole frame."""
 
     def __init__(self, i2c, addr=0x3C, height=64, flip=False, contrast=0xCF):
         if height not in (32, 64):
@@ -109,19 +114,8 @@ class SSD1306(framebuf.FrameBuffer):
         self.width = WIDTH
         self.height = height
         self.pages = height // 8
-        raw = bytearray(_GAP + self.pages * _SLOT)
-        view = memoryview(raw)
-        super().__init__(view[_GAP:], WIDTH, height, framebuf.MONO_VLSB, _SLOT)
-        self._raw = raw
-        self._shadow = bytearray(self.pages * WIDTH)
-        self._page_views = []
-        self._band_views = []
-        for page in range(self.pages):
-            at = page * _SLOT + _GAP - 1  # the control byte before the page
-            raw[at] = _CTRL_DATA
-            self._page_views.append(view[at:at + 1 + WIDTH])
-            for band in range(_BANDS):
-                self._band_views.append(view[at + band * _BAND:at + band * _BAND + 1 + _BAND])
+        self.frame = bytearray(self.pages * WIDTH)  # what the panel is to show
+        self._marks = bytearray(self.pages)  # per page: the bands not sent yet
         self._window = bytearray((_CTRL_CMD, 0x21, 0, 0, 0x22, 0, 0))
         self._cmd1 = bytearray((_CTRL_CMD, 0))  # a command alone
         self._cmd2 = bytearray((_CTRL_CMD, 0, 0))  # a command and its parameter
@@ -129,6 +123,11 @@ class SSD1306(framebuf.FrameBuffer):
         self._contrast = contrast
         self._resend = True
         self.init_display()
+
+    def take(self, canvas):
+        """Make the canvas (its top rows, on a 32-row panel) what the panel is
+        to show; True if that changes anything. Sends nothing."""
+        return bool(_take(canvas.buf, self.frame, self._marks, self.pages))
 
     # ---- setup and panel settings ---------------------------------------
 
@@ -200,40 +199,32 @@ class SSD1306(framebuf.FrameBuffer):
 
     # ---- sending the frame ------------------------------------------------
 
-    def show(self):
-        """Send the bands that changed since the last show()."""
+    def show(self, canvas=None):
+        """Take `canvas` if given, then send the bands that changed."""
+        if canvas is not None:
+            self.take(canvas)
         full = self._resend
         self._resend = True  # stays set if a transfer below fails
-        top = last = run = 0
+        marks = self._marks
+        top = last = 0
+        span = -1
         for page in range(self.pages):
-            mask = _diff(self._raw, self._shadow, page)
-            if full or _WHOLE[mask]:
-                mask = _ALL_BANDS
-            if run and mask == run and page == last + 1:
+            here = _span(_ALL_BANDS if full else marks[page])
+            if here == span and span >= 0:
                 last = page
                 continue
-            if run:
-                self._send(top, last, run)
-                run = 0
-            if not mask:
-                continue
-            if _is_run(mask):
-                top = last = page
-                run = mask
-                continue
-            while mask:  # several runs on one page: one window each
-                one = mask & ~(mask + (mask & -mask))
-                self._send(page, page, one)
-                mask ^= one
-        if run:
-            self._send(top, last, run)
+            if span >= 0:
+                self._send(top, last, span)
+            span = here
+            top = last = page
+        if span >= 0:
+            self._send(top, last, span)
+        for page in range(self.pages):
+            marks[page] = 0
         self._resend = False
 
-    def _send(self, top, last, run):
-        first = _first(run)
-        end = first
-        while run >> (end + 1):
-            end += 1
+    def _send(self, top, last, span):
+        first, end = span >> 3, span & 7
         window = self._window
         window[2] = first * _BAND
         window[3] = end * _BAND + _BAND - 1
@@ -241,17 +232,7 @@ class SSD1306(framebuf.FrameBuffer):
         window[6] = last
         i2c, addr = self.i2c, self.addr
         i2c.writeto(addr, window)
-        if run == _ALL_BANDS:
-            for page in range(top, last + 1):
-                i2c.writeto(addr, self._page_views[page])
-            return
-        raw, bands = self._raw, self._band_views
+        n = end - first + 1
         for page in range(top, last + 1):
-            for band in range(first, end + 1):
-                at = page * _SLOT + _GAP - 1 + band * _BAND
-                keep = raw[at]
-                raw[at] = _CTRL_DATA
-                try:
-                    i2c.writeto(addr, bands[page * _BANDS + band])
-                finally:
-                    raw[at] = keep
+            _gather(self.frame, page, first, n)
+            i2c.writeto(addr, _OUT_VIEWS[n])
