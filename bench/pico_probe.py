@@ -4,7 +4,9 @@
 # Every action goes through App.act (rules, journal on littlefs, the serial
 # line, announcements); after every `draw_every`-th
 # action, and after the last, every station and the table display is redrawn
-# and sent over I2C as at the table.
+# and sent over I2C as at the table. Each action's announcements are then
+# dismissed, as the players' OK does: at the table no move is made while one
+# is up, so they never pile up.
 #
 # With cfg "ballast" bytes held first (1 KB blocks), the game runs in what is
 # left of the heap: the last line is "OK ..." or "MEMORY ...". With "timing",
@@ -90,6 +92,8 @@ try:
             n += 1
             if n % cfg["draw_every"] == 0:
                 app.step(time.ticks_ms())
+            while app.scene.kind == "play" and app.scene.banner:
+                app.scene.next_banner(None)  # read, and OK pressed, as at the table
             if cfg["timing"] and n % 25 == 0:
                 gc.collect()
                 peak_live = max(peak_live, free_for_app - gc.mem_free())

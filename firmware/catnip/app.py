@@ -29,6 +29,7 @@ from catnip.ui import draw
 POLL_MS = 10
 FRAME_MS = 20
 NOTICE_MS = 5000  # each table-wide message stays up this long
+MAX_NOTICES = 4
 SETUP_FILE = "setup.json"
 
 
@@ -175,7 +176,7 @@ class App:
 
     def _over(self):
         result = self.game.result()
-        self.journal.finish(result)
+        self._record(self.journal.finish, result)
         self.send("end", gid=self.gid, result=result)
         if self.name == "stack" and self.game.config["mode"] == "clowder":
             self._clowder_score(result)
@@ -231,7 +232,7 @@ class App:
             if out[0] == "act":
                 self.act(out[1], out[2])
             elif out[0] == "end":
-                self.journal.abandon()
+                self._record(self.journal.abandon)
                 self.say("%s ended from station %d" % (TITLES[self.name], station + 1))
                 self._setup()
             return
@@ -268,11 +269,11 @@ class App:
             self.sound.play("error", self.now)
             self.dirty[self.seats[seat]] = True
             return
-        self._journal(self.journal.action, seat, action)
+        self._record(self.journal.action, seat, action)
         if self.weigh is not None and self.name == "stack":
             record = self.weigh.acted(seat, action)
             if record is not None:
-                self._journal(self.journal.note, record)
+                self._record(self.journal.note, record)
         self.send("act", gid=self.gid, n=len(self.game.log), events=events)
         self.send("snap")
         for ev in events:
@@ -287,8 +288,14 @@ class App:
     def _tray_answer(self, seat, action):
         record = self.weigh.answer(action[1]) if self.weigh is not None else None
         if record is not None:
-            self._journal(self.journal.note, record)
+            self._record(self.journal.note, record)
         self._all_dirty()
+
+    def _record(self, write, *args):
+        """A write to the game's journal: none when the journal could not
+        begin it (the table was told then), so the fault is said once."""
+        if self.gid is not None:
+            self._journal(write, *args)
 
     def _journal(self, write, *args):
         from catnip.journal import JournalError
@@ -303,9 +310,16 @@ class App:
     # ---- out ------------------------------------------------------------------
 
     def say(self, text):
-        """A message for the whole table: every station's bottom line, the line."""
+        """A message for the whole table: every station's bottom line, the line.
+        One already waiting is not queued again, and at most MAX_NOTICES wait
+        (the oldest not yet shown goes): a fault that repeats with every move
+        must not fill the screens, nor the heap."""
+        if text in self.notices:
+            return
         if not self.notices:
             self.notice_at = self.now
+        elif len(self.notices) >= MAX_NOTICES:
+            self.notices.pop(1)
         self.notices.append(text)
         self.send("say", text=text)
         self._all_dirty()

@@ -92,3 +92,22 @@ def test_a_refused_action_says_why_and_changes_nothing():
         assert any("possible" in r for r in rig.lines(0)), rig.lines(0)
     finally:
         rig.close()
+
+
+def test_a_journal_that_fails_every_move_says_so_once_and_the_game_goes_on():
+    path = _fresh("nojournal")
+    rig = AppRig(Journal(path + "/missing/journal"))  # a folder that cannot be made
+    try:
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        moves = 0
+        while rig.app.game.result() is None:
+            rig.app.act(*tablebot.choose(rig.app.game, "heist"))
+            moves += 1
+            notices = rig.app.notices
+            assert len(notices) == len(set(notices)), notices
+            assert 0 < len(notices) <= 4, notices
+        assert any("journal" in n.lower() for n in notices), notices
+        assert len(rig.app.game.log) == moves, "the game went on in RAM"
+        assert rig.app.scene.kind == "end", "and reached its standings"
+    finally:
+        rig.close()
