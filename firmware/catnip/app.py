@@ -431,6 +431,19 @@ class App:
         if self.weigh is not None:
             self.weigh.poll()
 
+    def serve(self):
+        """Run the table until the laptop stops it (catnip.remote); the REPL
+        follows. Ctrl-C on the line is data meanwhile, not an interrupt."""
+        import micropython
+
+        micropython.kbd_intr(-1)
+        try:
+            asyncio.run(self.run())
+        except SystemExit as e:
+            print("catnip: app stopped (%s); the REPL is yours" % e)
+        finally:
+            micropython.kbd_intr(3)
+
     async def run(self):
         clock = self.clock
         asyncio.create_task(self._buttons())

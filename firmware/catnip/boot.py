@@ -1,5 +1,6 @@
-# Power-up: read board.json, check the parts, start the app, and say what
-# is wrong in words a player understands, never with a traceback.
+# Power-up: read board.json, check the parts, build the app, and say what
+# is wrong in words a player understands, never with a traceback. main.py
+# then drops this module (its code is needed only now) and serves the app.
 #
 # A missing or broken board.json is shown on every panel that answers at
 # the usual places (both shipped layouts) and on the serial line. BACK held
@@ -20,24 +21,22 @@ out = print  # where messages go besides the screens: the serial line
 
 
 def main():
+    """The app, ready to serve(); or None when it is not to run (the
+    problems are shown, or BACK was held: the REPL stays)."""
     board = _read_board()
     if board is None:
-        return
+        return None
     from catnip.hardware import Hardware
 
     hw = Hardware(board, len(board.stations))
     if _back_held(hw):
         say("BACK held at power-up: the app is skipped and the REPL is yours")
         _show_all(hw, ["REPL mode", "BACK was held", "at power-up"])
-        return
-    run(board, hw)
+        return None
+    return start(board, hw)
 
 
-def run(board, hw):
-    import asyncio
-
-    import micropython
-
+def start(board, hw):
     from catnip.app import App
     from catnip.journal import Journal
     from catnip.line import Line
@@ -45,16 +44,8 @@ def run(board, hw):
     notices = _missing(board, hw)
     for text in notices:
         say(text)
-    micropython.kbd_intr(-1)  # a 0x03 on the line is data, not Ctrl-C
-    try:
-        line = Line(sys.stdin.buffer, sys.stdout.buffer, None)
-        app = App(hw, Journal(JOURNAL_DIR), line=line, weigh=_weigh(board, hw),
-                  notices=notices)
-        asyncio.run(app.run())
-    except SystemExit as e:
-        say("app stopped (%s); the REPL is yours" % e)
-    finally:
-        micropython.kbd_intr(3)
+    line = Line(sys.stdin.buffer, sys.stdout.buffer, None)
+    return App(hw, Journal(JOURNAL_DIR), line=line, weigh=_weigh(board, hw), notices=notices)
 
 
 def _read_board():

@@ -24,12 +24,12 @@ def _boot(board_text, hold_back=None, unplug=None):
             table.stations[hold_back].press("back")
             table.advance(100)
         started = []
-        real_run = boot.run
-        boot.run = lambda board, hw: started.append((board.name, boot._missing(board, hw)))
+        real_start = boot.start
+        boot.start = lambda board, hw: started.append((board.name, boot._missing(board, hw)))
         try:
-            boot.main()
+            assert boot.main() is None
         finally:
-            boot.run = real_run
+            boot.start = real_start
             boot.out = print
         return said, started, [table.stations[k].lines() for k in range(4)]
     finally:
