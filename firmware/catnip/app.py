@@ -163,6 +163,7 @@ class App:
 
     def _play(self, name, game, seats):
         self.name, self.game, self.seats = name, game, seats
+        forget("catnip.journal_scan")  # recording the game needs none of it
         self._enter("play")
         from catnip.ui.play import Play
 

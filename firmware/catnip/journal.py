@@ -53,14 +53,6 @@ class JournalError(Exception):
     """Something the journal cannot do; the message says what and what to do."""
 
 
-class _Damaged(Exception):
-    # A bad record; `torn` when it ends the game and nothing good follows, so
-    # cutting `path` back to `keep` bytes drops it.
-    def __init__(self, why, torn=False, path=None, keep=0):
-        super().__init__(why)
-        self.why, self.torn, self.path, self.keep = why, torn, path, keep
-
-
 class _Game:
     """What the journal knows of an unfinished game: enough to append."""
 
@@ -90,10 +82,12 @@ class Journal:
             self.problems.append("the journal folder %s cannot be used (%s): no game will be "
                                  "saved; check the flash" % (self.root, _why(e)))
             return
+        from catnip import journal_scan as scan
+
         for name in sorted(os.listdir(self.root)):
             try:
-                self._adopt(name)
-            except (OSError, ValueError, _Damaged) as e:
+                scan.adopt(self, name)
+            except (OSError, ValueError, scan.Damaged) as e:
                 self.problems.append("%s could not be read (%s); it was left alone"
                                      % (self._path(name), _why(e)))
 
@@ -114,7 +108,9 @@ class Journal:
         gid = 1  # numbered before rotation, so a number is never used twice
         for known in self._status:
             gid = max(gid, known + 1)
-        self._rotate()
+        from catnip.journal_scan import rotate
+
+        rotate(self)
         for other in sorted(self._open):
             self.abandon(other)
         try:
@@ -217,21 +213,25 @@ class Journal:
         if gid in self._open:
             return self._open[gid].header
         self._known(gid)
+        from catnip import journal_scan as scan
+
         try:
-            return self._read_header(gid)
-        except _Damaged as e:
-            raise self._broken(gid, e)
+            return scan.read_header(self, gid)
+        except scan.Damaged as e:
+            raise scan.broken(self, gid, e)
 
     def entries(self, gid):
         """Every record after the header, read from flash a little at a time
         (no file stays open between entries): ("action", player, action),
         ("note", dict) or ("end", result)."""
         self._known(gid)
+        from catnip import journal_scan as scan
+
         try:
-            for entry in self._walk(gid, _Decoder()):
+            for entry in scan.walk(self, gid, scan.Decoder()):
                 yield entry
-        except _Damaged as e:
-            raise self._broken(gid, e)
+        except scan.Damaged as e:
+            raise scan.broken(self, gid, e)
 
     def bytes_used(self):
         """Bytes of all the games' records on flash."""
@@ -242,155 +242,12 @@ class Journal:
 
     # ---- the folder ---------------------------------------------------------
 
-    def _adopt(self, name):
-        # One entry of the journal folder, found at start-up.
-        path = self._path(name)
-        gid, status = _parse(name)
-        if status == _GONE:
-            _remove_tree(path)
-            return
-        if gid in self._status:
-            self.problems.append("%s is a second copy of game %d; it was left alone"
-                                 % (path, gid))
-            return
-        if gid is None or not _is_folder(path):
-            self.problems.append("%s is not a catnip game; it was left alone" % path)
-            return
-        self._status[gid] = status
-        if status == "playing":
-            self._check(gid)
-
-    def _check(self, gid):
-        # Read an unfinished game through, so it can be resumed: finish or
-        # undo a cut merge, drop a torn last record, refuse a damaged middle.
-        decoder = _Decoder()
-        try:
-            self._settle(gid)
-            for _ in self._walk(gid, decoder):
-                pass
-        except _Damaged as e:
-            if not e.torn:
-                self.problems.append(str(self._broken(gid, e)))
-                return
-            if decoder.header is not None:
-                _cut(e.path, e.keep, self._file(gid, _NEW))
-                self.problems.append(
-                    "game %d (%s): its last record was cut off by a power loss and was dropped; "
-                    "it resumes after action %d" % (gid, _title(decoder.header), decoder.actions))
-        if decoder.header is None:
-            _remove_tree(self._folder(gid, "playing"))
-            del self._status[gid]
-            self.problems.append("game %d was cut off by a power loss before anything of it was "
-                                 "saved; there is nothing to resume" % gid)
-            return
-        if decoder.ended:  # the end was saved but the rename was cut
-            self._mark(gid, "finished")
-            return
-        game = self._open[gid] = _Game(gid, decoder.header)
-        game.words, game.actions = decoder.words, decoder.actions
-        files = self._files(gid)
-        game.sealed = _size(self._file(gid, _LOG))
-        game.fill = files[-1][2] - game.sealed if files else 0
-
-    def _settle(self, gid):
-        # Undo what a cut left half done: a rewrite, or a merge of the tail
-        # into the log (appended but the tail not yet removed, or appended
-        # only in part on a filesystem that can tear a write).
-        names = os.listdir(self._folder(gid, "playing"))
-        if _NEW in names:
-            os.remove(self._file(gid, _NEW))  # the rewrite was cut: the original stands
-        sealed = _size(self._file(gid, _LOG))
-        for name in names:
-            if not name.isdigit() or int(name) >= sealed:
-                continue
-            start, tail = int(name), self._file(gid, name)
-            end = start + _size(tail)
-            copied = _read_at(self._file(gid, _LOG), start, _FRAME_MAX)
-            if end == sealed and _read_at(tail, 0, _FRAME_MAX) == copied:
-                os.remove(tail)
-            elif start < sealed < end and _read_at(tail, 0, len(copied)) == copied:
-                _cut(self._file(gid, _LOG), start, self._file(gid, _NEW))
-                sealed = start
-
-    def _walk(self, gid, decoder):
-        # Every entry of a game in order; _Damaged at the first bad record.
-        files = self._files(gid)
-        for i in range(len(files)):
-            path, start, end = files[i]
-            try:
-                for kind, payload in _file_frames(path, start, end, i == len(files) - 1):
-                    entry = decoder.decode(kind, payload)
-                    if entry is not None:
-                        yield entry
-            except (ValueError, IndexError, KeyError, TypeError) as e:
-                raise _Damaged("a record after byte %d makes no sense (%s)" % (start, e))
-            except OSError as e:
-                raise _Damaged("%s cannot be read (%s)" % (path, _why(e)))
-
-    def _files(self, gid):
-        # [(path, first byte, end)] of a game's log and tail, in order;
-        # _Damaged unless the tail starts where the log ends.
-        names = os.listdir(self._folder(gid, self._status[gid]))
-        files = []
-        sealed = 0
-        if _LOG in names:
-            sealed = _size(self._file(gid, _LOG))
-            files.append((self._file(gid, _LOG), 0, sealed))
-        tails = [int(n) for n in names if n.isdigit()]
-        if len(tails) > 1 or tails and tails[0] != sealed:
-            raise _Damaged("records are missing after byte %d" % min([sealed] + tails))
-        if tails:
-            files.append((self._file(gid, str(sealed)), sealed,
-                          sealed + _size(self._file(gid, str(sealed)))))
-        return files
-
-    def _read_header(self, gid):
-        decoder = _Decoder()
-        try:
-            for _ in self._walk(gid, decoder):
-                break  # the header came first
-        except (OSError, _Damaged):
-            pass
-        if decoder.header is None:
-            raise _Damaged("its header cannot be read")
-        return decoder.header
-
     def _game_bytes(self, gid):
         folder = self._folder(gid, self._status[gid])
         total = 0
         for name in os.listdir(folder):
             total += _size(folder + "/" + name)
         return total
-
-    def _rotate(self):
-        # Make room for one more game: pulled games go first, then the
-        # oldest ended ones; a game in play never.
-        while len(self._status) >= self.max_games:
-            victim = None
-            for wanted in ("pulled", None):
-                for gid in sorted(self._status):
-                    status = self._status[gid]
-                    if status == wanted or (wanted is None and status != "playing"):
-                        victim = gid
-                        break
-                if victim is not None:
-                    break
-            if victim is None:
-                return
-            status = self._status[victim]
-            title = _title(self._safe_header(victim))
-            gone = self._path("%d%s" % (victim, _GONE))
-            try:
-                os.rename(self._folder(victim, status), gone)
-                del self._status[victim]
-                _remove_tree(gone)
-            except OSError as e:
-                self.problems.append("game %d could not be removed to make room (%s); check the "
-                                     "flash" % (victim, _why(e)))
-                return
-            if status != "pulled":
-                self.problems.append("game %d (%s, %s) was removed to make room before a laptop "
-                                     "had pulled it" % (victim, title, status))
 
     # ---- writing -------------------------------------------------------------
 
@@ -424,7 +281,7 @@ class Journal:
 
     def _seal(self, game):
         # Move the full tail onto the end of the log; the next tail is named
-        # by where it starts, so a cut in between is recognised (_settle).
+        # by where it starts, so a cut in between is recognised (catnip.journal_scan.settle).
         tail = self._file(game.gid, str(game.sealed))
         data = _read_at(tail, 0, game.fill)
         with open(self._file(game.gid, _LOG), "ab") as f:
@@ -447,25 +304,9 @@ class Journal:
 
     # ---- small helpers -----------------------------------------------------
 
-    def _broken(self, gid, damage):
-        # Mark a game damaged (kept, never resumed) and say so.
-        if self._status.get(gid) not in (None, "broken", "pulled"):
-            try:
-                self._mark(gid, "broken")
-            except JournalError:
-                pass
-        return JournalError("game %d is damaged (%s): it cannot be resumed, and is kept so a "
-                            "laptop can pull what is readable" % (gid, damage.why))
-
     def _why_not(self, gid):
         status = self._status.get(gid)
         return "there is no such game" if status is None else "it is %s" % status
-
-    def _safe_header(self, gid):
-        try:
-            return self._read_header(gid)
-        except _Damaged:
-            return None
 
     def _path(self, name):
         return (self.root if self.root != "/" else "") + "/" + name
@@ -481,58 +322,6 @@ class Journal:
         return "%s/%s" % (self._folder(gid, self._status[gid]), name)
 
 
-class _Decoder:
-    """Turns one game's frames, in order, into entries."""
-
-    def __init__(self):
-        self.header = None
-        self.words = {}
-        self._list = []
-        self.actions = 0
-        self.ended = False
-
-    def decode(self, kind, payload):
-        if self.header is None:
-            if kind != b"H":
-                raise ValueError("the game does not start with its header")
-            header = json.loads(payload)
-            if not isinstance(header, dict):
-                raise ValueError("the header is not a dict")
-            self.header = header
-            return None
-        if self.ended:
-            raise ValueError("a record follows the end of the game")
-        if kind == b"A":
-            entry = ("action",) + self._action(payload)
-            self.actions += 1
-            return entry
-        if kind == b"W":
-            word = payload.decode()
-            self.words[word] = len(self._list)
-            self._list.append(word)
-            return None
-        if kind == b"N":
-            return ("note", json.loads(payload))
-        if kind == b"E":
-            self.ended = True
-            return ("end", json.loads(payload))
-        raise ValueError("a second header")
-
-    def _action(self, payload):
-        player, pos = _read_varint(payload, 0)
-        items = []
-        while pos < len(payload):
-            v, pos = _read_varint(payload, pos)
-            if v & 1:
-                items.append(self._list[v >> 1])  # an unknown word: IndexError
-            else:
-                z = v >> 1
-                items.append(-((z + 1) >> 1) if z & 1 else z >> 1)
-        if not items or not isinstance(items[0], str):
-            raise ValueError("an action without its name")
-        return player, tuple(items)
-
-
 def _frame(kind, payload):
     if len(payload) > RECORD_MAX:
         raise JournalError("a record of %d bytes is more than the journal takes (%d); "
@@ -542,72 +331,6 @@ def _frame(kind, payload):
     frame += payload
     frame += (crc32(frame) & 0xFFFFFFFF).to_bytes(4, "little")
     return frame
-
-
-def _file_frames(path, start, end, last):
-    """Each (kind, payload) of a file that holds the game's bytes start..end,
-    read a chunk at a time; _Damaged at the first bad frame, torn if it ends
-    the game (`last`), is no longer than a frame, and nothing good follows."""
-    size = end - start
-    buf, offset, at = b"", 0, 0  # buf holds the file from byte `offset`
-    while offset + at < size:
-        found = _frame_at(buf, at)
-        if found is None and len(buf) - at < _FRAME_MAX and offset + len(buf) < size:
-            more = _read_at(path, offset + len(buf), _CHUNK)
-            if not more:  # shorter than it said
-                size = offset + len(buf)
-            buf, offset, at = buf[at:] + more, offset + at, 0
-            continue
-        if found is None:
-            rest = buf[at:]
-            torn = last and offset + len(buf) >= size and len(rest) <= _FRAME_MAX
-            later = 1
-            while torn and later < len(rest):
-                torn = _frame_at(rest, later) is None
-                later += 1
-            raise _Damaged("the record at byte %d is bad" % (start + offset + at), torn, path,
-                           offset + at)
-        kind, first, stop = found
-        yield kind, buf[first:stop]
-        at = stop + 4
-
-
-def _frame_at(data, pos):
-    # (kind, payload start, payload stop) of a whole, intact frame at pos.
-    kind = data[pos:pos + 1]
-    if kind not in _KINDS:
-        return None
-    n = shift = 0
-    start = pos + 1
-    while True:
-        if start >= len(data) or shift > 14:
-            return None
-        b = data[start]
-        start += 1
-        n |= (b & 0x7F) << shift
-        if b < 0x80:
-            break
-        shift += 7
-    stop = start + n
-    if n > RECORD_MAX or stop + 4 > len(data):
-        return None
-    if crc32(memoryview(data)[pos:stop]) & 0xFFFFFFFF != int.from_bytes(data[stop:stop + 4],
-                                                                        "little"):
-        return None
-    return kind, start, stop
-
-
-def _read_varint(data, pos):
-    n = shift = 0
-    while True:
-        if pos >= len(data) or shift > 28:
-            raise ValueError("a number runs past its record")
-        b = data[pos]
-        pos += 1
-        n |= (b & 0x7F) << shift
-        if b < 0x80:
-            return n, pos
-        shift += 7
 
 
 def _json(data, what):
@@ -639,21 +362,6 @@ def _plain(x, depth):
     return False
 
 
-def _parse(name):
-    # "7.playing" -> (7, "playing"); "7.gone" -> (7, ".gone"), a game being removed.
-    dot = name.find(".")
-    number, status = name[:dot], name[dot + 1:]
-    if dot < 1 or not number.isdigit():
-        return None, None
-    if "." + status == _GONE:
-        return int(number), _GONE
-    return (int(number), status) if status in STATUSES else (None, None)
-
-
-def _title(header):
-    return header.get("game", "unknown game") if isinstance(header, dict) else "unknown game"
-
-
 def _is_folder(path):
     try:
         return os.stat(path)[0] & 0x4000 != 0
@@ -683,19 +391,6 @@ def _read_at(path, offset, n):
     with open(path, "rb") as f:
         f.seek(offset)
         return f.read(n)
-
-
-def _cut(path, keep, scratch):
-    # Keep the first `keep` bytes of a file: copied aside a chunk at a time,
-    # then renamed over it, so a cut leaves either the old or the new.
-    with open(scratch, "wb") as f:
-        for offset in range(0, keep, _CHUNK):
-            f.write(_read_at(path, offset, min(_CHUNK, keep - offset)))
-    try:
-        os.rename(scratch, path)
-    except OSError:  # a filesystem that will not rename over a file
-        os.remove(path)
-        os.rename(scratch, path)
 
 
 def _why(e):
