@@ -125,11 +125,21 @@ class Hardware:
         if board.table is not None:
             self.table = Screen(self._port(board.table), board.table["oled"], queue, TABLE,
                                 retry_ms)
-        self.tray = _tray(board.tray, clock)
+        self._cells = None  # the tray's load cells, built at first use (the tray property)
+        self._clock = clock
         self.tray_fault = None  # the SensorFault being reported, None while the cells answer
         self.buzzer = None
         if board.buzzer is not None:
             self.buzzer = PWM(Pin(board.buzzer["pin"]), freq=BUZZER_HZ, duty_u16=0)
+
+    @property
+    def tray(self):
+        """The tray's load cells (catnip.drivers.hx711.HX711Group), or None on a
+        board without a tray. Built when first asked for: until a game weighs,
+        the driver's code takes no heap."""
+        if self._cells is None and self._board.tray is not None:
+            self._cells = _tray(self._board.tray, self._clock)
+        return self._cells
 
     def _bus(self, bus_id):
         if self._buses[bus_id] is None:

@@ -38,6 +38,7 @@ class Weigh:
         except ValueError as e:
             self.problem = "calibration unreadable: %s" % e
         self.feed = None  # TrayFeed of the game's Tray; readings between games are dropped
+        self._weighing = None  # set by run(): an Event for the first game to weigh
 
     def begin(self, scene, changed):
         """A Stack O' Cats game starts (or resumes) on `scene` (catnip.ui.play.Play)."""
@@ -62,6 +63,8 @@ class Weigh:
             self.tray = Tray(cal, wedged=BASE_CATS, in_play=in_play)
             self.feed = TrayFeed(self.tray, self.on_tray)
         self.turn_changed()
+        if self._weighing is not None:
+            self._weighing.set()
 
     def stop(self):
         """No Stack O' Cats game any more: readings are dropped."""
@@ -70,14 +73,24 @@ class Weigh:
         self.open = False
 
     async def run(self):
-        if self.cal is not None:
-            await self.hw.weigh(self._counts, self._silent)
+        """Read the cells from the first Stack O' Cats game on: a session of
+        other games never loads the load-cell driver."""
+        if self.cal is None:
+            return
+        import asyncio
+
+        self._weighing = asyncio.Event()
+        if self.scene is None:
+            await self._weighing.wait()
+        await self.hw.weigh(self._counts, self._silent)
 
     def poll(self):
         """One reading if the cells have one waiting: for a loop without
         asyncio (App.step, the virtual table). run() is the device's way."""
+        if self.cal is None or self.scene is None:
+            return  # between games readings are dropped: the cells are not even built
         tray = self.hw.tray
-        if self.cal is None or tray is None or not tray.ready():
+        if tray is None or not tray.ready():
             return
         from catnip.drivers.hx711 import SensorFault
 

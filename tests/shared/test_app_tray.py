@@ -117,3 +117,30 @@ def test_without_a_calibration_the_station_offers_the_manual_path_and_says_why()
         assert rig.app.game.public()["turn"] == 1
     finally:
         rig.close()
+
+
+def test_a_session_without_stack_o_cats_never_loads_the_tray_code():
+    # On the Pico imported code takes heap: the load-cell driver and the
+    # estimator wait for a game that weighs.
+    import sys
+
+    from catnip import forget
+
+    for name in ("catnip.drivers.hx711", "catnip.drivers.hx711_pio", "catnip.tray"):
+        forget(name)
+    path = _fresh("no-stack")
+    _calibration(path + "/calibration.json")
+    rig = AppRig(Journal(path + "/journal"), weigh=path + "/calibration.json")
+    try:
+        async def play():
+            asyncio.create_task(rig.app.run())
+            tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+            await rig.live(500)
+
+        asyncio.run(play())
+        assert rig.app.scene.kind == "play"
+        loaded = [m for m in sys.modules if m.startswith("catnip.tray")
+                  or m.startswith("catnip.drivers.hx711")]
+        assert loaded == [], loaded
+    finally:
+        rig.close()
