@@ -87,7 +87,7 @@ def _bgstats_play(p: Play, games: dict[str, int], people: dict[str, int]) -> dic
         "gameRefId": games[p.title], "locationRefId": 1,
         "playDate": _stamp(p), "entryDate": _stamp(p), "modificationDate": _stamp(p),
         "durationMin": p.minutes or 0, "ignored": False, "manualWinner": True,
-        "usesTeams": False, "rounds": 0, "comments": f"catnip table {p.table}, game {p.gid}",
+        "usesTeams": False, "comments": f"catnip table {p.table}, game {p.gid}",
         "playerScores": [{"playerRefId": people[name], "score": str(scores[seat]),
                           "winner": seat in winners, "startPlayer": seat == p.start_player,
                           "seatOrder": seat + 1, "rank": p.result["ranks"][seat],
