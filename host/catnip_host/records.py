@@ -19,6 +19,7 @@ from catnip_host import players as seating
 from catnip_host import verify
 
 TITLES = {"heist": "Meow Heist", "stack": "Stack O' Cats", "purrfect": "Purrfect"}
+READS = ("begin", "end", "game", "entry")  # a game's frames that say when, and what was played
 MODES = {"patient": "Patient Paws", "clowder": "Clowder"}  # Stack O' Cats' other modes
 
 
@@ -144,7 +145,7 @@ def load(store, keep: Filter | None = None) -> Loaded:
     names = seating.load(store)
     out = Loaded([])
     for uid in store.tables():
-        for g in verify.stored_games(store, uid).values():
+        for g in verify.stored_games(store, uid, READS).values():
             if g.header is None:
                 out.waiting += 1
                 continue

@@ -195,10 +195,12 @@ def from_store(store, session: int) -> list[Check]:
     return [check(g) for key, g in sorted(games.items()) if session in g.sessions]
 
 
-def stored_games(store, uid: str) -> dict[tuple[int, str], Game]:
-    """Every game of one table the store holds, by (gid, seed_commit)."""
+def stored_games(store, uid: str, kinds: tuple[str, ...] = KINDS) -> dict[tuple[int, str], Game]:
+    """Every game of one table the store holds, by (gid, seed_commit), from
+    the frames of these kinds (leave out "act" when the live events are not
+    needed)."""
     return gather((s, kind, _fields(raw), at)
-                  for s, kind, raw, at in store.game_frames(uid, KINDS))
+                  for s, kind, raw, at in store.game_frames(uid, kinds))
 
 
 def from_file(path: Path) -> list[Check]:
