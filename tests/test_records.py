@@ -92,7 +92,7 @@ def test_every_game_is_replayed_to_the_result_the_table_announced(store_path):
         g = table[(p.session, p.gid)]
         assert p.finished and p.result == json.loads(json.dumps(g.live_result))
         assert p.players == tuple(f"S{p.session} P{k + 1}" for k in range(len(p.players)))
-        assert g.began <= p.began + 1 and p.ended is not None and p.ended >= p.began
+        assert p.began == g.began and p.ended is not None and p.ended >= p.began
 
 
 # ---- export -------------------------------------------------------------------------
@@ -341,6 +341,15 @@ def test_the_wins_chart_counts_each_players_wins_game_by_game(store_path, tmp_pa
     out = catnip(store_path, "chart", "wins", "-o", str(tmp_path / "w.png"))
     assert out.exit_code == 0, out.output
     _png(tmp_path / "w.png")
+
+
+def test_open_shows_the_chart_it_wrote(store_path, tmp_path, monkeypatch):
+    import click
+
+    opened = []
+    monkeypatch.setattr(click, "launch", lambda url, **kw: opened.append(url))
+    out = catnip(store_path, "chart", "wins", "-o", str(tmp_path / "w.png"), "--open")
+    assert out.exit_code == 0 and opened == [str(tmp_path / "w.png")], out.output
 
 
 def test_a_chart_of_one_session_needs_the_session(store_path):

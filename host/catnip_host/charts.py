@@ -96,7 +96,9 @@ def draw(charts: list[Series], path: Path) -> Path:
     import matplotlib
 
     matplotlib.use("Agg")
+    from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     fig = Figure(figsize=(8, 3.2 * len(charts)), layout="constrained")
     for ax, s in zip(fig.subplots(len(charts), 1, squeeze=False)[:, 0], charts):
@@ -107,10 +109,15 @@ def draw(charts: list[Series], path: Path) -> Path:
                 ax.plot(s.x, ys, marker="o", label=label)
         ax.set(title=s.title, xlabel=s.xlabel, ylabel=s.ylabel)
         ax.grid(alpha=0.3)
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        if s.xlabel == "date":
+            dates = AutoDateLocator()
+            ax.xaxis.set_major_locator(dates)
+            ax.xaxis.set_major_formatter(ConciseDateFormatter(dates))
+        else:
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         if len(s.lines) > 1:
             ax.legend(loc="upper left", fontsize="small")
-    if any(s.xlabel == "date" for s in charts):
-        fig.autofmt_xdate()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, format="png", dpi=100)
     return path

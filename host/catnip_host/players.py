@@ -8,8 +8,9 @@ evenings are different people until someone says otherwise.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
+
+from catnip_host.verify import _fields
 
 MAX_NAME = 40
 # Exports join names with "; " (CSV) and quote them; these would break that.
@@ -57,12 +58,9 @@ def check_name(name: str) -> str:
 def seat_count(store, session: int) -> int:
     """How many seats the session's games had (the most of any game)."""
     store.info(session)  # a StoreError names the sessions there are
-    most = 0
-    for (raw,) in store.db.execute("SELECT raw FROM frames WHERE session = ? AND kind IN "
-                                   "('begin', 'game')", (session,)):
-        fields = json.loads(raw.rstrip("\r")[:-9].split(" ", 3)[3])
-        most = max(most, fields["header"]["config"].get("players", 0))
-    return most
+    rows = store.db.execute("SELECT raw FROM frames WHERE session = ? AND kind IN "
+                            "('begin', 'game')", (session,))
+    return max((_fields(raw)["header"]["config"].get("players", 0) for (raw,) in rows), default=0)
 
 
 def parse_pairs(pairs: list[str], seats: int, session: int) -> dict[int, str]:
