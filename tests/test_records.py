@@ -14,7 +14,7 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
-from catnip import rules
+from catnip import rules, wire
 from catnip_host import charts, export, players, records, stats, verify
 from catnip_host.cli import main
 from catnip_host.store import Store
@@ -380,3 +380,31 @@ def _path(command) -> list[str]:
 
     return ["players", command.name] if command.name in group.commands and \
         group.commands[command.name] is command else [command.name]
+
+
+# ---- games left out -----------------------------------------------------------------
+
+
+def test_games_not_pulled_or_refused_by_the_rules_are_left_out_and_said(tmp_path):
+    from recordrig import engine_store, mixed_games
+    from test_verify import _frames
+
+    path = engine_store(tmp_path / "s.sqlite3", mixed_games(2), 1.8e9)
+    db = sqlite3.connect(path)
+    db.execute("DROP TRIGGER frames_no_update")  # what a damaged or edited file could hold
+    raw = db.execute("SELECT id, raw FROM frames WHERE kind = 'entry' AND gid = 1 "
+                     "ORDER BY id LIMIT 1").fetchone()
+    db.execute("UPDATE frames SET raw = ? WHERE id = ?",
+               (raw[1].replace('"play",', '"fly",', 1), raw[0]))
+    for kind, fields in _frames(pulled=False)[:3]:  # a game still in play
+        fields["gid"] = 9
+        db.execute("INSERT INTO frames (session, at, seq, kind, gid, raw) VALUES "
+                   "(1, 0, 0, ?, 9, ?)", (kind, wire.encode(kind, 0, fields)[:-1].decode()))
+    db.commit()
+    db.close()
+    out = CliRunner().invoke(main, ["export", "--format", "csv", "--store", str(path)])
+    assert out.exit_code == 0, out.output
+    assert "1 game(s) not pulled from the table yet are left out" in out.stderr
+    assert "left out game 1 of session 1: log entry #0" in out.stderr
+    assert "catnip replay 1 --verify" in out.stderr
+    assert len(out.stdout.splitlines()) == 2  # the header and the one sound game

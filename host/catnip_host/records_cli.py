@@ -191,6 +191,9 @@ def players_list(store_path: str | None) -> None:
     from catnip_host import players as seating
 
     store = _store(store_path)
+    if not store.sessions():
+        click.echo(f"no sessions in {store.path} yet: `catnip monitor` records them")
+        return
     names = seating.load(store)
     t = Table("session", "seat", "name", "named as")
     for session, seats in seating.seated(store):
