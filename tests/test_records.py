@@ -173,6 +173,8 @@ def test_filters_pick_a_session_a_date_range_a_game_and_a_player(store_path):
     assert out.exit_code == 1 and "no finished games in the store match: since" in out.output
     out = catnip(store_path, "export", "--since", "2026-05-02", "--until", "2026-05-01")
     assert out.exit_code == 2 and "is after --until" in out.output
+    out = catnip(store_path, "stats", "--since", "2026-13-01")
+    assert out.exit_code == 2 and "'2026-13-01' is not a day: write it as YYYY-MM-DD" in out.output
     out = catnip(store_path, "export", "--player", "Zed")
     assert out.exit_code == 2 and "nobody is called 'Zed'" in out.output
     out = catnip(store_path, "export", "--session", "9")

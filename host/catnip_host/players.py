@@ -38,7 +38,8 @@ def unnamed(session: int, seat: int) -> str:
 
 
 def load(store) -> Names:
-    seats = {(s, p): n for s, p, n in store.db.execute("SELECT session, seat, name FROM seat_names")}
+    rows = store.db.execute("SELECT session, seat, name FROM seat_names")
+    seats = {(session, seat): name for session, seat, name in rows}
     return Names(seats, dict(store.db.execute("SELECT alias, name FROM aliases").fetchall()))
 
 

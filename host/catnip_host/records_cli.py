@@ -12,8 +12,26 @@ from catnip_host import records
 from catnip_host.cli import STORE_HELP, _store
 from catnip_host.store import StoreError
 
-DATE = click.DateTime(formats=["%Y-%m-%d"])
-DATE.name = "YYYY-MM-DD"
+
+
+class _Day(click.DateTime):
+    """A day as YYYY-MM-DD, and said so in --help."""
+
+    def __init__(self) -> None:
+        super().__init__(formats=["%Y-%m-%d"])
+
+    def get_metavar(self, *args, **kwargs) -> str:
+        return "YYYY-MM-DD"
+
+    def convert(self, value, param, ctx):
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            self.fail(f"{value!r} is not a day: write it as YYYY-MM-DD, e.g. 2026-12-01",
+                      param, ctx)
+
+
+DATE = _Day()
 
 
 def selecting(command):
@@ -23,7 +41,7 @@ def selecting(command):
         click.option("--session", "sessions", type=int, multiple=True,
                      help="only this session's games (repeat for several; "
                      "`catnip sessions list` shows them)"),
-        click.option("--since", type=DATE, help="only games begun on or after this day (YYYY-MM-DD)"),
+        click.option("--since", type=DATE, help="only games begun on or after this day"),
         click.option("--until", type=DATE, help="only games begun on or before this day"),
         click.option("--game", type=click.Choice(sorted(records.TITLES)),
                      help="only this game (heist: Meow Heist, stack: Stack O' Cats, "
@@ -69,7 +87,8 @@ def _filter(store, sessions, since, until, game, player) -> records.Filter:
 
 def _none_match(keep: records.Filter) -> click.ClickException:
     said = [f"session {', '.join(map(str, keep.sessions))}" if keep.sessions else "",
-            f"since {keep.since}" if keep.since else "", f"until {keep.until}" if keep.until else "",
+            f"since {keep.since}" if keep.since else "",
+            f"until {keep.until}" if keep.until else "",
             keep.game or "", f"with {keep.player}" if keep.player else ""]
     what = " ".join(w for w in said if w)
     return click.ClickException("no finished games in the store" + (f" match: {what}" if what
