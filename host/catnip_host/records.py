@@ -120,7 +120,6 @@ class Filter:
     until: dt.date | None = None
     game: str | None = None
     player: str | None = None
-    finished: bool = False  # only games that ended with a result
 
     def keeps(self, play: Play) -> bool:
         day = play.date.date()
@@ -128,8 +127,7 @@ class Filter:
                 and (self.since is None or day >= self.since)
                 and (self.until is None or day <= self.until)
                 and (self.game is None or play.name == self.game)
-                and (self.player is None or self.player in play.players)
-                and (not self.finished or play.finished))
+                and (self.player is None or self.player in play.players))
 
 
 @dataclass
