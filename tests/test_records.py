@@ -410,3 +410,33 @@ def test_games_not_pulled_or_refused_by_the_rules_are_left_out_and_said(tmp_path
     assert "left out game 1 of session 1: log entry #0" in out.stderr
     assert "catnip replay 1 --verify" in out.stderr
     assert len(out.stdout.splitlines()) == 2  # the header and the one sound game
+
+
+def _clowder_play(gid: int, names: tuple[str, ...], placements: int) -> records.Play:
+    """A Clowder game whose team keeps placing cats, then lets the tower fall."""
+    game = rules.new("stack", {"players": len(names), "mode": "clowder"}, f"clowder {gid}")
+    placed = 0
+    while game.result() is None:
+        p = game.to_act()[0]
+        legal = game.legal(p)
+        fall = placed >= placements
+        action = next((a for a in legal if (a[0] == "collapse") == fall), legal[0])
+        placed += any(e.get("event") == "placed" for e in game.act(p, action))
+    record = dict(game.record(), log=[[p, list(a)] for p, a in game.log])
+    return records.Play("t", gid, 1, 1.8e9 + gid, None, record, game.result(), names)
+
+
+def test_the_colonnade_ranks_clowders_best_first_and_keeps_the_first_of_equals():
+    plays = [_clowder_play(1, ("Mia", "Jo"), 16), _clowder_play(2, ("Sam", "Noor"), 20),
+             _clowder_play(3, ("Ada", "Bo"), 16)]
+    teams = [p.result["team"] for p in plays]
+    assert teams[0] == teams[2] < teams[1] and teams[0] > 0
+    assert stats.clowder_high_scores(plays).ranked() == [
+        (1, ["Sam", "Noor"], teams[1]), (2, ["Mia", "Jo"], teams[0]), (2, ["Ada", "Bo"], teams[0])]
+    assert stats.clowder_high_scores(plays, size=2).ranked() == [
+        (1, ["Sam", "Noor"], teams[1]), (2, ["Mia", "Jo"], teams[0])]
+    (line,) = stats.lines(plays, "Sam")
+    assert (line.game, line.plays, line.wins, line.best) == ("Stack O' Cats: Clowder", 1, 0,
+                                                               teams[1])
+    series = charts.scores_by_round(plays[1])
+    assert series.lines["Sam"] == series.lines["Noor"] and series.lines["Sam"][-1] == teams[1]
