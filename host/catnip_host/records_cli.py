@@ -170,8 +170,9 @@ def chart(store, loaded, keep, kind: str, gid: int | None, output: Path | None,
             a panel per game of one --session"""
     from catnip_host import charts
 
-    plays = [p for p in loaded.plays if p.finished and (gid is None or p.gid == gid)]
+    plays = [p for p in loaded.plays if p.finished]
     if kind != "wins":
+        plays = [p for p in plays if gid is None or p.gid == gid]
         if len(keep.sessions) != 1:
             raise click.UsageError(f"the {kind} chart is of one session: add --session N")
         if kind == "tower":
