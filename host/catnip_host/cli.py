@@ -188,3 +188,8 @@ def replay(source: str, verify: bool, store_path: str | None) -> None:
 
 
 main.add_command(check_board.main)
+
+from catnip_host.records_cli import COMMANDS as _RECORDS  # noqa: E402 (they use _store above)
+
+for _command in _RECORDS:
+    main.add_command(_command)

@@ -78,6 +78,20 @@ MIGRATIONS: list[str] = [
         text TEXT NOT NULL
     );
     """ + "".join(_APPEND_ONLY.format(t=t) for t in ("sessions", "frames", "pulls", "gaps", "noise")),
+    # 1 -> 2: who sat where (catnip players). Names are the people's to change,
+    # so these two tables, unlike the frames, take updates.
+    """
+    CREATE TABLE seat_names (
+        session INTEGER NOT NULL REFERENCES sessions (id),
+        seat INTEGER NOT NULL,      -- 0 is the table's P1
+        name TEXT NOT NULL,
+        PRIMARY KEY (session, seat)
+    );
+    CREATE TABLE aliases (
+        alias TEXT PRIMARY KEY,     -- a name merged into another
+        name TEXT NOT NULL
+    );
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -218,14 +232,20 @@ class Store:
         for row in rows:
             yield Frame(*row)
 
-    def game_frames(self, uid: str, kinds: tuple[str, ...]) -> Iterator[tuple[int, str, str]]:
-        """(session, kind, raw) of every frame of these kinds from one table, in
-        the order stored: what replay --verify reads."""
+    def game_frames(self, uid: str,
+                    kinds: tuple[str, ...]) -> Iterator[tuple[int, str, str, float]]:
+        """(session, kind, raw, at) of every frame of these kinds from one
+        table, in the order stored: what replay --verify and the records read."""
         marks = ", ".join("?" * len(kinds))
         yield from self.db.execute(
-            "SELECT frames.session, frames.kind, frames.raw FROM frames JOIN sessions "
+            "SELECT frames.session, frames.kind, frames.raw, frames.at FROM frames JOIN sessions "
             f"ON sessions.id = frames.session WHERE sessions.uid = ? AND frames.kind IN ({marks}) "
             "ORDER BY frames.id", (uid, *kinds))
+
+    def tables(self) -> list[str]:
+        """The unique id of every table heard, in the order first heard."""
+        return [r[0] for r in self.db.execute("SELECT uid FROM sessions GROUP BY uid ORDER BY "
+                                              "MIN(id)")]
 
     def gaps(self, session: int) -> list[tuple[int, int, str]]:
         return self.db.execute("SELECT first, last, why FROM gaps WHERE session = ? ORDER BY id",

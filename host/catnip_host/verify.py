@@ -36,6 +36,9 @@ class Game:
     header: dict | None = None  # pulled: the header with the seed
     entries: list[list] = field(default_factory=list)
     sessions: set[int] = field(default_factory=set)  # where its frames were stored
+    status: str | None = None  # pulled: "finished" or "abandoned"
+    began: float | None = None  # when the laptop first heard of it (Unix time)
+    ended: float | None = None  # when its end was announced live
 
 
 @dataclass
@@ -80,22 +83,26 @@ def rebuild(header: dict):
     return cls(header["config"], header["seed"])
 
 
-def gather(frames: Iterable[tuple[int, str, dict]]) -> dict[tuple[int, str], Game]:
-    """Games from frames (session, kind, fields) in the order they arrived."""
+def gather(frames: Iterable[tuple]) -> dict[tuple[int, str], Game]:
+    """Games from frames (session, kind, fields), or (session, kind, fields,
+    at) to know when each game began and ended, in the order they arrived."""
     games: dict[tuple[int, str], Game] = {}
     current: dict[tuple[int, int], tuple[int, str]] = {}  # (session, gid) -> game key
     pulling: Game | None = None
-    for session, kind, f in frames:
+    for session, kind, f, *when in frames:
+        at = when[0] if when else None
         if kind in ("begin", "game"):
             h = f["header"]
             key = (f["gid"], str(h.get("seed_commit")))
             g = games.setdefault(key, Game(f["gid"], key[1], h.get("game", "?")))
             g.sessions.add(session)
+            g.began = at if g.began is None else g.began
             if kind == "begin":
                 current[(session, f["gid"])] = key
                 g.live_from = f.get("moves", 0) + 1 if g.live_from is None else g.live_from
             else:
                 g.header, g.entries, pulling = h, [], g
+                g.status = f.get("status")
         elif kind == "entry" and pulling is not None and pulling.gid == f["gid"]:
             pulling.entries.append(f["e"])
         elif kind in ("act", "end"):
@@ -106,6 +113,7 @@ def gather(frames: Iterable[tuple[int, str, dict]]) -> dict[tuple[int, str], Gam
                 games[key].announced[f["n"]] = f["events"]
             else:
                 games[key].live_result = f["result"]
+                games[key].ended = at
     return games
 
 
@@ -183,10 +191,16 @@ def _first_difference(live: list, rules_say: list) -> str:
 def from_store(store, session: int) -> list[Check]:
     """Every game begun or pulled in `session` (with its live frames from every
     power-up of that table, for a game resumed after a power cut)."""
-    info = store.info(session)
-    frames = ((s, kind, _fields(raw)) for s, kind, raw in store.game_frames(info.uid, KINDS))
-    games = gather(frames)
+    games = stored_games(store, store.info(session).uid)
     return [check(g) for key, g in sorted(games.items()) if session in g.sessions]
+
+
+def stored_games(store, uid: str, kinds: tuple[str, ...] = KINDS) -> dict[tuple[int, str], Game]:
+    """Every game of one table the store holds, by (gid, seed_commit), from
+    the frames of these kinds (leave out "act" when the live events are not
+    needed)."""
+    return gather((s, kind, _fields(raw), at)
+                  for s, kind, raw, at in store.game_frames(uid, kinds))
 
 
 def from_file(path: Path) -> list[Check]:

@@ -1,0 +1,76 @@
+"""The records: export and stats over a store of 1,000 games (every title and
+Stack O' Cats mode in turn, played by the rules engine with random legal
+moves and written as the link stores them), each timed from opening the
+store, so the rules' replay of every game is part of the figure."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "shared"), str(ROOT / "firmware")]
+
+Row = tuple[str, str, float | int | str, str, str]
+GAMES = 1000
+
+
+def _timed(store_path: Path, work) -> tuple[float, object]:
+    from catnip_host import records
+    from catnip_host.store import Store
+
+    t0 = time.perf_counter()
+    store = Store(store_path)
+    plays = records.load(store).plays
+    out = work(plays)
+    elapsed = time.perf_counter() - t0
+    store.close()
+    assert len(plays) == GAMES
+    return elapsed, out
+
+
+def _export(fmt: str):
+    from catnip_host import export
+
+    def run(plays) -> int:
+        out = io.StringIO()
+        export.write(fmt, plays, out, "bench")
+        return len(out.getvalue().encode())
+
+    return run
+
+
+def _stats(plays) -> int:
+    from catnip_host import stats
+
+    found = stats.lines(plays)
+    stats.clowder_high_scores(plays)
+    return len(found)
+
+
+def rows() -> Iterator[Row]:
+    from recordrig import engine_store, mixed_games
+
+    folder = Path(tempfile.mkdtemp(prefix="catnip-bench-"))
+    try:
+        t0 = time.perf_counter()
+        path = engine_store(folder / "s.sqlite3", mixed_games(GAMES, "bench"), 1.7e9,
+                            every_s=3 * 3600)
+        built = time.perf_counter() - t0
+        yield ("records", "a store of 1,000 games built", round(built, 2), "s",
+               "rules engine, random legal play, one transaction (bench setup)")
+        for fmt, what in (("jsonl", "JSON Lines: every action and public event"),
+                          ("bgstats", "BG Stats import file"), ("csv", "BGG-style CSV")):
+            elapsed, size = _timed(path, _export(fmt))
+            yield ("records", f"export of {GAMES:,} games, {fmt}", round(elapsed, 2), "s",
+                   f"{what}; {size / 1e6:.1f} MB; load + replay + write")
+        elapsed, lines = _timed(path, _stats)
+        yield ("records", f"stats over {GAMES:,} games", round(elapsed, 2), "s",
+               f"{lines} player x game lines and the Colonnade; load + replay + tally")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -1,0 +1,189 @@
+"""The plays in the session store: every game pulled from a table, rebuilt
+with the shared rules (catnip.rules.replay) from its revealed seed and moves,
+with who sat where (catnip_host.players) and when it was played.
+
+Nothing here scores a game: scores, ranks and winners are read from the
+rules' own result() and public state. Export, stats and charts all start
+from load().
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from catnip import rules
+from catnip.rules.engine import RuleError
+from catnip_host import players as seating
+from catnip_host import verify
+
+TITLES = {"heist": "Meow Heist", "stack": "Stack O' Cats", "purrfect": "Purrfect"}
+READS = ("begin", "end", "game", "entry")  # a game's frames that say when, and what was played
+MODES = {"patient": "Patient Paws", "clowder": "Clowder"}  # Stack O' Cats' other modes
+
+
+@dataclass(frozen=True)
+class Play:
+    """One pulled game, as the rules replay it."""
+
+    table: str  # the table's unique id
+    gid: int  # the table's journal number for it
+    session: int  # where it began (or was pulled, if played while no laptop listened)
+    began: float  # Unix time the laptop first heard of it
+    ended: float | None  # Unix time its end was announced live; None if not seen
+    record: dict  # the rules' record: game, config, seed_commit, seed, salt, log, finished
+    result: dict | None  # the rules' result(); None for an abandoned game
+    players: tuple[str, ...]  # a name per seat (catnip players)
+
+    @property
+    def name(self) -> str:
+        return self.record["game"]
+
+    @property
+    def title(self) -> str:
+        """The game's name, with Stack O' Cats' mode where it is not Catlike
+        Composure (each mode scores differently, so each is its own game)."""
+        mode = self.record["config"].get("mode") if self.name == "stack" else None
+        return f"{TITLES[self.name]}: {MODES[mode]}" if mode in MODES else TITLES[self.name]
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+    @property
+    def clowder(self) -> bool:
+        return self.name == "stack" and self.record["config"].get("mode") == "clowder"
+
+    @property
+    def lower_wins(self) -> bool:
+        return bool(self.result) and self.result.get("goal") == "fewest points"
+
+    @property
+    def date(self) -> dt.datetime:
+        return dt.datetime.fromtimestamp(self.began).astimezone()
+
+    @property
+    def minutes(self) -> int | None:
+        """Whole minutes from the first move heard to the end announced."""
+        return None if self.ended is None else max(0, round((self.ended - self.began) / 60))
+
+    @property
+    def start_player(self) -> int | None:
+        return self.record["config"].get("start")
+
+    @property
+    def actions(self) -> list[list]:
+        return self.record["log"]
+
+    def scores(self) -> list[int]:
+        """Each seat's final score as the rules' result gives it."""
+        return final_scores(self.name, self.result, len(self.players))
+
+    def winners(self) -> list[int]:
+        """Seats ranked first. The Clowder plays as one team for a high
+        score and has no winner."""
+        if self.clowder or self.result is None:
+            return []
+        return [p for p, rank in enumerate(self.result["ranks"]) if rank == 1]
+
+
+def final_scores(name: str, result: dict, seats: int) -> list[int]:
+    if name == "purrfect":
+        return list(result["pawprints"])
+    if "team" in result:
+        return [result["team"]] * seats
+    return list(result["scores"])
+
+
+def standing(game) -> list[int]:
+    """Each seat's score in a game being replayed, as the rules show it now
+    (in Meow Heist a seat's own view: loot is behind the shields until the
+    end)."""
+    n = game.players()
+    if game.NAME == "heist":
+        return [game.view(p)["score"] for p in range(n)]
+    public = game.public()
+    if game.NAME == "purrfect":
+        return list(public["pawprints"])
+    return [public["team"]] * n if "team" in public else list(public["scores"])
+
+
+@dataclass
+class Filter:
+    """Which plays: any of these sessions, from `since` to `until` (local
+    dates, both included), one game (heist, stack or purrfect) and one
+    player (a name, after merges). Empty fields do not filter."""
+
+    sessions: tuple[int, ...] = ()
+    since: dt.date | None = None
+    until: dt.date | None = None
+    game: str | None = None
+    player: str | None = None
+
+    def keeps(self, play: Play) -> bool:
+        day = play.date.date()
+        return ((not self.sessions or play.session in self.sessions)
+                and (self.since is None or day >= self.since)
+                and (self.until is None or day <= self.until)
+                and (self.game is None or play.name == self.game)
+                and (self.player is None or self.player in play.players))
+
+
+@dataclass
+class Loaded:
+    plays: list[Play]
+    waiting: int = 0  # games heard live but not pulled yet
+    broken: list[str] = field(default_factory=list)  # games the rules refuse, and why
+
+
+def load(store, keep: Filter | None = None) -> Loaded:
+    """Every pulled game in the store that `keep` keeps, oldest first."""
+    keep = keep or Filter()
+    names = seating.load(store)
+    out = Loaded([])
+    for uid in store.tables():
+        for g in verify.stored_games(store, uid, READS).values():
+            if g.header is None:
+                out.waiting += 1
+                continue
+            try:
+                play = _play(uid, g, names)
+            except (RuleError, KeyError, TypeError, ValueError) as e:
+                out.broken.append(f"game {g.gid} of session {min(g.sessions)}: {e} "
+                                  f"(catnip replay {min(g.sessions)} --verify says more)")
+                continue
+            if keep.keeps(play):
+                out.plays.append(play)
+    out.plays.sort(key=lambda p: (p.began, p.table, p.gid))
+    return out
+
+
+def _play(uid: str, g: verify.Game, names: seating.Names) -> Play:
+    h = g.header
+    record = {"game": h["game"], "config": h["config"], "seed_commit": h["seed_commit"],
+              "seed": h["seed"], "salt": h["salt"],
+              "log": [[e[1], list(e[2])] for e in g.entries if e[0] == "action"],
+              "finished": g.status == "finished"}
+    game = rules.replay(record)
+    session = min(g.sessions)
+    seats = tuple(names.of(session, p) for p in range(game.players()))
+    return Play(uid, g.gid, session, g.began or 0.0, g.ended, record, game.result(), seats)
+
+
+def steps(play: Play) -> Iterator[tuple[int, tuple, list, object]]:
+    """(player, action, public events, game) move by move: the record
+    replayed by the rules from its start."""
+    game = rules.replay(dict(play.record, log=[], finished=False))
+    for player, action in play.actions:
+        events = game.act(player, tuple(action))
+        yield player, tuple(action), events, game
+
+
+def warn_about(loaded: Loaded, say: Callable[[str], None]) -> None:
+    """Tell the person which games were left out and why."""
+    if loaded.waiting:
+        say(f"{loaded.waiting} game(s) not pulled from the table yet are left out "
+            "(still in play, or connect the table: catnip sessions pull)")
+    for why in loaded.broken:
+        say(f"left out {why}")

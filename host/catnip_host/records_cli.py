@@ -1,0 +1,286 @@
+"""The record keeper's commands: catnip export, players, stats and chart."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+
+import click
+
+from catnip_host import records
+from catnip_host.cli import STORE_HELP, _store
+from catnip_host.store import StoreError
+
+
+
+class _Day(click.DateTime):
+    """A day as YYYY-MM-DD, and said so in --help."""
+
+    def __init__(self) -> None:
+        super().__init__(formats=["%Y-%m-%d"])
+
+    def get_metavar(self, *args, **kwargs) -> str:
+        return "YYYY-MM-DD"
+
+    def convert(self, value, param, ctx):
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            self.fail(f"{value!r} is not a day: write it as YYYY-MM-DD, e.g. 2026-12-01",
+                      param, ctx)
+
+
+DATE = _Day()
+
+
+def selecting(command):
+    """The options every command that reads plays shares."""
+    options = [
+        click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP),
+        click.option("--session", "sessions", type=int, multiple=True,
+                     help="only this session's games (repeat for several; "
+                     "`catnip sessions list` shows them)"),
+        click.option("--since", type=DATE, help="only games begun on or after this day"),
+        click.option("--until", type=DATE, help="only games begun on or before this day"),
+        click.option("--game", type=click.Choice(sorted(records.TITLES)),
+                     help="only this game (heist: Meow Heist, stack: Stack O' Cats, "
+                     "purrfect: Purrfect)"),
+        click.option("--player", help="only games this person played (a name from "
+                     "`catnip players list`)"),
+    ]
+
+    @functools.wraps(command)
+    def run(store_path, sessions, since, until, game, player, **rest):
+        store = _store(store_path)
+        try:
+            keep = _filter(store, sessions, since, until, game, player)
+            loaded = records.load(store, keep)
+        except StoreError as e:
+            raise click.ClickException(str(e)) from e
+        records.warn_about(loaded, lambda text: click.echo(text, err=True))
+        return command(store=store, loaded=loaded, keep=keep, **rest)
+
+    for option in reversed(options):
+        run = option(run)
+    return run
+
+
+def _filter(store, sessions, since, until, game, player) -> records.Filter:
+    from catnip_host import players
+
+    for s in sessions:
+        store.info(s)  # names the sessions there are
+    if since and until and since > until:
+        raise click.BadParameter(f"--since {since:%Y-%m-%d} is after --until {until:%Y-%m-%d}",
+                                 param_hint="--since/--until")
+    if player is not None:
+        known = players.known(store)
+        player = players.load(store).canonical(player.strip())
+        if player not in known:
+            raise click.BadParameter(f"nobody is called {player!r}; the names are "
+                                     + (", ".join(sorted(known)) or "none yet"),
+                                     param_hint="--player")
+    return records.Filter(tuple(sessions), since and since.date(), until and until.date(),
+                          game, player)
+
+
+def _none_match(keep: records.Filter) -> click.ClickException:
+    said = [f"session {', '.join(map(str, keep.sessions))}" if keep.sessions else "",
+            f"since {keep.since}" if keep.since else "",
+            f"until {keep.until}" if keep.until else "",
+            keep.game or "", f"with {keep.player}" if keep.player else ""]
+    what = " ".join(w for w in said if w)
+    return click.ClickException("no finished games in the store" + (f" match: {what}" if what
+                                                                     else " yet"))
+
+
+@click.command()
+@selecting
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "bgstats", "csv"]),
+              default="jsonl", show_default=True,
+              help="jsonl: a whole game per line (header, seed, actions, public events, result; "
+              "abandoned games too); bgstats: the BG Stats app's import file; csv: BGG-style "
+              "play fields (date, game, length, players, scores, winners)")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True, path_type=Path),
+              help="write here instead of to standard output")
+@click.option("--location", default="catnip table", show_default=True,
+              help="the location the BG Stats plays are filed under")
+def export(store, loaded, keep, fmt: str, output: Path | None, location: str) -> None:
+    """Export the stored games: one session (--session), a date range
+    (--since/--until) or everything, with the players' names.
+
+    Each game is rebuilt from its revealed seed and moves by the rules, so
+    scores and winners are the rules' own. Games still in play or not pulled
+    from the table yet are left out (and counted on standard error)."""
+    from catnip_host import export as formats
+
+    plays = loaded.plays if fmt == "jsonl" else [p for p in loaded.plays if p.finished]
+    if not plays:
+        raise _none_match(keep)
+    if output is None:
+        formats.write(fmt, plays, sys.stdout, location)
+        return
+    try:
+        with output.open("w", encoding="utf-8", newline="") as out:
+            formats.write(fmt, plays, out, location)
+    except OSError as e:
+        raise click.ClickException(f"cannot write {output}: {e.strerror}") from e
+    click.echo(f"{len(plays)} game(s) written to {output}", err=True)
+
+
+@click.command()
+@selecting
+def stats(store, loaded, keep) -> None:
+    """Per player and game: plays, wins, win rate, average and best score,
+    and the Clowder's high scores (Stack O' Cats' Colonnade of Competent
+    Clowders).
+
+    Stack O' Cats' modes count as games of their own (Patient Paws: fewest
+    points wins); the Clowder plays as one team and has no winner."""
+    from rich.console import Console
+
+    from catnip_host import stats as tally
+
+    plays = [p for p in loaded.plays if p.finished]
+    if not plays:
+        raise _none_match(keep)
+    title = f"{len(plays)} game(s), {plays[0].date:%Y-%m-%d} to {plays[-1].date:%Y-%m-%d}"
+    Console().print(tally.render(tally.lines(plays, keep.player),
+                                 tally.clowder_high_scores(plays), title))
+
+
+@click.command()
+@click.argument("kind", type=click.Choice(["scores", "wins", "tower"]))
+@selecting
+@click.option("--gid", type=int, help="scores, tower: only this game of the session (its "
+              "number in `catnip sessions list`)")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="the PNG to write  [default: catnip-KIND.png here]")
+@click.option("--open", "show", is_flag=True, help="open the PNG once written")
+def chart(store, loaded, keep, kind: str, gid: int | None, output: Path | None,
+          show: bool) -> None:
+    """Draw a chart as a PNG.
+
+    \b
+    scores  every player's score by round (by turn in Stack O' Cats),
+            a panel per game of one --session
+    wins    every player's wins so far, game by game (any selection)
+    tower   Stack O' Cats: cats standing in the tower after each turn,
+            a panel per game of one --session"""
+    from catnip_host import charts
+
+    plays = [p for p in loaded.plays if p.finished]
+    if kind != "wins":
+        plays = [p for p in plays if gid is None or p.gid == gid]
+        if len(keep.sessions) != 1:
+            raise click.UsageError(f"the {kind} chart is of one session: add --session N")
+        if kind == "tower":
+            plays = [p for p in plays if p.name == "stack"]
+    if not plays:
+        raise _none_match(keep)
+    if kind == "wins":
+        series = [charts.wins_over_time(plays)]
+    else:
+        one = charts.scores_by_round if kind == "scores" else charts.tower_by_turn
+        series = [one(p) for p in plays]
+    path = output or Path(f"catnip-{kind}.png")
+    try:
+        charts.draw(series, path)
+    except OSError as e:
+        raise click.ClickException(f"cannot write {path}: {e.strerror}") from e
+    click.echo(f"wrote {path}")
+    if show:
+        click.launch(str(path))
+
+
+@click.group()
+def players() -> None:
+    """Name the seats of each session (P1, P2, ...) and merge names that are
+    one person. Every export, stat and chart uses these names; a seat never
+    named is "S3 P1" (session 3's P1)."""
+
+
+@players.command("list")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
+def players_list(store_path: str | None) -> None:
+    """Every session's seats with their names, and the merged names."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from catnip_host import players as seating
+
+    store = _store(store_path)
+    if not store.sessions():
+        click.echo(f"no sessions in {store.path} yet: `catnip monitor` records them")
+        return
+    names = seating.load(store)
+    t = Table("session", "seat", "name", "named as")
+    for session, seats in seating.seated(store):
+        for seat in range(seats):
+            given = names.seats.get((session, seat))
+            shown = names.of(session, seat)
+            t.add_row(str(session), f"P{seat + 1}", shown,
+                      given if given and given != shown else "")
+    console = Console()
+    console.print(t)
+    if names.aliases:
+        m = Table("name", "merged into")
+        for alias, name in sorted(names.aliases.items()):
+            m.add_row(alias, name)
+        console.print(m)
+
+
+@players.command("name")
+@click.argument("session", type=int)
+@click.argument("pairs", nargs=-1, required=True, metavar="SEAT=NAME...")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
+def players_name(session: int, pairs: tuple[str, ...], store_path: str | None) -> None:
+    """Name seats of one SESSION: catnip players name 3 P1=Alice P2=Bob.
+
+    Naming a seat again replaces its name. Names are up to 40 characters,
+    without semicolons, quotes or '='."""
+    from catnip_host import players as seating
+
+    store = _store(store_path)
+    try:
+        named = seating.name_seats(store, session, list(pairs))
+    except (StoreError, seating.PlayerError) as e:
+        raise click.ClickException(str(e)) from e
+    for seat, name in sorted(named.items()):
+        click.echo(f"session {session} P{seat + 1}: {name}")
+
+
+@players.command("merge")
+@click.argument("name")
+@click.argument("into")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
+def players_merge(name: str, into: str, store_path: str | None) -> None:
+    """Count NAME as INTO everywhere (one person under two names, or an
+    unnamed seat such as "S3 P1"): catnip players merge Ali Alice."""
+    from catnip_host import players as seating
+
+    store = _store(store_path)
+    try:
+        seating.merge(store, name, into)
+    except seating.PlayerError as e:
+        raise click.ClickException(str(e)) from e
+    click.echo(f"{name} is now counted as {seating.load(store).canonical(into)}")
+
+
+@players.command("unmerge")
+@click.argument("name")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
+def players_unmerge(name: str, store_path: str | None) -> None:
+    """Count NAME as itself again, undoing `catnip players merge`."""
+    from catnip_host import players as seating
+
+    store = _store(store_path)
+    try:
+        was = seating.unmerge(store, name)
+    except seating.PlayerError as e:
+        raise click.ClickException(str(e)) from e
+    click.echo(f"{name} is no longer counted as {was}")
+
+
+COMMANDS = (export, stats, chart, players)
