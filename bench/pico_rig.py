@@ -174,16 +174,20 @@ class Run:
             return [json.loads(line) for line in f]
 
     def said(self) -> list[str]:
-        """The app's messages for the room ("say" lines on its USB serial)."""
+        """The app's messages for the room ("say" frames on its USB serial)."""
+        from catnip import wire
+
         out = []
-        for line in (self.out / "serial.txt").read_text(errors="replace").splitlines():
-            if line.startswith("{"):
-                try:
-                    msg = json.loads(line)
-                except ValueError:
-                    continue
-                if msg.get("t") == "say":
-                    out.append(msg["text"])
+        for line in (self.out / "serial.txt").read_bytes().split(b"\n"):
+            at = line.find(wire.TABLE)
+            if at < 0:
+                continue
+            try:
+                _, kind, fields = wire.decode(line[at:])
+            except wire.WireError:
+                continue
+            if kind == "say":
+                out.append(fields["text"])
         return out
 
     @property

@@ -386,15 +386,19 @@ class App:
     # ---- the loop ---------------------------------------------------------------
 
     def poll(self, now):
-        """Read the buttons and carry out every event waiting."""
+        """Read the buttons and carry out every event waiting; True if there
+        was one."""
         self.now = now
         self.hw.poll(now)
+        handled = False
         while True:
             event = self.hw.next()
             if event is None:
                 break
             self.on_event(event)
+            handled = True
         self.sound.update(now)
+        return handled
 
     def tick(self, now):
         """Timed changes: the announcement shown, the notice line."""
@@ -468,7 +472,10 @@ class App:
 
     async def _buttons(self):
         while True:
-            self.poll(self.clock.ticks_ms())
+            if self.poll(self.clock.ticks_ms()):
+                # The player who pressed is watching their screen: it is
+                # redrawn and sent now, not at the screen loop's next turn.
+                self.refresh(self.pressed, self.clock.ticks_ms())
             await self.clock.sleep_ms(POLL_MS)
 
     async def _line(self):
