@@ -115,8 +115,12 @@ def play(score: Score, cal, seed: str, noise: int, touch_pct: int = 5,
         if ev is not None:
             events.append((t, ev))
             score.impossible += not possible(ev, tray)
-            # The app asks for the attempt's verdict when the tray settles.
-            if ev["ev"] == "settled" and tray.turn.attempt and verdict is None:
+            # The app asks for the attempt's verdict when the tray settles,
+            # and again on a collapse (a tower can fall after its cat was
+            # placed, before the player answered; more cats can fall).
+            if ev["ev"] == "collapse" and tray.turn.attempt:
+                verdict = None
+            if ev["ev"] in ("settled", "collapse") and tray.turn.attempt and verdict is None:
                 verdict = tray.verdict()
                 if verdict is not None and verdict["kind"] == "none":
                     verdict = None  # nothing yet: the attempt goes on

@@ -9,15 +9,23 @@ from catnip.tray.readings import MASK
 # readings/s the converter's averaging spreads a thud to the size of a
 # finger's poke, so a milder bend (_BEND) counts only with the shape of a
 # fall: cats leaving the tray after a landing (the load rose by _LANDING
-# from its lowest point, once it had fallen half a cat: a hand gripping cats
-# to lift them presses before the drop, not after), or cats staying on the
-# tray after the load dipped below where it ends (_FALL) and then overshot
-# it (_BOUNCE).
+# from its lowest point, once it had fallen half a cat from a higher one: a
+# hand gripping cats to lift them presses before the drop, not after), or
+# cats staying on the tray after the load dipped below where it ends (_FALL)
+# and then overshot it (_BOUNCE). During an attempt at 10/s a cat can fall
+# and land within a conversion or two, its dip hidden under the placing
+# hand's weight: a rise of _LANDED above both where the load started and
+# where it ends is a landing, and so is one of _RISE after a fall of half a
+# cat (a placing hand rises neither so far above its cat's weight nor, after
+# a drop, half as far).
 SHARP = {10: 5000, 80: 6000}
 _BEND = const(1000)
 _LANDING = const(1000)
 _FALL = const(500)
 _BOUNCE = const(500)
+_LANDED = const(750)
+_RISE = const(450)
+_NONE = const(1 << 29)  # no low point yet
 
 
 class Episode:
@@ -27,6 +35,7 @@ class Episode:
     def __init__(self, rate, per_cat):
         self._span = max(1, rate // 40)  # ~25 ms: the bend of an impact
         self._sharp = scaled(per_cat, SHARP[rate], 1000)
+        self._slow = rate < 40  # a thud averaged into a conversion or two
         self.start(0, per_cat)
 
     def start(self, before, per_cat):
@@ -34,8 +43,9 @@ class Episode:
         self.since = 0
         self.jolt = 0
         self.top = self.bottom = before
-        self._fallen = before - (per_cat >> 1)  # half a cat below the start
-        self.rebound = 0
+        self._half = per_cat >> 1
+        self._low = _NONE  # the lowest reading half a cat below an earlier one
+        self.rebound = 0  # the largest rise from it: a landing after a fall
         self.flat_odd = 0  # still windows whose load was not whole cats
         self.warned = False  # "handling" said
 
@@ -52,23 +62,28 @@ class Episode:
         y = ring[i]
         if y > self.top:
             self.top = y
+        elif self.top - y >= self._half and y < self._low:
+            self._low = y
         if y < self.bottom:
             self.bottom = y
-        elif self.bottom < self._fallen and y - self.bottom > self.rebound:
-            self.rebound = y - self.bottom  # a rise after a fall: a landing
+        if y - self._low > self.rebound:
+            self.rebound = y - self._low
 
-    def impact(self, m, per_cat):
+    def impact(self, m, per_cat, attempt=False):
         """Did cats hit the tray during this episode, now still at mean m?
         Only a drop with an impact, or a loss during an attempt, is a
         collapse; a drop without one between turns is hands lifting cats."""
         jolt = self.jolt
         if jolt >= self._sharp:
             return True
+        before = self.before
+        above = self.top - (before if before > m else m)
+        if attempt and self._slow and (above >= scaled(per_cat, _LANDED, 1000) or (
+                above >= scaled(per_cat, _RISE, 1000) and self.rebound >= self._half)):
+            return True
         if jolt < scaled(per_cat, _BEND, 1000):
             return False
-        before = self.before
         if m < before - (per_cat >> 1):  # cats left the tray: did some land first?
             return self.rebound >= scaled(per_cat, _LANDING, 1000)
-        above = self.top - (before if before > m else m)
         below = (before if before < m else m) - self.bottom
         return below >= scaled(per_cat, _FALL, 1000) and above >= scaled(per_cat, _BOUNCE, 1000)
