@@ -117,3 +117,27 @@ def test_without_a_calibration_the_station_offers_the_manual_path_and_says_why()
         assert rig.app.game.public()["turn"] == 1
     finally:
         rig.close()
+
+
+def test_a_tower_that_falls_after_its_cat_was_proposed_is_proposed_again():
+    # The cat is placed and its height proposed; before P1 answers, the tower
+    # falls, two cats off the tray: the station now proposes the collapse.
+    rig, load = _tray_rig("tray-refall")
+    try:
+        app, log = rig.app, rig.app.game.log
+        rig.run(3000)
+        rig.table.stations[0].tap("ok", hold_ms=40)  # P1 draws a cat
+        rig.run(1000)
+        load.cats += 1
+        rig.run(3000)
+        assert rig.shows(0, "Tray: h"), rig.lines(0)
+        load.cats -= 2
+        rig.run(4000)
+        assert rig.shows(0, "Tray: 2 fell"), rig.lines(0)
+        rig.table.stations[0].tap("ok", hold_ms=40)
+        rig.run(1000)
+        assert log[len(log) - 1] == (0, ("collapse", 2, 0)), list(log)
+        notes = _notes(app.journal)
+        assert [n["ask"] for n in notes if n.get("ev") == "confirmed"] == ["fell"], notes
+    finally:
+        rig.close()

@@ -9,22 +9,24 @@ from catnip.tray.readings import MASK
 # readings/s the converter's averaging spreads a thud to the size of a
 # finger's poke, so a milder bend (_BEND) counts only with the shape of a
 # fall: cats leaving the tray after a landing (the load rose by _LANDING
-# from its lowest point, once it had fallen half a cat from a higher one: a
-# hand gripping cats to lift them presses before the drop, not after), or
-# cats staying on the tray after the load dipped below where it ends (_FALL)
-# and then overshot it (_BOUNCE). During an attempt at 10/s a cat can fall
-# and land within a conversion or two, its dip hidden under the placing
-# hand's weight: a rise of _LANDED above both where the load started and
-# where it ends is a landing, and so is one of _RISE after a fall of half a
-# cat (a placing hand rises neither so far above its cat's weight nor, after
-# a drop, half as far).
+# from a low point it had fallen to: a hand gripping cats to lift them
+# presses before the drop, not after), or cats staying on the tray after the
+# load dipped below where it ends (_FALL) and then overshot it (_BOUNCE).
+# During an attempt at 10/s a landing can hide under the placing hand's
+# weight, its bend mild: a rise from a low point that ends above both where
+# the load started and where it ends is one, by a cat rising a fifth of one
+# above (_ROSE, _ABOVE) or half a cat rising more (_ROSE_BIT, _ABOVE_MORE),
+# plus three noise sigma above. A poke rises with no fall before it, a cat
+# reseated rises no higher than it was, a placing hand does neither.
 SHARP = {10: 5000, 80: 6000}
 _BEND = const(1000)
 _LANDING = const(1000)
 _FALL = const(500)
 _BOUNCE = const(500)
-_LANDED = const(750)
-_RISE = const(450)
+_ROSE = const(800)
+_ABOVE = const(200)
+_ROSE_BIT = const(400)
+_ABOVE_MORE = const(600)
 _NONE = const(1 << 29)  # no low point yet
 
 
@@ -36,15 +38,17 @@ class Episode:
         self._span = max(1, rate // 40)  # ~25 ms: the bend of an impact
         self._sharp = scaled(per_cat, SHARP[rate], 1000)
         self._slow = rate < 40  # a thud averaged into a conversion or two
-        self.start(0, per_cat)
+        self.start(0, per_cat, 0)
 
-    def start(self, before, per_cat):
+    def start(self, before, per_cat, noise):
         self.before = before  # the still level the episode left
         self.since = 0
         self.jolt = 0
         self.top = self.bottom = before
-        self._half = per_cat >> 1
-        self._low = _NONE  # the lowest reading half a cat below an earlier one
+        self.noise = noise
+        # A fall: a tenth of a cat below an earlier reading, beyond the noise.
+        self._drop = max(per_cat // 10, 4 * noise)
+        self._low = _NONE  # the lowest reading that fell so
         self.rebound = 0  # the largest rise from it: a landing after a fall
         self.flat_odd = 0  # still windows whose load was not whole cats
         self.warned = False  # "handling" said
@@ -62,7 +66,7 @@ class Episode:
         y = ring[i]
         if y > self.top:
             self.top = y
-        elif self.top - y >= self._half and y < self._low:
+        elif self.top - y >= self._drop and y < self._low:
             self._low = y
         if y < self.bottom:
             self.bottom = y
@@ -78,9 +82,12 @@ class Episode:
             return True
         before = self.before
         above = self.top - (before if before > m else m)
-        if attempt and self._slow and (above >= scaled(per_cat, _LANDED, 1000) or (
-                above >= scaled(per_cat, _RISE, 1000) and self.rebound >= self._half)):
-            return True
+        if attempt and self._slow:
+            up, clear = self.rebound, above - 3 * self.noise
+            if up >= scaled(per_cat, _ROSE_BIT, 1000) and (
+                    clear >= scaled(per_cat, _ABOVE_MORE, 1000)
+                    or up >= scaled(per_cat, _ROSE, 1000) and clear >= scaled(per_cat, _ABOVE, 1000)):
+                return True
         if jolt < scaled(per_cat, _BEND, 1000):
             return False
         if m < before - (per_cat >> 1):  # cats left the tray: did some land first?

@@ -256,7 +256,8 @@ class Tray:
         return self._moving()
 
     def _start_episode(self):
-        self.episode.start(self.readings.level >> FRAC, self.count.per_cat)
+        r = self.readings
+        self.episode.start(r.level >> FRAC, self.count.per_cat, r.noise)
 
     def _moving(self):
         ep, r = self.episode, self.readings
