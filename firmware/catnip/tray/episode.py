@@ -14,10 +14,11 @@ from catnip.tray.readings import MASK
 # load dipped below where it ends (_FALL) and then overshot it (_BOUNCE).
 # During an attempt at 10/s a landing can hide under the placing hand's
 # weight, its bend mild: a rise from a low point that ends above both where
-# the load started and where it ends is one, by a cat rising a fifth of one
-# above (_ROSE, _ABOVE) or half a cat rising more (_ROSE_BIT, _ABOVE_MORE),
-# plus three noise sigma above. A poke rises with no fall before it, a cat
-# reseated rises no higher than it was, a placing hand does neither.
+# the load started and where it ends is one: 0.8 of a cat ending a fifth of
+# one above (_ROSE, _ABOVE), or 0.4 ending 0.6 above (_ROSE_BIT,
+# _ABOVE_MORE), plus three noise sigma above. A poke rises with no fall
+# before it, a cat reseated rises no higher than it was, a placing hand does
+# neither by that much.
 SHARP = {10: 5000, 80: 6000}
 _BEND = const(1000)
 _LANDING = const(1000)
