@@ -55,6 +55,7 @@ class Score:
     removals: int = 0
     removals_called: int = 0
     false_placed: int = 0
+    touch_collapses: int = 0  # touches called a collapse (events or the verdict)
     impossible: int = 0
     early: int = 0  # placements called before the first settled reading
     latency: list[float] = field(default_factory=list)  # readings after the first settled one
@@ -115,8 +116,12 @@ def play(score: Score, cal, seed: str, noise: int, touch_pct: int = 5,
         if ev is not None:
             events.append((t, ev))
             score.impossible += not possible(ev, tray)
-            # The app asks for the attempt's verdict when the tray settles.
-            if ev["ev"] == "settled" and tray.turn.attempt and verdict is None:
+            # The app asks for the attempt's verdict when the tray settles,
+            # and again on a collapse (a tower can fall after its cat was
+            # placed, before the player answered; more cats can fall).
+            if ev["ev"] == "collapse" and tray.turn.attempt:
+                verdict = None
+            if ev["ev"] in ("settled", "collapse") and tray.turn.attempt and verdict is None:
                 verdict = tray.verdict()
                 if verdict is not None and verdict["kind"] == "none":
                     verdict = None  # nothing yet: the attempt goes on
@@ -170,6 +175,9 @@ def judge(score: Score, rec: dict, events: list[tuple[int, dict]], verdict: dict
         score.removals_called += ok
     else:  # a touch, a fault
         ok = not calls
+        if kind == "touch":
+            score.touch_collapses += any(e["ev"] == "collapse" for e in calls) or (
+                verdict is not None and verdict["kind"] == "collapse")
     if kind != "collapse":
         score.false_placed += max(0, len(placed) - (kind == "placed"))
     asks = [e["ask"] for _, e in events if e.get("ask", {}).get("ask") == "cats"]
@@ -215,10 +223,11 @@ def evaluate(rate: int, noise_pct: float, turns: int = TURNS, seed: str = "bench
     return score
 
 
-def touches_in_attempts(rate: int, noise_pct: float, touches: int) -> tuple[int, int]:
+def touches_in_attempts(rate: int, noise_pct: float, touches: int) -> tuple[int, int, int]:
     """Games where a hand touches the tower in one turn of three, each touch
-    during an attempt (where the tray calls placements on a shorter
-    window): (touches, placed events in them)."""
+    during an attempt (where the tray calls placements on a shorter window,
+    and at 10/s takes a landing's rise alone for a collapse): (touches,
+    placed events in them, touches called a collapse)."""
     noise = round(PER_CAT * noise_pct / 100)
     cal = calibrate(rate, noise)
     score = Score(rate, noise_pct)
@@ -227,7 +236,7 @@ def touches_in_attempts(rate: int, noise_pct: float, touches: int) -> tuple[int,
         play(score, cal, f"touchy-{rate}-{noise_pct:g}-{game}", noise, touch_pct=33,
              attempts=ATTEMPTS + ("touch",))
         game += 1
-    return score.kinds["touch"][0], score.false_placed
+    return score.kinds["touch"][0], score.false_placed, score.touch_collapses
 
 
 def lean_errors(sessions: int = 20) -> dict[str, list[int]]:
@@ -403,12 +412,13 @@ def rows():
     for rate in (10, 80):
         for pct in NOISE_PCT:
             yield from table_rows(evaluate(rate, pct))
-    for pct in (0.5, 2.0):
-        n, false = touches_in_attempts(80, pct, max(1000, TURNS // 5))
-        yield ("tray", f"false placements, touches during attempts, 80/s, noise {pct:g}%",
-               1000 * false / n, "/1000 touches",
-               f"{false} placed events in {n:,} touches (press, poke, cat lifted and reseated) "
-               f"made while an attempt was open, when the shorter early window applies")
+    for rate in (10, 80):
+        for pct in (0.5, 2.0):
+            n, false, fell = touches_in_attempts(rate, pct, max(1000, TURNS // 5))
+            yield ("tray", f"false placements, touches during attempts, {rate}/s, noise {pct:g}%",
+                   1000 * false / n, "/1000 touches",
+                   f"{false} placed events in {n:,} touches (press, poke, cat lifted and "
+                   f"reseated) made while an attempt was open; {fell} called a collapse")
     errors = lean_errors()
     cal, raw = errors["calibrated"], errors["uncalibrated"]
     yield ("tray", "lean error p95 / max, four cells, gains calibrated",

@@ -646,16 +646,27 @@ class Session:
             ly = max(-1000, min(1000, cy + self.between(-500, 500)))
             lw = self._w(lx, ly)
             if fate < self.stay + self.bounce:
-                # It hits the tray: the impulse of its fall rings the tray.
+                # It hits the tray: the impulse of its fall rings the tray,
+                # and it bounces back up with e percent of its speed.
                 e = self.between(20, 60) if fate < self.stay else self.between(10, 30)
                 impulse = cm * (land - tip) * (100 + e) // 100
-                thud = self._add(impulse_ring(land, self.ms(14, 30), self.ms(10, 40), impulse, lw))
+                period, tau = self.ms(14, 30), self.ms(10, 40)
+                thud = self._add(impulse_ring(land, period, tau, impulse, lw))
                 end = max(end, self._settles(thud))
                 hit += 1
             if fate < self.stay:
-                self._add(Ramp(land, self.ms(10, 40), cm, lw))
+                # It stays: in the air for 2e percent of its fall (its weight
+                # still off the tray), it lands again and stops, so the
+                # impulses add up to its weight over all the time it was off,
+                # as momentum requires (a cat at rest before and after).
+                again = land + (land - tip) * 2 * e // 100
+                second = self._add(impulse_ring(again, period, tau,
+                                                cm * (land - tip) * e // 100, lw))
+                end = max(end, self._settles(second))
+                self._add(Ramp(again, self.ms(10, 40), cm, lw))
                 self.loose.append([cm, lx, ly])
                 stayed += 1
+                land = again
             else:
                 left += 1
             end = max(end, land + 40 * US_PER_MS)

@@ -163,7 +163,9 @@ class Weigh:
             return
         if ev.get("lean") is not None:
             self.scene.extra["tray"]["lean"] = ev["lean"]
-        if kind == "settled" and self.open and self.verdict is None:
+        if kind == "collapse" and self.open:
+            self._clear()  # the tower fell after a proposal: it is out of date
+        if kind in ("settled", "collapse") and self.open and self.verdict is None:
             from catnip.tray import TrayError
 
             try:

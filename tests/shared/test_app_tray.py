@@ -142,5 +142,27 @@ def test_a_session_without_stack_o_cats_never_loads_the_tray_code():
         loaded = [m for m in sys.modules if m.startswith("catnip.tray")
                   or m.startswith("catnip.drivers.hx711")]
         assert loaded == [], loaded
+
+
+def test_a_tower_that_falls_after_its_cat_was_proposed_is_proposed_again():
+    # The cat is placed and its height proposed; before P1 answers, the tower
+    # falls, two cats off the tray: the station now proposes the collapse.
+    rig, load = _tray_rig("tray-refall")
+    try:
+        app, log = rig.app, rig.app.game.log
+        rig.run(3000)
+        rig.table.stations[0].tap("ok", hold_ms=40)  # P1 draws a cat
+        rig.run(1000)
+        load.cats += 1
+        rig.run(3000)
+        assert rig.shows(0, "Tray: h"), rig.lines(0)
+        load.cats -= 2
+        rig.run(4000)
+        assert rig.shows(0, "Tray: 2 fell"), rig.lines(0)
+        rig.table.stations[0].tap("ok", hold_ms=40)
+        rig.run(1000)
+        assert log[len(log) - 1] == (0, ("collapse", 2, 0)), list(log)
+        notes = _notes(app.journal)
+        assert [n["ask"] for n in notes if n.get("ev") == "confirmed"] == ["fell"], notes
     finally:
         rig.close()

@@ -90,7 +90,7 @@ def _episode(values, rate=80):
     r = Readings(1, rate, 40, PC)
     ep = Episode(rate, PC)
     _still(r, 0, 16)
-    ep.start(0, PC)
+    ep.start(0, PC, 40)
     for v in values:
         r.push(v)
         ep.track(r)
@@ -112,6 +112,31 @@ def test_at_ten_per_second_a_fall_then_a_landing_is_an_impact():
     assert fall.rebound >= PC and fall.impact(-PC, PC)
     lift = _episode([PC // 3, -PC, -PC, -PC], rate=10)  # a grip, then cats lifted
     assert not lift.impact(-PC, PC)
+    # The fall counts from the highest point before it, not the start: a
+    # hand held half a cat, the load fell a cat from there and rose again.
+    held = _episode([PC // 2, PC // 2, -PC // 2, PC // 2, 0, 0, 0], rate=10)
+    assert held.rebound == PC
+
+
+def test_during_an_attempt_at_ten_per_second_a_fall_and_a_landing_are_an_impact():
+    # The placing hand holds half a cat; a cat falls (the load drops below
+    # it), lands (a reading above both ends) and the hand lifts its cat
+    # away: the load ends where it began.
+    landing = [PC // 2, PC // 2, PC // 10, PC * 3 // 2, PC // 2, 0, 0, 0]
+    assert _episode(landing, rate=10).impact(0, PC, attempt=True)
+    assert not _episode(landing, rate=10).impact(0, PC)  # between attempts: no call
+    assert not _episode(landing, rate=80).impact(0, PC, attempt=True)  # 80/s sees thuds
+    # A deep fall and a landing a fifth of a cat above both ends is one too.
+    deep = [PC // 3, -PC, PC // 3, 0, 0, 0]
+    assert _episode(deep, rate=10).impact(0, PC, attempt=True)
+    # A poke, with no fall before it, is none; nor a cat lifted and reseated.
+    poke = [PC // 2, PC // 2, PC * 3 // 2, PC // 2, 0, 0, 0]
+    assert not _episode(poke, rate=10).impact(0, PC, attempt=True)
+    reseat = [0, -PC, -PC, -PC, 0, 0, 0]
+    assert not _episode(reseat, rate=10).impact(0, PC, attempt=True)
+    # A placing hand that wavers by a third of a cat is no landing.
+    hand = [PC // 3, PC * 2 // 3, PC // 3, PC * 2 // 3, PC, PC, PC]
+    assert not _episode(hand, rate=10).impact(PC, PC, attempt=True)
 
 
 # ---- counting ----------------------------------------------------------------

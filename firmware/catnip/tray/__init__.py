@@ -10,8 +10,10 @@
 #   tray.begin_attempt()                 # the active player's attempt starts
 #   ... events arrive through show(ev): "handling", "placed", "collapse",
 #   ... "removed", "settled", "fault"
-#   v = tray.verdict()                   # on the "settled" event after a call; None
-#                                        # while the load moves or a call is due
+#   v = tray.verdict()                   # on each "settled" and "collapse" event
+#                                        # until answered (a collapse replaces an
+#                                        # earlier verdict); None while the load
+#                                        # moves or a call is due
 #   # v["kind"]: "placed" | "collapse" | "ask" | "none" (nothing yet: wait
 #   # or ask); v["n"]: cats more on the tray; one question: v["ask"]
 #   # ("height" | "fell" | "cats") with

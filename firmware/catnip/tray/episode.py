@@ -9,15 +9,26 @@ from catnip.tray.readings import MASK
 # readings/s the converter's averaging spreads a thud to the size of a
 # finger's poke, so a milder bend (_BEND) counts only with the shape of a
 # fall: cats leaving the tray after a landing (the load rose by _LANDING
-# from its lowest point, once it had fallen half a cat: a hand gripping cats
-# to lift them presses before the drop, not after), or cats staying on the
-# tray after the load dipped below where it ends (_FALL) and then overshot
-# it (_BOUNCE).
+# from a low point it had fallen to: a hand gripping cats to lift them
+# presses before the drop, not after), or cats staying on the tray after the
+# load dipped below where it ends (_FALL) and then overshot it (_BOUNCE).
+# During an attempt at 10/s a landing can hide under the placing hand's
+# weight, its bend mild: a rise from a low point that ends above both where
+# the load started and where it ends is one: 0.8 of a cat ending a fifth of
+# one above (_ROSE, _ABOVE), or 0.4 ending 0.6 above (_ROSE_BIT,
+# _ABOVE_MORE), plus three noise sigma above. A poke rises with no fall
+# before it, a cat reseated rises no higher than it was, a placing hand does
+# neither by that much.
 SHARP = {10: 5000, 80: 6000}
 _BEND = const(1000)
 _LANDING = const(1000)
 _FALL = const(500)
 _BOUNCE = const(500)
+_ROSE = const(800)
+_ABOVE = const(200)
+_ROSE_BIT = const(400)
+_ABOVE_MORE = const(600)
+_NONE = const(1 << 29)  # no low point yet
 
 
 class Episode:
@@ -27,15 +38,19 @@ class Episode:
     def __init__(self, rate, per_cat):
         self._span = max(1, rate // 40)  # ~25 ms: the bend of an impact
         self._sharp = scaled(per_cat, SHARP[rate], 1000)
-        self.start(0, per_cat)
+        self._slow = rate < 40  # a thud averaged into a conversion or two
+        self.start(0, per_cat, 0)
 
-    def start(self, before, per_cat):
+    def start(self, before, per_cat, noise):
         self.before = before  # the still level the episode left
         self.since = 0
         self.jolt = 0
         self.top = self.bottom = before
-        self._fallen = before - (per_cat >> 1)  # half a cat below the start
-        self.rebound = 0
+        self.noise = noise
+        # A fall: a tenth of a cat below an earlier reading, beyond the noise.
+        self._drop = max(per_cat // 10, 4 * noise)
+        self._low = _NONE  # the lowest reading that fell so
+        self.rebound = 0  # the largest rise from it: a landing after a fall
         self.flat_odd = 0  # still windows whose load was not whole cats
         self.warned = False  # "handling" said
 
@@ -52,23 +67,31 @@ class Episode:
         y = ring[i]
         if y > self.top:
             self.top = y
+        elif self.top - y >= self._drop and y < self._low:
+            self._low = y
         if y < self.bottom:
             self.bottom = y
-        elif self.bottom < self._fallen and y - self.bottom > self.rebound:
-            self.rebound = y - self.bottom  # a rise after a fall: a landing
+        if y - self._low > self.rebound:
+            self.rebound = y - self._low
 
-    def impact(self, m, per_cat):
+    def impact(self, m, per_cat, attempt=False):
         """Did cats hit the tray during this episode, now still at mean m?
         Only a drop with an impact, or a loss during an attempt, is a
         collapse; a drop without one between turns is hands lifting cats."""
         jolt = self.jolt
         if jolt >= self._sharp:
             return True
+        before = self.before
+        above = self.top - (before if before > m else m)
+        if attempt and self._slow:
+            up, clear = self.rebound, above - 3 * self.noise
+            if up >= scaled(per_cat, _ROSE_BIT, 1000) and (
+                    clear >= scaled(per_cat, _ABOVE_MORE, 1000)
+                    or up >= scaled(per_cat, _ROSE, 1000) and clear >= scaled(per_cat, _ABOVE, 1000)):
+                return True
         if jolt < scaled(per_cat, _BEND, 1000):
             return False
-        before = self.before
         if m < before - (per_cat >> 1):  # cats left the tray: did some land first?
             return self.rebound >= scaled(per_cat, _LANDING, 1000)
-        above = self.top - (before if before > m else m)
         below = (before if before < m else m) - self.bottom
         return below >= scaled(per_cat, _FALL, 1000) and above >= scaled(per_cat, _BOUNCE, 1000)

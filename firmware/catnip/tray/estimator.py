@@ -163,7 +163,9 @@ class Tray:
         several cats), "collapse" (ask: "fell"), "ask" (the tray cannot tell:
         "cats") or "none" (nothing changed yet); "n" is the change in cats on
         the tray. confirm(id, value) answers it, ends the attempt and returns
-        the record to journal. Asked again, it is made again."""
+        the record to journal. Asked again, it is made again: ask on each
+        "settled" and "collapse" event until the player answers (a tower can
+        fall after its cat was placed, and cats can still be falling)."""
         if not self.turn.attempt:
             raise TrayError("no attempt in progress: call begin_attempt() when the player's "
                             "attempt starts")
@@ -176,13 +178,12 @@ class Tray:
 
     def _decided(self):
         """Is there nothing left to call: the load still, no loss waiting to
-        be called, no cats still falling?"""
+        be called? (Cats still falling after a collapse make another
+        collapse event, whose verdict replaces this one.)"""
         state, r, c = self._state, self.readings, self.count
         if state == _MOVING or state == _TARING:
             return False
         if state == _SETTLED and r.quiet <= r.quiet_after:
-            if self.samples - self.turn.fell_at <= self.turn.follow:
-                return False
             c.whole(c.mass + (r.level >> FRAC) - r.verdict_level, c.anchor)
             return c.anchor_cats + c.total == c.cats
         return True
@@ -255,7 +256,8 @@ class Tray:
         return self._moving()
 
     def _start_episode(self):
-        self.episode.start(self.readings.level >> FRAC, self.count.per_cat)
+        r = self.readings
+        self.episode.start(r.level >> FRAC, self.count.per_cat, r.noise)
 
     def _moving(self):
         ep, r = self.episode, self.readings
@@ -294,7 +296,7 @@ class Tray:
             return False
         n = c.anchor_cats + c.total - c.cats
         return (n > 0 and c.anchor_cats + c.total <= self.turn.in_play
-                and not ep.impact(m, pc))
+                and not ep.impact(m, pc, self.turn.attempt))
 
     def _taring(self, y):
         got = self.readings.tare(y)
@@ -321,7 +323,7 @@ class Tray:
         # calibration zero, later ones add the step since the episode began.
         mass = m if self._absolute else c.mass + m - ep.before
         plausible = c.whole(mass, c.anchor)
-        impact = not self._absolute and ep.impact(m, c.per_cat)
+        impact = not self._absolute and ep.impact(m, c.per_cat, self.turn.attempt)
         if not plausible:
             # Still but not whole cats: a hand resting, or a hand that rested
             # so long the last turn looked over, or something else on the
@@ -353,7 +355,9 @@ class Tray:
             return None
         n = c.anchor_cats + total - c.cats
         if impact:
-            return self._count(n, conf, _COLLAPSE)
+            # A call that waited for an odd load to stay still comes after
+            # the cats stopped falling: the follow-on window starts there.
+            return self._count(n, conf, _COLLAPSE, ep.flat_odd >> 1)
         if not plausible:
             return self._ask_cats(total)
         if n > 0:
@@ -410,7 +414,7 @@ class Tray:
         n = c.anchor_cats + c.total - c.cats
         return self._count(n, c.confidence(), self._loss()) if n < 0 else None
 
-    def _count(self, n, conf, kind):
+    def _count(self, n, conf, kind, still=0):
         c, turn, t = self.count, self.turn, self._ms()
         c.cats += n
         c.conf = c.anchor_conf * conf // 100
@@ -424,7 +428,7 @@ class Tray:
             ev = "removed"
         else:
             if self.samples - turn.fell_at > turn.follow:
-                turn.fell_at = self.samples  # a new collapse begins
+                turn.fell_at = self.samples - still  # a new collapse begins
             ask = turn.collapse(c.anchor_cats, c.cats, c.conf, t)
             left = ask["min"]
             ev = "collapse"
