@@ -142,6 +142,8 @@ def test_a_session_without_stack_o_cats_never_loads_the_tray_code():
         loaded = [m for m in sys.modules if m.startswith("catnip.tray")
                   or m.startswith("catnip.drivers.hx711")]
         assert loaded == [], loaded
+    finally:
+        rig.close()
 
 
 def test_a_tower_that_falls_after_its_cat_was_proposed_is_proposed_again():
