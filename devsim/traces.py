@@ -721,6 +721,32 @@ class Session:
                 self.t += 1000 * US_PER_MS
         return marks
 
+    def calibrated(self, calibrator, cats=5, corners=False, after_us=1500000):
+        """The maker's calibration (calibrate()) played into `calibrator`
+        (catnip.tray's Calibrator for this trace's rate and cells): every
+        conversion fed straight in, each capture started when OK was
+        pressed, until after_us past the last press. Returns the answers
+        its captures gave, in order."""
+        marks = self.calibrate(cats, corners)
+        trace, answers = self.trace, []
+        k = mark = 0
+        while k * trace.period < self.t + after_us:
+            t = k * trace.period
+            if mark < len(marks) and t >= marks[mark][0]:
+                if len(marks[mark]) == 3:
+                    calibrator.capture_corner(marks[mark][2])
+                else:
+                    calibrator.capture(marks[mark][1])
+                mark += 1
+            if trace.cells == 1:
+                got = calibrator.feed(trace.counts_at(t))
+            else:
+                got = calibrator.feed4(*trace.counts4_at(t))
+            if got is not None:
+                answers.append(got)
+            k += 1
+        return answers
+
     def game(self, bag=36, touch_pct=5):
         """A whole game: tare time, the wedged cats, then placements with
         collapses (likelier as the tower grows), tidying and the odd touch,
