@@ -3,7 +3,8 @@
 # changed and tells the serial line what is public.
 #
 # Scenes. The table is in one scene at a time: Setup (choose a game), Play
-# (a game on the stations) or End (standings). A scene answers key() with
+# (a game on the stations), End (standings) or, between games, the tray's
+# calibration (catnip.calibrate, loaded only for it). A scene answers key() with
 # what the table should do and draws each station; the App carries it out:
 # act, journal, announce, switch scenes. Screens are drawn only from what a
 # station may see (catnip.ui).
@@ -79,6 +80,7 @@ class App:
         self.notice_at = self.now  # when the first notice went up
         self.pressed = 0  # the station pressed last
         self.remote = None
+        self.calibration = None  # a catnip.calibrate.Session while the tray is calibrated
         if line is not None:
             line.on_command = self.command
         self._setup()
@@ -90,7 +92,8 @@ class App:
     def _setup(self):
         online = [k for k in range(self.stations) if self.hw.online(k) is not False]
         resume = self.journal.resumable()
-        self.scene = Setup(self.stations, online, load_json(SETUP_FILE), resume)
+        self.scene = Setup(self.stations, online, load_json(SETUP_FILE), resume,
+                           tray=self.weigh is not None)
         self.game = None
         if self.weigh is not None:
             self.weigh.stop()
@@ -208,10 +211,20 @@ class App:
             return
         if kind not in (PRESS, REPEAT):
             return
+        if self.calibration is not None:
+            scene.press(station, button)
+            self._all_dirty()
+            return
         if isinstance(scene, Setup):
             out = scene.press(button)
             self._all_dirty()
             if out is None:
+                return
+            if out[0] == "calibrate":
+                try:
+                    self.calibrate(station)
+                except ValueError as e:
+                    scene.problem = str(e)
                 return
             save_json(SETUP_FILE, scene.remembered())
             if out[0] == "resume":
@@ -225,6 +238,18 @@ class App:
             self.start(self.name, self.game.config, self.seats)
         elif choice == "New game":
             self._setup()
+
+    def calibrate(self, station):
+        """Begin calibrating the tray from station k (None: the laptop). Its
+        code is loaded now and unloaded when it ends; ValueError says why it
+        cannot begin."""
+        import sys
+
+        loaded = list(sys.modules)
+        _tidy()
+        from catnip.calibrate import begin
+
+        return begin(self, station, loaded)
 
     def act(self, seat, action):
         """Carry out a player's action: refused, it changes nothing and the
@@ -314,6 +339,8 @@ class App:
             scene.draw(fb, k, online)
         elif isinstance(scene, Play):
             scene.draw(k, fb)
+        elif self.calibration is not None:
+            scene.draw(fb, k)
         else:
             seat = self.seats.index(k) if k in self.seats else None
             scene.draw(fb, k, seat)

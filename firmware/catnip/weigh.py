@@ -13,6 +13,11 @@
 #
 # catnip.tray is imported only when a Stack O' Cats game begins: on the Pico
 # its code takes heap that the other games need.
+#
+# Between games a calibration (catnip.calibrate) may listen(): the readings
+# go to it instead. A tray with no calibration is read only while one
+# listens; the rest of the time its HX711s are powered down.
+import asyncio
 import json
 
 _REPORTS = {"height": "place", "fell": "collapse", "cats": "cats"}
@@ -22,6 +27,7 @@ BASE_CATS = 4  # wedged into the base at setup (the rulebook's four)
 class Weigh:
     def __init__(self, hw, calibration_file):
         self.hw = hw
+        self.path = calibration_file
         self.cal = None  # the saved calibration, as read from flash
         self.problem = None
         self.tray = None
@@ -38,6 +44,8 @@ class Weigh:
         except ValueError as e:
             self.problem = "calibration unreadable: %s" % e
         self.feed = None  # TrayFeed of the game's Tray; readings between games are dropped
+        self.taker = None  # a calibration listening to the readings (counts, fault)
+        self._wanted = asyncio.Event()  # a calibration wants readings from an uncalibrated tray
 
     def begin(self, scene, changed):
         """A Stack O' Cats game starts (or resumes) on `scene` (catnip.ui.play.Play)."""
@@ -69,15 +77,33 @@ class Weigh:
         self.verdict = self.attempt = None
         self.open = False
 
+    def listen(self, taker):
+        """Send every reading to taker.counts(counts) and every silence to
+        taker.fault(error) (a calibration), or to the game again (None)."""
+        self.taker = taker
+        tray = self.hw.tray
+        if taker is not None:
+            tray.power_up()
+            self._wanted.set()
+        elif self.cal is None:
+            tray.power_down()  # nobody needs readings: the chips sleep
+
+    def calibrated(self, saved):
+        """A new calibration (a dict, as saved on flash) for the next game."""
+        self.cal, self.problem = saved, None
+
     async def run(self):
-        if self.cal is not None:
-            await self.hw.weigh(self._counts, self._silent)
+        while self.cal is None and self.taker is None:
+            self._wanted.clear()
+            await self._wanted.wait()
+        await self.hw.weigh(self._counts, self._silent)
 
     def poll(self):
         """One reading if the cells have one waiting: for a loop without
         asyncio (App.step, the virtual table). run() is the device's way."""
         tray = self.hw.tray
-        if self.cal is None or tray is None or not tray.ready():
+        if (self.cal is None and self.taker is None) or tray is None or not tray.powered \
+                or not tray.ready():
             return
         from catnip.drivers.hx711 import SensorFault
 
@@ -87,11 +113,15 @@ class Weigh:
             self._silent(e)
 
     def _counts(self, counts):
-        if self.feed is not None:
+        if self.taker is not None:
+            self.taker.counts(counts)
+        elif self.feed is not None:
             self.feed.counts(counts)
 
     def _silent(self, error):
-        if self.feed is not None:
+        if self.taker is not None:
+            self.taker.fault(error)
+        elif self.feed is not None:
             self.feed.fault(error)
 
     def health(self, ok):

@@ -49,11 +49,13 @@ def shown(game, key, options):
 
 class Setup:
     """The menu's state. `online` lists the stations that answer; `resume`
-    is (gid, header, actions) of an unfinished game, or None."""
+    is (gid, header, actions) of an unfinished game, or None; `tray`: the
+    table has one, to calibrate."""
 
-    def __init__(self, stations, online, remembered=None, resume=None):
+    def __init__(self, stations, online, remembered=None, resume=None, tray=False):
         self.stations = stations
         self.resume = resume
+        self.tray = tray
         r = remembered or {}
         self.game = r.get("game") if r.get("game") in GAMES else "heist"
         self.start = 0
@@ -92,6 +94,8 @@ class Setup:
         rows.append(("go",))
         if self.game == "stack":
             rows.append(("scores",))
+        if self.tray:
+            rows.append(("calibrate",))
         return rows
 
     def label(self, row):
@@ -109,14 +113,17 @@ class Setup:
             return "Start game"
         if kind == "scores":
             return "High scores"
+        if kind == "calibrate":
+            return "Calibrate tray"
         label, key, values, names = row[1:]
         return "%s: %s" % (label, names[values.index(self.options[key])])
 
     # ---- buttons ----------------------------------------------------------
 
     def press(self, button):
-        """A button on any station. Returns ("resume",) or ("start", game,
-        config, seats) when the table should leave setup, else None."""
+        """A button on any station. Returns ("resume",), ("start", game,
+        config, seats) or ("calibrate",) when the table should leave setup,
+        else None."""
         self.problem = None
         if self.viewing is not None:
             if self.viewing[1].press(button) is not None:  # OK or BACK: done
@@ -128,8 +135,8 @@ class Setup:
             return None
         row = self.rows[self.cursor.at]
         kind = row[0]
-        if kind == "resume":
-            return ("resume",)
+        if kind in ("resume", "calibrate"):
+            return (kind,)
         if kind == "game":
             self.game = GAMES[(GAMES.index(self.game) + 1) % len(GAMES)]
         elif kind == "seats":
