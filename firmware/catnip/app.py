@@ -16,8 +16,9 @@ import asyncio
 import json
 
 from catnip import rules
-from catnip.drivers.debounce import OFFLINE, ONLINE, PRESS, REPEAT
+from catnip.drivers.debounce import LONG, OFFLINE, ONLINE, PRESS, REPEAT
 from catnip.hardware import TABLE, TRAY
+from catnip.keys import BACK
 from catnip.rules.engine import RuleError
 from catnip.sound import Sound
 from catnip.ui import draw
@@ -208,6 +209,10 @@ class App:
                 self.journal.abandon()
                 self.say("%s ended from station %d" % (TITLES[self.name], station + 1))
                 self._setup()
+            return
+        if isinstance(scene, Setup) and kind == LONG and button == BACK:
+            scene.hold_back()  # the menu: the tray's calibration
+            self._all_dirty()
             return
         if kind not in (PRESS, REPEAT):
             return

@@ -5,20 +5,27 @@
 # "Calibrate tray", a weighing at each of the trace's OK presses, the
 # figures on the station, refusals in words, the calibration saved, and the
 # calibration's code gone from the heap afterwards.
-from calibrig import Maker, modules, session, straight
+from calibrig import OFFSET, Maker, modules, session, straight
 from catnip.ui.setup import Setup
 
 
 def _open_calibration(maker, station=0):
+    """A long BACK on the setup menu, then "Calibrate tray"."""
     rig = maker.rig
-    scene = rig.app.scene
-    assert isinstance(scene, Setup), scene
-    target = scene.rows.index(("calibrate",))
-    while scene.cursor.at != target:
-        rig.tap(station, "down")
+    assert isinstance(rig.app.scene, Setup), rig.app.scene
+    rig.hold(station, "back", 1000)
+    assert rig.app.scene.menu is not None and rig.shows(station, "Back to setup"), \
+        rig.lines(station)
+    rig.tap(station, "down")
     rig.tap(station, "ok")
     assert rig.app.calibration is not None, rig.lines(station)
     assert rig.shows(station, "Tray calibrat"), rig.lines(station)
+
+
+def pushing(maker, trace):
+    """A hand pressing harder and harder on the tray, from now on."""
+    t0 = maker.table.clock.now_us()
+    maker.table.counts = lambda t: trace.counts_at(t) + (t - t0) // 100
 
 
 def _text(maker, station=0):
@@ -85,5 +92,99 @@ def test_a_station_calibrates_a_one_cell_tray_by_its_buttons():
         assert "Tray calibrated" in app.notices[0], app.notices
         assert modules("catnip.calibrate") == [] and modules("catnip.ui.calibrate") == []
         assert modules("catnip.tray") == before, modules("catnip.tray")
+    finally:
+        maker.close()
+
+
+def test_four_cells_get_each_cells_gain_from_a_cat_above_each_corner():
+    gains = [1.0, 1.04, 0.97, 1.01]  # the cells' sensitivities
+    s = session(4, 10, "corners", gains)
+    marks = s.calibrate(2, corners=True)
+    maker = Maker("station4", board="mux", trace=s.trace)
+    try:
+        _open_calibration(maker)
+        pages = []
+        for mark in marks:
+            if len(mark) == 3:
+                label = "Weigh corner %d" % (mark[2] + 1)
+            else:
+                label = "Weigh empty" if mark[1] == 0 else "Weigh cat %d" % mark[1]
+            _weigh_at(maker, mark[0], label)
+            pages.append(_wait_page(maker))
+        assert [p[0] for p in pages[-4:]] == ["Corner %d done" % k for k in (1, 2, 3, 4)], pages
+        assert "right-front" in pages[-4][1] and "Cell gains" in pages[-1][1], pages
+        maker.rig.tap(0, "ok")
+        assert [maker.app.scene.label(w) for w in maker.app.scene.choices()][0] == "Save"
+        _choose(maker, "Save")
+        saved = maker.saved()
+        assert saved == maker.app.weigh.cal and len(saved["gain"]) == 4
+        # The measured gains follow the cells' (relative to their mean).
+        mean = sum(gains) / 4
+        for g, truth in zip(saved["gain"], gains):
+            assert abs(g - truth * 1024 / mean) <= 12, (saved["gain"], gains)
+        truth = straight(4, 10, 2, True, "corners", gains)
+        assert abs(saved["per_cat"] - truth["per_cat"]) <= truth["per_cat"] // 100, (saved, truth)
+    finally:
+        maker.close()
+
+
+def test_a_weighing_the_tray_refuses_is_said_in_words_and_changes_nothing():
+    s = session(1, 10, "refused")
+    marks = s.calibrate(1)
+    maker = Maker("refused", trace=s.trace, calibration={"kept": "as it was"})
+    try:
+        _open_calibration(maker)
+        # Nothing to save yet, and the only steps offered are the empty base and stop.
+        screen = maker.app.scene
+        assert screen.choices() == ["empty", "abort"], screen.choices()
+        _weigh_at(maker, marks[0][0], "Weigh empty")
+        _wait_page(maker)
+        # OK pressed while a hand still pushes the first cat into place.
+        maker.rig.tap(0, "ok")
+        maker.until(marks[1][0])
+        pushing(maker, s.trace)
+        _choose(maker, "Weigh cat 1")
+        title, why = _wait_page(maker)
+        assert title == "Not taken" and why.endswith("Weigh again."), why
+        assert why.startswith("Much noisier than before: something touched the tray"), why
+        assert "press OK" not in why
+        assert maker.app.calibration.cats == 0
+        # Weighed again once it is still, it is taken as cat 1.
+        maker.table.counts = s.trace
+        maker.rig.tap(0, "ok")
+        _choose(maker, "Weigh cat 1")
+        assert _wait_page(maker)[0] == "Cat 1 weighed"
+        # Stopping saves nothing: the old calibration is as it was.
+        maker.rig.tap(0, "ok")
+        _choose(maker, "Stop, no save")
+        assert maker.saved() == {"kept": "as it was"}
+        assert maker.app.calibration is None and isinstance(maker.app.scene, Setup)
+        assert modules("catnip.calibrate") == []
+    finally:
+        maker.close()
+
+
+def test_the_empty_base_weighed_again_starts_over_only_once_it_is_good():
+    s = session(1, 10, "over")
+    marks = s.calibrate(2)
+    maker = Maker("over", trace=s.trace)
+    try:
+        _open_calibration(maker)
+        for t, k in marks[:2]:
+            _weigh_at(maker, t, "Weigh empty" if k == 0 else "Weigh cat %d" % k)
+            _wait_page(maker)
+        session_ = maker.app.calibration
+        maker.rig.tap(0, "ok")
+        maker.until(marks[2][0])
+        maker.table.counts = OFFSET  # the sensor stuck: a bad weighing of the base
+        _choose(maker, "Start over")
+        title, why = _wait_page(maker)
+        assert title == "Not taken" and "sensor looks stuck" in why, why
+        assert session_.cats == 1 and session_.weighed, "a refused weighing changed nothing"
+        maker.table.counts = s.trace
+        maker.rig.tap(0, "ok")
+        _choose(maker, "Start over")  # with two cats on: a new zero, no cats
+        assert _wait_page(maker)[0] == "Base weighed"
+        assert session_.cats == 0
     finally:
         maker.close()

@@ -1,12 +1,14 @@
 # Choosing a game: every station shows the same setup menu and any of them
 # can drive it. Defaults reach a game in a few presses: OK on "Start" plays
 # the game shown with every station that answers. A game found unfinished in
-# the journal is offered first.
+# the journal is offered first. A long BACK opens the menu: the tray's
+# calibration, on a table with a tray.
 from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor
 
 GAMES = ("heist", "stack", "purrfect")
 TITLES = {"heist": "Meow Heist", "stack": "Stack O' Cats", "purrfect": "Purrfect"}
+MENU = ("Back to setup", "Calibrate tray")
 CLOWDERS = ("Whiskers", "Tabbies", "Mittens", "Night Owls", "Yarnballs", "Purrers",
             "Tuxedos", "Calicos")
 
@@ -70,6 +72,7 @@ class Setup:
         self.cursor = Cursor()
         self.choosing_seats = None  # a Cursor over the stations while choosing
         self.viewing = None  # (lines, Cursor) while the high scores are shown
+        self.menu = None  # a Cursor over MENU while the long-BACK menu is open
         self.problem = None
         self.rows = self._rows()
         self.cursor.resize(len(self.rows))
@@ -94,8 +97,6 @@ class Setup:
         rows.append(("go",))
         if self.game == "stack":
             rows.append(("scores",))
-        if self.tray:
-            rows.append(("calibrate",))
         return rows
 
     def label(self, row):
@@ -113,8 +114,6 @@ class Setup:
             return "Start game"
         if kind == "scores":
             return "High scores"
-        if kind == "calibrate":
-            return "Calibrate tray"
         label, key, values, names = row[1:]
         return "%s: %s" % (label, names[values.index(self.options[key])])
 
@@ -125,6 +124,13 @@ class Setup:
         config, seats) or ("calibrate",) when the table should leave setup,
         else None."""
         self.problem = None
+        if self.menu is not None:
+            done = self.menu.press(button)
+            if done is not None:
+                at, self.menu = self.menu.at, None
+                if done == DONE and MENU[at] == "Calibrate tray":
+                    return ("calibrate",)
+            return None
         if self.viewing is not None:
             if self.viewing[1].press(button) is not None:  # OK or BACK: done
                 self.viewing = None
@@ -135,8 +141,8 @@ class Setup:
             return None
         row = self.rows[self.cursor.at]
         kind = row[0]
-        if kind in ("resume", "calibrate"):
-            return (kind,)
+        if kind == "resume":
+            return ("resume",)
         if kind == "game":
             self.game = GAMES[(GAMES.index(self.game) + 1) % len(GAMES)]
         elif kind == "seats":
@@ -156,6 +162,11 @@ class Setup:
         self.rows = self._rows()
         self.cursor.resize(len(self.rows))
         return None
+
+    def hold_back(self):
+        """A long BACK: the menu, on a table with a tray to calibrate."""
+        if self.tray:
+            self.menu = Cursor(len(MENU))
 
     def _press_seats(self, button):
         c = self.choosing_seats
@@ -199,6 +210,10 @@ class Setup:
     def draw(self, fb, station, online):
         draw.clear(fb)
         draw.title(fb, "catnip setup", "S%d" % (station + 1))
+        if self.menu is not None:
+            draw.items(fb, list(MENU), self.menu.at, 1, 5)
+            draw.hint(fb, "OK choose BACK no")
+            return
         if self.viewing is not None:
             draw.items(fb, self.viewing[0], self.viewing[1].at, 1, 6)
             draw.hint(fb, "OK/BACK: done")
