@@ -90,8 +90,19 @@ def begin(app, station, loaded):
     app.calibration = session
     app.game = None  # a finished game's standings make way
     app.scene = Screen(session)
-    app.weigh.listen(session)
+    listen(app.weigh, session)
     return session
+
+
+def listen(weigh, session):
+    """The tray's readings to `session` (catnip.weigh), or back to the
+    game (None); an uncalibrated tray's cells sleep when nobody listens."""
+    weigh.taker = session
+    if session is not None:
+        weigh.hw.tray.power_up()
+        weigh.wanted.set()
+    elif weigh.cal is None:
+        weigh.hw.tray.power_down()
 
 
 def unload(loaded):
@@ -355,7 +366,7 @@ class Session:
             raise Refused("Could not write the calibration to the Pico's flash (error %s): "
                           "the one there is unchanged. Free some space and save again."
                           % (e.args[0] if e.args else e))
-        self.app.weigh.calibrated(saved)
+        self.app.weigh.cal, self.app.weigh.problem = saved, None  # the next game's
         fields = self.status("save")
         fields.update(self._figures(cal))
         fields.update(saved=True, file=self.path)
@@ -368,7 +379,7 @@ class Session:
     def end(self):
         """Back to the setup menu; the calibration's code leaves the heap."""
         app = self.app
-        app.weigh.listen(None)
+        listen(app.weigh, None)
         app.calibration = None
         self.screen = None
         app._setup()

@@ -14,9 +14,9 @@
 # catnip.tray is imported only when a Stack O' Cats game begins: on the Pico
 # its code takes heap that the other games need.
 #
-# Between games a calibration (catnip.calibrate) may listen(): the readings
-# go to it instead. A tray with no calibration is read only while one
-# listens; the rest of the time its HX711s are powered down.
+# Between games a calibration (catnip.calibrate, which powers the cells and
+# sets `wanted`) may take the readings instead: `taker`. A tray with no
+# calibration is read only while one runs; otherwise its HX711s sleep.
 import asyncio
 import json
 
@@ -44,8 +44,10 @@ class Weigh:
         except ValueError as e:
             self.problem = "calibration unreadable: %s" % e
         self.feed = None  # TrayFeed of the game's Tray; readings between games are dropped
-        self.taker = None  # a calibration listening to the readings (counts, fault)
-        self._wanted = asyncio.Event()  # a calibration wants readings from an uncalibrated tray
+        self.taker = None  # a calibration taking the readings: .counts(c), .fault(e)
+        self.wanted = asyncio.Event()  # set when a calibration wants an uncalibrated tray read
+        if self.cal is None and hw.tray is not None:
+            hw.tray.power_down()  # nothing to weigh with until a calibration begins
 
     def begin(self, scene, changed):
         """A Stack O' Cats game starts (or resumes) on `scene` (catnip.ui.play.Play)."""
@@ -77,25 +79,10 @@ class Weigh:
         self.verdict = self.attempt = None
         self.open = False
 
-    def listen(self, taker):
-        """Send every reading to taker.counts(counts) and every silence to
-        taker.fault(error) (a calibration), or to the game again (None)."""
-        self.taker = taker
-        tray = self.hw.tray
-        if taker is not None:
-            tray.power_up()
-            self._wanted.set()
-        elif self.cal is None:
-            tray.power_down()  # nobody needs readings: the chips sleep
-
-    def calibrated(self, saved):
-        """A new calibration (a dict, as saved on flash) for the next game."""
-        self.cal, self.problem = saved, None
-
     async def run(self):
         while self.cal is None and self.taker is None:
-            self._wanted.clear()
-            await self._wanted.wait()
+            self.wanted.clear()
+            await self.wanted.wait()
         await self.hw.weigh(self._counts, self._silent)
 
     def poll(self):
