@@ -116,6 +116,8 @@ class Maker:
             return json.load(f)
 
     def close(self):
+        if self.app.calibration is not None:  # the next test starts with none loaded
+            self.app.calibration.step("abort")
         self.rig.close()
 
 

@@ -176,3 +176,29 @@ def test_a_power_cut_while_saving_keeps_the_old_calibration():
             json.load(f)
     finally:
         maker.close()
+
+
+def test_a_silent_load_cell_is_named_on_the_apps_own_loop():
+    import asyncio
+
+    maker = Maker("silent")  # no calibration yet: the cells sleep until one begins
+    try:
+        async def calibrate():
+            asyncio.create_task(maker.app.run())
+            await maker.rig.live(200)
+            _one(maker.calibrate("begin"))
+            maker.table.counts = None  # DOUT stays high: no conversion comes
+            assert maker.calibrate("empty") == []
+            for _ in range(40):
+                await maker.rig.live(100)
+                got = [f for f in maker.out.take() if f[0] in ("calib", "err")]
+                if got:
+                    return got
+            raise AssertionError("no answer while the cells are silent")
+
+        (kind, fields), = asyncio.run(calibrate())
+        assert kind == "err" and fields["why"].startswith("The tray does not answer ("), fields
+        assert "check the load cell cable" in fields["why"], fields
+        assert maker.app.calibration.measuring is None and not maker.app.calibration.weighed
+    finally:
+        maker.close()
