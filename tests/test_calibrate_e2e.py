@@ -115,7 +115,7 @@ def table(tmp_path, request):
 
 
 def _maker(relay: Relay) -> Terminal:
-    env = dict(os.environ, NO_COLOR="1", TERM="xterm")
+    env = dict(os.environ, NO_COLOR="1", TERM="xterm", COLUMNS="140", LINES="50")
     return Terminal([sys.executable, "-m", "catnip_host", "calibrate", "--port",
                      str(relay.path)], env)
 
@@ -130,7 +130,7 @@ def _weigh(maker: Terminal, table: TableProcess, hands: str, what: str) -> None:
 def test_a_maker_calibrates_a_one_cell_tray_from_the_laptop(table, tmp_path):
     t = table("direct")
     maker = _maker(table.relay)
-    maker.expect(r"Table direct \(firmware .*Each weighing takes 2 s")
+    maker.expect(r"Table direct \(firmware .*Each weighing takes\s+2\s+s")
     maker.expect(r"Put the empty base on the tray")
     _weigh(maker, t, "load 0", "weigh the empty base")
     maker.expect(r"Empty base weighed")
