@@ -292,6 +292,12 @@ class Session:
             self.cal, self.weighed, self.cats, self.corners = self.meter, True, 0, 0
             self.figures = None
         elif step == "cat":
+            odd = self._odd_cat()
+            if odd is not None:
+                self.cal.undo()
+                self.meter = None
+                self._answer(step, odd)
+                return
             self.cats += 1
             self.figures = self._cat_figures()
         else:
@@ -310,6 +316,24 @@ class Session:
         if step == "corner":
             fields["corner"] = CORNERS[self.corners - 1]
         self._answer(step, None, fields)
+
+    def _odd_cat(self):
+        """Why the cat just weighed cannot be one more cat like the others
+        (it added half a cat or less, or half a cat more), or None."""
+        k = self.cats + 1
+        if k < 2:
+            return None
+        levels = self.cal.levels
+        zero, before, now = levels[0], levels[k - 1], levels[k]
+        cells = range(self.cells)
+        # Each cell's reading moves one way under load: the cats so far say which.
+        sign = [1 if before[c] >= zero[c] else -1 for c in cells]
+        so_far = sum((before[c] - zero[c]) * sign[c] for c in cells) // (k - 1)
+        added = sum((now[c] - before[c]) * sign[c] for c in cells)
+        if so_far // 2 < added < so_far * 3 // 2:
+            return None
+        return ("Cat %d added %d counts, but one cat has been %d: put exactly one more cat on "
+                "the base, let go and weigh again." % (k, added, so_far))
 
     def _cat_figures(self):
         levels = self.cal.levels

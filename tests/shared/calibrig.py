@@ -22,6 +22,41 @@ from tablerig import load
 PER_CAT = 4300
 OFFSET = 61000
 NOISE = 40
+GAINS = (1000, 1040, 970, 1010)  # each cell's sensitivity, per mille (Hands)
+
+
+class Hands:
+    """What the cells weigh, as a maker's hands leave it: cats on the base,
+    or one above a corner, or a hand pressing on; a little noise, the same
+    on both interpreters. do(words) takes calibplay.py's commands."""
+
+    def __init__(self, cells, clock):
+        self.cells = cells
+        self.clock = clock
+        self.shares = [1000 // cells] * cells  # per mille of the load on each cell
+        self.cats = 0
+        self.pushed = None  # when a hand began pressing
+        self.seed = 7
+
+    def __call__(self, t_us):
+        out = []
+        for i in range(self.cells):
+            self.seed = (self.seed * 1103515245 + 12345) & 0x7FFFFFFF
+            load = self.cats * PER_CAT * self.shares[i] // 1000 * GAINS[i] // 1000
+            if self.pushed is not None:
+                load += (t_us - self.pushed) // 100
+            out.append(OFFSET + load + (self.seed >> 16) % 81 - 40)
+        return out if self.cells > 1 else out[0]
+
+    def do(self, words):
+        if words[0] == "load":
+            self.cats, self.pushed = int(words[1]), None
+            self.shares = [1000 // self.cells] * self.cells
+        elif words[0] == "corner":
+            self.cats, self.pushed = 1, None
+            self.shares = [700 if i == int(words[1]) else 100 for i in range(self.cells)]
+        elif words[0] == "push":
+            self.pushed = self.clock.now_us()
 
 
 def folder(tag):

@@ -9,7 +9,7 @@ import json
 import sys
 
 import tablebot
-from calibrig import OFFSET, PER_CAT, Maker, modules, session, straight
+from calibrig import OFFSET, PER_CAT, Hands, Maker, modules, session, straight
 from catnip.ui.setup import Setup
 
 OLD = {"version": 2, "rate_hz": 10, "zero": [OFFSET], "sign": [1], "per_cat": 5000,
@@ -200,5 +200,39 @@ def test_a_silent_load_cell_is_named_on_the_apps_own_loop():
         assert kind == "err" and fields["why"].startswith("The tray does not answer ("), fields
         assert "check the load cell cable" in fields["why"], fields
         assert maker.app.calibration.measuring is None and not maker.app.calibration.weighed
+    finally:
+        maker.close()
+
+
+def test_a_cat_that_did_not_go_on_is_refused_and_changes_nothing():
+    maker = Maker("oddcat")
+    hands = Hands(1, maker.table.clock)
+    maker.table.counts = hands
+    try:
+        _one(maker.calibrate("begin"))
+        for cats in (0, 1, 2):
+            hands.do(["load", str(cats)])
+            maker.rig.run(300)
+            maker.calibrate("empty" if cats == 0 else "cat")
+            assert maker.answer()[0] == "calib"
+        maker.rig.run(300)  # cat 3 is forgotten: the load stays at two cats
+        maker.calibrate("cat")
+        kind, fields = maker.answer()
+        assert kind == "err", fields
+        assert fields["why"].startswith("Cat 3 added "), fields
+        assert "but one cat has been 43" in fields["why"], fields
+        assert "put exactly one more cat on the base" in fields["why"]
+        assert maker.app.calibration.cats == 2 and sorted(maker.app.calibration.cal.levels) == \
+            [0, 1, 2]
+        hands.do(["load", "4"])  # two at once: too much for one cat
+        maker.rig.run(300)
+        maker.calibrate("cat")
+        assert maker.answer()[0] == "err"
+        hands.do(["load", "3"])
+        maker.rig.run(300)
+        maker.calibrate("cat")
+        kind, fields = maker.answer()
+        assert kind == "calib" and fields["cats"] == 3, fields
+        assert abs(fields["per_cat"] - PER_CAT) < PER_CAT // 50, fields
     finally:
         maker.close()
