@@ -73,22 +73,10 @@ class Score:
 
 def calibrate(rate: int, noise: int, cells: int = 1, seed: str = "bench-cal"):
     session = Session(seed, rate_hz=rate, cells=cells, noise=noise, per_cat=PER_CAT)
-    marks = session.calibrate(5)
     cal = Calibrator(rate, cells)
-    trace = session.trace
-    k, mark = 0, 0
-    while k * trace.period < session.t + 2_000_000:
-        t = k * trace.period
-        if mark < len(marks) and t >= marks[mark][0]:
-            cal.capture(marks[mark][1])
-            mark += 1
-        if cells == 1:
-            done = cal.feed(trace.counts_at(t))
-        else:
-            done = cal.feed4(*trace.counts4_at(t))
-        if done and not done["ok"]:
+    for done in session.calibrated(cal, 5, after_us=2_000_000):
+        if not done["ok"]:
             raise RuntimeError(f"calibration refused: {done['why']}")
-        k += 1
     return cal.result()
 
 

@@ -704,17 +704,20 @@ class Session:
     def calibrate(self, cats=5, corners=False):
         """The maker's calibration: the empty base, hands off, then cats added
         one at a time. Returns [(t_us, k)]: when OK was pressed with k cats on
-        the tray; the tray stays still for a second after each press. With
-        corners (four cells), the cats are then lifted off and one cat is set
-        above each corner in turn: (t_us, "corner", i) when OK was pressed."""
+        the tray; the tray stays still for half a second longer than a
+        capture takes after each press (1 s at 80 readings/s, 2 s at 10).
+        With corners (four cells), the cats are then lifted off and one cat
+        is set above each corner in turn: (t_us, "corner", i) when OK was
+        pressed."""
+        hold = (1500 if self.trace.rate_hz == 80 else 2500) * US_PER_MS
         self.t = self.ms(300, 800)
         marks = [(self.t, 0)]
-        self.t += 1500 * US_PER_MS
+        self.t += hold
         for k in range(1, cats + 1):
             self.place()
             self.t += self.ms(400, 1200)
             marks.append((self.t, k))
-            self.t += 1500 * US_PER_MS
+            self.t += hold
         if corners:
             weight = self.tower[0][0]
             for cat in self.tower:
@@ -727,10 +730,36 @@ class Session:
                 self._add(Ramp(self.t, self.ms(100, 300), weight, w))
                 self.t += self.ms(800, 1500)
                 marks.append((self.t, "corner", i))
-                self.t += 1500 * US_PER_MS
+                self.t += hold
                 self._add(Ramp(self.t, self.ms(100, 300), -weight, w))
                 self.t += 1000 * US_PER_MS
         return marks
+
+    def calibrated(self, calibrator, cats=5, corners=False, after_us=1500000):
+        """The maker's calibration (calibrate()) played into `calibrator`
+        (catnip.tray's Calibrator for this trace's rate and cells): every
+        conversion fed straight in, each capture started when OK was
+        pressed, until after_us past the last press. Returns the answers
+        its captures gave, in order."""
+        marks = self.calibrate(cats, corners)
+        trace, answers = self.trace, []
+        k = mark = 0
+        while k * trace.period < self.t + after_us:
+            t = k * trace.period
+            if mark < len(marks) and t >= marks[mark][0]:
+                if len(marks[mark]) == 3:
+                    calibrator.capture_corner(marks[mark][2])
+                else:
+                    calibrator.capture(marks[mark][1])
+                mark += 1
+            if trace.cells == 1:
+                got = calibrator.feed(trace.counts_at(t))
+            else:
+                got = calibrator.feed4(*trace.counts4_at(t))
+            if got is not None:
+                answers.append(got)
+            k += 1
+        return answers
 
     def game(self, bag=36, touch_pct=5):
         """A whole game: tare time, the wedged cats, then placements with

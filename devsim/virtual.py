@@ -109,22 +109,8 @@ def calibrate_tray(tray, path):
     cells, rate = len(tray["cells"]), tray["rate"]
     s = Session("virtual calibration", rate_hz=rate, cells=cells, per_cat=CAT_COUNTS,
                 offset=TRAY_OFFSET, drift_per_min=0)
-    marks = s.calibrate(5, cells == 4)
     cal = Calibrator(rate, cells)
-    trace, k, mark = s.trace, 0, 0
-    while k * trace.period < s.t + 1500000:
-        t = k * trace.period
-        if mark < len(marks) and t >= marks[mark][0]:
-            if len(marks[mark]) == 3:
-                cal.capture_corner(marks[mark][2])
-            else:
-                cal.capture(marks[mark][1])
-            mark += 1
-        if cells == 1:
-            cal.feed(trace.counts_at(t))
-        else:
-            cal.feed4(*trace.counts4_at(t))
-        k += 1
+    s.calibrated(cal, 5, cells == 4)
     with open(path, "w") as f:
         json.dump(cal.result().to_dict(), f)
 

@@ -32,6 +32,7 @@ class Table:
     def __init__(self, folder):
         self.journal = Journal(str(folder / "journal"))
         self.stations, self.game, self.name, self.gid = 4, None, None, None
+        self.weigh = self.calibration = None  # a board without a tray
         self.hw = SimpleNamespace(board=SimpleNamespace(name="direct"), online=lambda k: True)
         self.port = FakePort(self)
         self.line = Line(None, self.port, self.command, boot="b1")
@@ -39,6 +40,14 @@ class Table:
 
     def command(self, word, fields):
         self.remote.command(word, fields)
+
+    def calibrate(self, station):  # as App.calibrate; refused, for this table has no tray
+        import sys
+
+        loaded = list(sys.modules)
+        from catnip.calibrate import begin
+
+        return begin(self, station, loaded)
 
     def send(self, kind, **fields):
         if kind == "snap":
@@ -199,7 +208,7 @@ def test_what_the_table_refuses_is_named(tmp_path):
     keeper = _keeper(table, store, notes)
     _settle(keeper)
     for kind, fields in (("pull", {"gid": 7, "from": 0}), ("abort", {}),
-                         ("calibrate", {"step": "empty"}),
+                         ("calibrate", {"step": "begin"}),
                          ("start", {"game": "chess", "config": {}, "seats": [0, 1]}),
                          ("start", {"game": "heist", "config": {}, "seats": [0, 9]})):
         keeper.request(kind, **fields)
@@ -207,7 +216,7 @@ def test_what_the_table_refuses_is_named(tmp_path):
     refusals = [n for n in notes if n.startswith("the table refused")]
     assert len(refusals) == 5, notes
     assert "not in the journal" in refusals[0] and "no game is in play" in refusals[1]
-    assert "not available" in refusals[2] and "chess" in refusals[3]
+    assert "has no tray" in refusals[2] and "chess" in refusals[3]
     assert "seats" in refusals[4]
 
 

@@ -3,7 +3,8 @@
 # changed and tells the serial line what is public.
 #
 # Scenes. The table is in one scene at a time: Setup (choose a game), Play
-# (a game on the stations) or End (standings). A scene answers key() with
+# (a game on the stations), End (standings) or, between games, the tray's
+# calibration (catnip.calibrate, loaded only for it). A scene answers key() with
 # what the table should do and draws each station; the App carries it out:
 # act, journal, announce, switch scenes. Screens are drawn only from what a
 # station may see (catnip.ui).
@@ -19,8 +20,9 @@ import asyncio
 import json
 
 from catnip import forget, rules
-from catnip.drivers.debounce import OFFLINE, ONLINE, PRESS, REPEAT
+from catnip.drivers.debounce import LONG, OFFLINE, ONLINE, PRESS, REPEAT
 from catnip.hardware import TABLE, TRAY
+from catnip.keys import BACK
 from catnip.rules import TITLES
 from catnip.rules.engine import RuleError
 from catnip.sound import Sound
@@ -83,6 +85,7 @@ class App:
         self.pressed = 0  # the station pressed last
         self.remote = None
         self.scene = None
+        self.calibration = None  # a catnip.calibrate.Session while the tray is calibrated
         if line is not None:
             line.on_command = self.command
         self._setup()
@@ -98,7 +101,8 @@ class App:
         self._enter("setup")
         from catnip.ui.setup import Setup
 
-        self.scene = Setup(self.stations, online, load_json(SETUP_FILE), resume)
+        self.scene = Setup(self.stations, online, load_json(SETUP_FILE), resume,
+                           tray=self.weigh is not None)
         if self.weigh is not None:
             self.weigh.stop()
         self._all_dirty()
@@ -237,12 +241,26 @@ class App:
                 self.say("%s ended from station %d" % (TITLES[self.name], station + 1))
                 self._setup()
             return
+        if scene.kind == "setup" and kind == LONG and button == BACK:
+            scene.hold_back()  # the menu: the tray's calibration
+            self._all_dirty()
+            return
         if kind not in (PRESS, REPEAT):
+            return
+        if self.calibration is not None:
+            scene.press(station, button)
+            self._all_dirty()
             return
         if scene.kind == "setup":
             out = scene.press(button)
             self._all_dirty()
             if out is None:
+                return
+            if out[0] == "calibrate":
+                try:
+                    self.calibrate(station)
+                except ValueError as e:
+                    scene.problem = str(e)
                 return
             save_json(SETUP_FILE, scene.remembered())
             if out[0] == "resume":
@@ -256,6 +274,18 @@ class App:
             self.start(self.name, self.game.config, self.seats)
         elif choice == "New game":
             self._setup()
+
+    def calibrate(self, station):
+        """Begin calibrating the tray from station k (None: the laptop). Its
+        code is loaded now and unloaded when it ends; ValueError says why it
+        cannot begin."""
+        import sys
+
+        loaded = list(sys.modules)
+        _tidy()
+        from catnip.calibrate import begin
+
+        return begin(self, station, loaded)
 
     def act(self, seat, action):
         """Carry out a player's action: refused, it changes nothing and the
@@ -359,6 +389,8 @@ class App:
             scene.draw(fb, k, online)
         elif scene.kind == "play":
             scene.draw(k, fb)
+        elif self.calibration is not None:
+            scene.draw(fb, k)
         else:
             seat = self.seats.index(k) if k in self.seats else None
             scene.draw(fb, k, seat)

@@ -69,6 +69,9 @@ class Remote:
         if app.game is not None and app.game.result() is None:
             line.error("a game is in play: abort it first")
             return
+        if app.calibration is not None:
+            line.error("the tray is being calibrated: save or stop that first")
+            return
         name, config, seats = fields["game"], dict(fields["config"]), fields["seats"]
         online = [k for k in range(app.stations) if app.hw.online(k) is not False]
         if not seats or len(set(seats)) != len(seats) or \
@@ -95,7 +98,27 @@ class Remote:
         line.send("aborted", gid=app.gid)
 
     def _calibrate(self, line, fields):
-        line.error("tray calibration from the laptop is not available in this firmware yet")
+        """A tray calibration step (catnip.calibrate, loaded while one runs).
+        A weighing is answered when it ends, a second or two later."""
+        app, re = self.app, line.re
+
+        def reply(why, answer):
+            now, line.re = line.re, re
+            if why is not None:
+                line.error(why)
+            else:
+                line.send("calib", **answer)
+            line.re = now
+
+        try:
+            if app.calibration is None:
+                if fields["step"] != "begin":
+                    line.error("no tray calibration is going on: begin one first")
+                    return
+                app.calibrate(None)
+            app.calibration.command(fields["step"], reply)
+        except ValueError as e:  # catnip.calibrate.Refused: in words for the maker
+            line.error(str(e))
 
     def _clock(self, line, fields):
         import time

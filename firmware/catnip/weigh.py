@@ -13,6 +13,11 @@
 #
 # catnip.tray is imported only when a Stack O' Cats game begins: on the Pico
 # its code takes heap that the other games need.
+#
+# Between games a calibration (catnip.calibrate, which powers the cells and
+# sets `wanted`) may take the readings instead: `taker`. A tray with no
+# calibration is read only while one runs; otherwise its HX711s sleep.
+import asyncio
 import json
 
 _REPORTS = {"height": "place", "fell": "collapse", "cats": "cats"}
@@ -22,6 +27,7 @@ BASE_CATS = 4  # wedged into the base at setup (the rulebook's four)
 class Weigh:
     def __init__(self, hw, calibration_file):
         self.hw = hw
+        self.path = calibration_file
         self.cal = None  # the saved calibration, as read from flash
         self.problem = None
         self.tray = None
@@ -38,7 +44,10 @@ class Weigh:
         except ValueError as e:
             self.problem = "calibration unreadable: %s" % e
         self.feed = None  # TrayFeed of the game's Tray; readings between games are dropped
-        self._weighing = None  # set by run(): an Event for the first game to weigh
+        self.taker = None  # a calibration taking the readings: .counts(c), .fault(e)
+        self.wanted = asyncio.Event()  # set when there is something to weigh for
+        if self.cal is None and hw.tray is not None:
+            hw.tray.power_down()  # nothing to weigh with until a calibration begins
 
     def begin(self, scene, changed):
         """A Stack O' Cats game starts (or resumes) on `scene` (catnip.ui.play.Play)."""
@@ -63,8 +72,7 @@ class Weigh:
             self.tray = Tray(cal, wedged=BASE_CATS, in_play=in_play)
             self.feed = TrayFeed(self.tray, self.on_tray)
         self.turn_changed()
-        if self._weighing is not None:
-            self._weighing.set()
+        self.wanted.set()
 
     def stop(self):
         """No Stack O' Cats game any more: readings are dropped."""
@@ -73,24 +81,24 @@ class Weigh:
         self.open = False
 
     async def run(self):
-        """Read the cells from the first Stack O' Cats game on: a session of
-        other games never loads the load-cell driver."""
-        if self.cal is None:
-            return
-        import asyncio
-
-        self._weighing = asyncio.Event()
-        if self.scene is None:
-            await self._weighing.wait()
+        """Read the cells once there is something to weigh for: a Stack O'
+        Cats game on a calibrated tray, or a calibration. A session of other
+        games never loads the load-cell driver."""
+        while not self._weighing():
+            self.wanted.clear()
+            await self.wanted.wait()
         await self.hw.weigh(self._counts, self._silent)
+
+    def _weighing(self):
+        return self.taker is not None or (self.cal is not None and self.scene is not None)
 
     def poll(self):
         """One reading if the cells have one waiting: for a loop without
         asyncio (App.step, the virtual table). run() is the device's way."""
-        if self.cal is None or self.scene is None:
+        if not self._weighing():
             return  # between games readings are dropped: the cells are not even built
         tray = self.hw.tray
-        if tray is None or not tray.ready():
+        if tray is None or not tray.powered or not tray.ready():
             return
         from catnip.drivers.hx711 import SensorFault
 
@@ -100,11 +108,15 @@ class Weigh:
             self._silent(e)
 
     def _counts(self, counts):
-        if self.feed is not None:
+        if self.taker is not None:
+            self.taker.counts(counts)
+        elif self.feed is not None:
             self.feed.counts(counts)
 
     def _silent(self, error):
-        if self.feed is not None:
+        if self.taker is not None:
+            self.taker.fault(error)
+        elif self.feed is not None:
             self.feed.fault(error)
 
     def health(self, ok):

@@ -157,6 +157,43 @@ def sessions_pull(port: str | None, store_path: str | None, timeout: float) -> N
 
 
 @main.command()
+@click.option("--port", help="the table's port or a pyserial URL (found by its USB ids if left out)")
+def calibrate(port: str | None) -> None:
+    """Calibrate the table's Stack O' Cats tray, step by step.
+
+    The table weighs the empty base, then cats added one at a time (five
+    make a good average), and with four load cells one cat above each
+    corner; after each weighing it shows what one cat adds, how much cats
+    differ and the noise. Saving stores the calibration on the table, where
+    the next game uses it. Refused steps are said in plain words; q or
+    Ctrl-C stops without saving. Exit status: 0 saved, 1 not."""
+    from rich.console import Console
+
+    from catnip_host.calibrate import CalibrationError, Talk, Walk
+    from catnip_host.link import Disconnected, Link
+    from catnip_host.ports import PortError
+
+    console = Console(highlight=False)
+    link = Link(port)
+    try:
+        link.open()
+        walk = Walk(Talk(link, heard=lambda text: console.print(f"[dim]table: {text}[/dim]")),
+                    console, lambda text: click.prompt(text, default="", show_default=False,
+                                                       prompt_suffix="\n> "))
+        saved = walk.run()
+    except PortError as e:
+        raise click.ClickException(str(e)) from e
+    except Disconnected as e:
+        raise click.ClickException(f"the table went away ({e}): plug it in and calibrate "
+                                   "again; nothing was saved unless it said so") from e
+    except CalibrationError as e:
+        raise click.ClickException(str(e)) from e
+    finally:
+        link.close()
+    sys.exit(0 if saved else 1)
+
+
+@main.command()
 @click.argument("source")
 @click.option("--verify", is_flag=True, help="check each game against its seed's commitment "
               "and what the table announced; the exit status says whether all verified")

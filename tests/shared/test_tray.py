@@ -86,6 +86,31 @@ def test_calibrator_refuses_a_moving_or_stuck_capture():
     assert "capture(0) first" in message(TrayError, cal.result)
 
 
+def test_an_undone_capture_is_as_if_it_never_was():
+    def still(cal, level):
+        got = None
+        k = 0
+        while got is None:
+            got = cal.feed(level + (k * 7919) % 61 - 30)
+            k += 1
+        assert got["ok"], got
+
+    once, twice = Calibrator(80), Calibrator(80)
+    for cal in (once, twice):
+        cal.capture(0)
+        still(cal, 1000)
+        cal.capture(1)
+        still(cal, 1000 + PER_CAT)
+    twice.capture(2)
+    still(twice, 1000 + PER_CAT)  # the second cat never went on
+    twice.undo()
+    assert twice.levels == once.levels
+    assert twice.result().to_dict() == once.result().to_dict()
+    twice.undo()
+    twice.undo()
+    assert "no capture to undo" in message(TrayError, twice.undo)
+
+
 # ---- counting ----------------------------------------------------------------
 
 

@@ -30,24 +30,8 @@ def calibrate(rate=80, noise=REALISTIC, cells=1, seed="cal", cats=5, corners=Fal
     one at a time, pressing OK when the tray is still; with corners, then a
     cat above each corner of a four-cell tray whose cells have `gains`."""
     s = Session(seed, rate_hz=rate, cells=cells, noise=noise, per_cat=PER_CAT, gains=gains)
-    marks = s.calibrate(cats, corners)
     cal = Calibrator(rate, cells)
-    trace = s.trace
-    answers = []
-    k = 0
-    mark = 0
-    while k * trace.period < s.t + 1500000:
-        t = k * trace.period
-        if mark < len(marks) and t >= marks[mark][0]:
-            if len(marks[mark]) == 3:
-                cal.capture_corner(marks[mark][2])
-            else:
-                cal.capture(marks[mark][1])
-            mark += 1
-        got = cal.feed(trace.counts_at(t)) if cells == 1 else cal.feed4(*trace.counts4_at(t))
-        if got is not None:
-            answers.append(got)
-        k += 1
+    answers = s.calibrated(cal, cats, corners)
     return cal, answers
 
 

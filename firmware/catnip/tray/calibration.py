@@ -158,6 +158,7 @@ class Calibrator:
         self.levels = {}  # cats -> per-cell mean readings
         self.corners = {}  # corner -> per-cell mean readings with the weight above it
         self._var = []  # variance of the total, per capture
+        self._taken = []  # what each capture stored: (its dict, its key), for undo()
 
     def capture(self, cats):
         """Start measuring: the tray holds `cats` cats and nobody touches it."""
@@ -229,11 +230,22 @@ class Calibrator:
             return done
         if self._corner >= 0:
             self.corners[self._corner] = means
+            self._taken.append((self.corners, self._corner))
         else:
             self.levels[self._cats] = means
+            self._taken.append((self.levels, self._cats))
         self._var.append(var)
         done["ok"] = True
         return done
+
+    def undo(self):
+        """Forget the last capture taken, as if it never was (a person found
+        it wrong: the cat was not on the base)."""
+        if not self._taken:
+            raise TrayError("no capture to undo")
+        where, key = self._taken.pop()
+        del where[key]
+        self._var.pop()
 
     def result(self):
         if 0 not in self.levels:

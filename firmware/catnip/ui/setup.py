@@ -1,12 +1,14 @@
 # Choosing a game: every station shows the same setup menu and any of them
 # can drive it. Defaults reach a game in a few presses: OK on "Start" plays
 # the game shown with every station that answers. A game found unfinished in
-# the journal is offered first.
+# the journal is offered first. A long BACK opens the menu: the tray's
+# calibration, on a table with a tray.
 from catnip.rules import TITLES
 from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor
 
 GAMES = ("heist", "stack", "purrfect")
+MENU = ("Back to setup", "Calibrate tray")
 CLOWDERS = ("Whiskers", "Tabbies", "Mittens", "Night Owls", "Yarnballs", "Purrers",
             "Tuxedos", "Calicos")
 
@@ -49,13 +51,15 @@ def shown(game, key, options):
 
 class Setup:
     """The menu's state. `online` lists the stations that answer; `resume`
-    is (gid, header, actions) of an unfinished game, or None."""
+    is (gid, header, actions) of an unfinished game, or None; `tray`: the
+    table has one, to calibrate."""
 
     kind = "setup"
 
-    def __init__(self, stations, online, remembered=None, resume=None):
+    def __init__(self, stations, online, remembered=None, resume=None, tray=False):
         self.stations = stations
         self.resume = resume
+        self.tray = tray
         r = remembered or {}
         self.game = r.get("game") if r.get("game") in GAMES else "heist"
         self.start = 0
@@ -70,6 +74,7 @@ class Setup:
         self.cursor = Cursor()
         self.choosing_seats = None  # a Cursor over the stations while choosing
         self.viewing = None  # (lines, Cursor) while the high scores are shown
+        self.menu = None  # a Cursor over MENU while the long-BACK menu is open
         self.problem = None
         self.rows = self._rows()
         self.cursor.resize(len(self.rows))
@@ -117,9 +122,17 @@ class Setup:
     # ---- buttons ----------------------------------------------------------
 
     def press(self, button):
-        """A button on any station. Returns ("resume",) or ("start", game,
-        config, seats) when the table should leave setup, else None."""
+        """A button on any station. Returns ("resume",), ("start", game,
+        config, seats) or ("calibrate",) when the table should leave setup,
+        else None."""
         self.problem = None
+        if self.menu is not None:
+            done = self.menu.press(button)
+            if done is not None:
+                at, self.menu = self.menu.at, None
+                if done == DONE and MENU[at] == "Calibrate tray":
+                    return ("calibrate",)
+            return None
         if self.viewing is not None:
             if self.viewing[1].press(button) is not None:  # OK or BACK: done
                 self.viewing = None
@@ -151,6 +164,11 @@ class Setup:
         self.rows = self._rows()
         self.cursor.resize(len(self.rows))
         return None
+
+    def hold_back(self):
+        """A long BACK: the menu, on a table with a tray to calibrate."""
+        if self.tray:
+            self.menu = Cursor(len(MENU))
 
     def _press_seats(self, button):
         c = self.choosing_seats
@@ -194,6 +212,10 @@ class Setup:
     def draw(self, fb, station, online):
         draw.clear(fb)
         draw.title(fb, "catnip setup", "S%d" % (station + 1))
+        if self.menu is not None:
+            draw.items(fb, list(MENU), self.menu.at, 1, 5)
+            draw.hint(fb, "OK choose BACK no")
+            return
         if self.viewing is not None:
             draw.items(fb, self.viewing[0], self.viewing[1].at, 1, 6)
             draw.hint(fb, "OK/BACK: done")
