@@ -157,4 +157,6 @@ class Maker:
 
 
 def modules(prefix):
-    return [m for m in sys.modules if m == prefix or m.startswith(prefix + ".")]
+    """The loaded modules under `prefix`, sorted (sys.modules has no order
+    to rely on once modules come and go)."""
+    return sorted(m for m in sys.modules if m == prefix or m.startswith(prefix + "."))
