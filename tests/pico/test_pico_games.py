@@ -38,7 +38,6 @@ def test_deploy_puts_the_staged_firmware_on_flash(deployed, tmp_path):
 # The whole app does not fit the stock rp2 build's heap yet (its .mpy code
 # loads into RAM: docs/pico.md). The game still boots and plays as far as
 # the heap allows, so a change that makes it fit shows here at once.
-@pytest.mark.xfail(reason="the app does not fit the Pico heap yet", strict=False)
 @pytest.mark.parametrize(("game", "options", "seats"), GAMES)
 def test_a_game_by_buttons_ends_in_its_standings_on_every_screen(pico, tmp_path, game,
                                                                  options, seats):
