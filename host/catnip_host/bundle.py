@@ -130,8 +130,8 @@ def calibration(path: Path) -> Item:
 def package_json(root: Path = FIRMWARE) -> str:
     """firmware/package.json for `mip`: every shipped file as source, where
     the Pico expects it (install with --target /)."""
-    urls = [[rel.as_posix(), rel.as_posix()] for rel in sources(root)]
-    return json.dumps({"urls": urls, "version": VERSION}, indent=1) + "\n"
+    urls = ",\n".join("  " + json.dumps([rel.as_posix()] * 2) for rel in sources(root))
+    return '{\n "urls": [\n%s\n ],\n "version": %s\n}\n' % (urls, json.dumps(VERSION))
 
 
 def main() -> None:

@@ -240,19 +240,18 @@ def deploy(port: str | None, board: str | None, calibration: Path | None, dry_ru
 
 
 def _plan_table(plan, dry_run: bool):
-    from rich.table import Table
+    from rich.console import Group
+    from rich.table import Column, Table
 
     if not plan.changes:
         return f"nothing to change: all {plan.unchanged} files are current"
-    t = Table("", "file", "bytes", title="would change" if dry_run else "changes",
-              title_justify="left")
+    t = Table("", "file", Column("bytes", justify="right"),
+              title="would change" if dry_run else "changes", title_justify="left")
     for c in plan.changes:
         t.add_row({"add": "+", "change": "~", "remove": "-"}[c.action], c.path, f"{c.size:,}")
     counts = {a: sum(c.action == a for c in plan.changes) for a in ("add", "change", "remove")}
-    t.caption = (f"{counts['add']} added, {counts['change']} changed, {counts['remove']} removed, "
-                 f"{plan.unchanged} unchanged; {plan.bytes:,} bytes to send")
-    t.caption_justify = "left"
-    return t
+    return Group(t, f"{counts['add']} added, {counts['change']} changed, {counts['remove']} "
+                 f"removed, {plan.unchanged} unchanged; {plan.bytes:,} bytes to send")
 
 
 main.add_command(check_board.main)

@@ -32,6 +32,7 @@ from catnip_host.pico import Pico, PicoError, Waits
 
 MANIFEST = "catnip.manifest"
 PACKAGE = "catnip"  # the one folder that is wholly the firmware's
+SHORT = 16  # hex digits of each file's SHA-256 kept in the manifest: 64 bits tell a change
 
 
 class DeployError(Exception):
@@ -83,7 +84,7 @@ def plan(items: list[Item], configs: list[Item], board: dict, resend: bool = Fal
         size = files.get(item.path)
         if size is None:
             changes.append(Change("add", item.path, len(item.data)))
-        elif resend or old.get(item.path) != item.sha or size != len(item.data):
+        elif resend or old.get(item.path) != item.sha[:SHORT] or size != len(item.data):
             changes.append(Change("change", item.path, len(item.data)))
         else:
             continue
@@ -97,7 +98,7 @@ def plan(items: list[Item], configs: list[Item], board: dict, resend: bool = Fal
     ours = set(old) | {p for p in files if p.startswith(PACKAGE + "/")}
     remove = sorted(p for p in ours - shipped if files.get(p, -1) >= 0)
     changes += [Change("remove", p, files[p]) for p in remove]
-    manifest = {"catnip": bundle.VERSION, "files": {i.path: i.sha for i in items}}
+    manifest = {"catnip": bundle.VERSION, "files": {i.path: i.sha[:SHORT] for i in items}}
     return Plan(changes, write, remove, manifest, len(items) + len(configs) - len(write))
 
 

@@ -115,12 +115,14 @@ class Pico:
             if not data:
                 continue
             self._tail = (self._tail + data)[-16:]
+            found = None
             for item in self._reader.feed(data):
                 if item[0] == "noise":
                     self.heard.append(item[1])
-                elif item[0] == "frame" and item[2] == kind:
-                    self.frame = item[3]
-                    return "frame"
+                elif item[0] == "frame" and item[2] == kind and found is None:
+                    self.frame, found = item[3], "frame"
+            if found is not None:
+                return found
             if self._tail.endswith(b">>> "):
                 return "prompt"
 
@@ -169,11 +171,13 @@ class Pico:
 
     def write(self, path: str, data: bytes) -> None:
         """`data` as the board's file `path`, whole or not at all (written beside it, then
-        renamed over it)."""
+        renamed over it). Text goes as it is, other bytes as base64."""
         tmp = path + ".part"
+        text = _lines(data)
         self.run(f"import binascii,os\nf=open({tmp!r},'wb')\nw=f.write\nb=binascii.a2b_base64")
         for at in range(0, len(data), CHUNK):
-            self.run(f"w(b({base64.b64encode(data[at:at + CHUNK])!r}))")
+            chunk = data[at:at + CHUNK]
+            self.run(f"w({chunk.decode()!r})" if text else f"w(b({base64.b64encode(chunk)!r}))")
         self.run(f"f.close()\nos.rename({tmp!r},{path!r})\ndel f,w,b")
 
     def mkdir(self, path: str) -> None:
@@ -208,6 +212,11 @@ class Pico:
             if self._listen(min(1.0, deadline - time.monotonic()), kind="hello") == "frame":
                 return self.frame
         return None
+
+
+def _lines(data: bytes) -> bool:
+    """Whether `data` is plain text in lines (JSON, Python source)."""
+    return data.isascii() and all(line.isprintable() for line in data.decode().split("\n"))
 
 
 # The board-side steps: small, allocation-light, printing one JSON line.
