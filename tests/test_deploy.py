@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import time
 from pathlib import Path
 
@@ -22,6 +23,7 @@ import serial
 from click.testing import CliRunner
 
 import deployrig
+import mpunix
 from catnip import wire
 from catnip.journal import Journal
 from catnip_host import bundle, ports
@@ -261,6 +263,25 @@ def test_the_mip_package_lists_exactly_the_shipped_files():
     for dest, source in package["urls"]:
         assert (bundle.FIRMWARE / source).is_file() and dest == source
     assert "main.py" in shipped and not any(p.startswith("boards/") for p in shipped)
+
+
+def test_a_mip_install_of_the_package_boots_and_a_deploy_replaces_its_sources(board):
+    mpremote = [mpunix.tool("mpremote"), "connect", board.port, "resume"]
+    # --target .: the board's folder here; on a Pico, --target / (README).
+    subprocess.run(mpremote + ["mip", "install", "--target", ".",
+                               str(bundle.FIRMWARE / "package.json")], check=True,
+                   capture_output=True, timeout=120)
+    subprocess.run(mpremote + ["cp", str(DIRECT), ":board.json"], check=True,
+                   capture_output=True, timeout=60)
+    assert (board.flash / "catnip" / "app.py").read_bytes() == \
+        (bundle.FIRMWARE / "catnip" / "app.py").read_bytes()
+    out = deployed(board, board_file=None)
+    assert out.how == "found it at the REPL"  # mip leaves the REPL; nothing restarted it
+    removed = sorted(c.path for c in out.plan.changes if c.action == "remove")
+    assert removed == sorted(p.as_posix() for p in bundle.sources()
+                             if p.suffix == ".py" and p.as_posix() != "main.py")
+    assert not list(board.flash.rglob("catnip/**/*.py"))
+    assert out.hello["board"] == "direct"
 
 
 def test_deploy_help_names_every_option():

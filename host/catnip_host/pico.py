@@ -25,7 +25,8 @@ from catnip import wire
 from catnip_host import ports
 
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
-CHUNK = 1536  # file bytes per exec: 2,048 characters of base64
+CHUNK = 3072  # file bytes per exec: 4,096 characters of base64
+IMPORT_HEAP = 48 * 1024  # the import check forgets what it imported below this much free heap
 WEDGED = ("the table's app does not answer: neither the stop command nor Ctrl-C reached "
           "it. Unplug the table, hold BACK on any station while you plug it back in (the app "
           "is skipped and the REPL stays free), then run `catnip deploy` again.")
@@ -44,6 +45,7 @@ class Waits:
     raw: float = 2.0  # for the raw REPL, each of `tries` Ctrl-C + Ctrl-A
     tries: int = 3
     boot: float = 20.0  # from the restart to the app answering "hello"
+    step: float = 10.0  # between two bytes of a step's answer
 
 
 class Pico:
@@ -146,7 +148,10 @@ class Pico:
         """Run `code` on the board; what it printed. PicoError carries the
         board's error line."""
         try:
-            return self.transport.exec(code).decode(errors="replace")
+            out, err = self.transport.exec_raw(code, timeout=self.waits.step)
+            if err:
+                raise TransportExecError(out, err.decode(errors="replace"))
+            return out.decode(errors="replace")
         except TransportExecError as e:
             last = e.error_output.strip().splitlines()[-1:] or ["(no message)"]
             raise PicoError(f"the board refused a step of the deploy: {last[0]}") from None
@@ -194,10 +199,11 @@ class Pico:
         return self.result(_HASHES % (paths,))
 
     def imports(self, modules: list[str], board_file: str) -> dict:
-        """Import each module afresh on the board, then load its board file
+        """Import each module on the board (each loads once; what was imported
+        is forgotten whenever the heap runs low), then load its board file
         with the board's own catnip.board: {"failed": [[module, error]...],
         "board": {"name", "stations"} or {"problems": [text...]}}."""
-        return self.result(_IMPORTS % (modules, board_file))
+        return self.result(_IMPORTS % (modules, IMPORT_HEAP, board_file))
 
     # ---- restarting -------------------------------------------------------------
 
@@ -262,6 +268,8 @@ for _p in %r:
   _h[_p]=_sha(_p)
  except OSError:
   _h[_p]=None
+ print(end='.')
+print()
 print(json.dumps(_h))
 del _h,_p
 """
@@ -275,12 +283,19 @@ def _fresh():
  globals().pop('catnip',None)
  gc.collect()
 _bad=[]
+_fresh()
 for _n in %r:
- _fresh()
+ if gc.mem_free()<%d:
+  _fresh()
  try:
-  __import__(_n)
+  try:
+   __import__(_n)
+  except MemoryError:
+   _fresh()
+   __import__(_n)
  except Exception as e:
   _bad.append([_n,repr(e)])
+ print(end='.')
 _fresh()
 from catnip.board import BoardError,load
 try:
@@ -288,6 +303,7 @@ try:
  _b={'name':_b.name,'stations':len(_b.stations)}
 except BoardError as e:
  _b={'problems':e.problems}
+print()
 print(json.dumps({'failed':_bad,'board':_b}))
 del _bad,_b,load,BoardError
 _fresh()
