@@ -132,7 +132,8 @@ def deploy(port: str | None, board_file: Path | None = None, calibration: Path |
         todo = plan(items, configs, held, resend)
         show(todo)
         outcome = Outcome(todo, how)
-        if not dry_run:
+        current = not todo.changes and held.get("manifest") == todo.manifest
+        if not dry_run and not current:
             _apply(pico, todo, held, say)
             outcome.checked = _check(pico, todo)
             say(f"checked: {len(todo.write)} file(s) read back, "
