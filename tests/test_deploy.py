@@ -243,6 +243,16 @@ def test_no_pico_two_picos_and_a_busy_port_are_named(monkeypatch, tmp_path, boar
     assert os.listdir(board.flash) == []
 
 
+def test_a_refusal_after_stopping_the_app_gives_the_table_back(board, monkeypatch):
+    deployed(board)
+    monkeypatch.setattr(bundle, "MPY_VERSION", (6, 2))  # as if the Pico ran an older build
+    with pytest.raises(DeployError, match="install MicroPython 1.23 or newer"):
+        deployed(board)
+    with serial.Serial(board.port, timeout=0.2) as port:
+        port.write(wire.encode("hello", 1, {}, mark=wire.LAPTOP))
+        assert _frame(port, "hello")["board"] == "direct"  # the app runs again
+
+
 def test_the_board_must_load_what_this_compiler_writes():
     assert bundle.arch_of(4 << 10 | 3 << 8 | 6) == "armv6m"  # the RPI_PICO build
     assert bundle.arch_of(7 << 10 | 3 << 8 | 6) == "armv7emsp"  # a Pico 2

@@ -124,16 +124,18 @@ def deploy(port: str | None, board_file: Path | None = None, calibration: Path |
     try:
         how = pico.take_repl()
         say(f"{pico.name}: {how}")
-        held = pico.survey(tuple(i.path for i in configs) + (bundle.BOARD_FILE,))
-        if board_file is None and bundle.BOARD_FILE not in held["files"]:
-            raise DeployError("the Pico has no board.json yet: choose the table's wiring with "
-                              "--board direct, --board mux or --board PATH")
-        items = bundle.firmware(bundle.arch_of(held["mpy"]), firmware)
-        todo = plan(items, configs, held, resend)
+        try:
+            held, todo = _survey(pico, configs, board_file is None, firmware, resend)
+        except (DeployError, bundle.BundleError):
+            # Refused, nothing written: a board taken from its app goes back to it.
+            if restart and pico.stopped_app:
+                pico.restart()
+            else:
+                pico.transport.exit_raw_repl()
+            raise
         show(todo)
         outcome = Outcome(todo, how)
-        current = not todo.changes and held.get("manifest") == todo.manifest
-        if not dry_run and not current:
+        if not dry_run and not (not todo.changes and held.get("manifest") == todo.manifest):
             _apply(pico, todo, held, say)
             outcome.checked = _check(pico, todo)
             say(f"checked: {len(todo.write)} file(s) read back, "
@@ -154,13 +156,26 @@ def deploy(port: str | None, board_file: Path | None = None, calibration: Path |
         pico.close()
 
 
-def _apply(pico: Pico, todo: Plan, held: dict, say: Callable[[str], None]) -> None:
+def _survey(pico: Pico, configs: list[Item], keep_board: bool, firmware: Path,
+            resend: bool) -> tuple[dict, Plan]:
+    """What the board holds and the plan for it, or DeployError / BundleError
+    saying why this board cannot take the firmware."""
+    held = pico.survey(tuple(i.path for i in configs) + (bundle.BOARD_FILE,))
+    if keep_board and bundle.BOARD_FILE not in held["files"]:
+        raise DeployError("the Pico has no board.json yet: choose the table's wiring with "
+                          "--board direct, --board mux or --board PATH")
+    items = bundle.firmware(bundle.arch_of(held["mpy"]), firmware)
+    todo = plan(items, configs, held, resend)
     free = held.get("free")
-    if free is not None and todo.bytes > free + sum(max(0, held["files"].get(i.path, 0))
-                                                    for i in todo.write):
+    freed = sum(max(0, held["files"].get(i.path, 0)) for i in todo.write)
+    if free is not None and todo.bytes > free + freed:
         raise DeployError(f"the Pico's flash has {free:,} bytes free and the deploy needs "
-                          f"{todo.bytes:,}: remove files you put there yourself "
+                          f"{todo.bytes - freed:,} more: remove files you put there yourself "
                           "(mpremote fs ls, mpremote rm)")
+    return held, todo
+
+
+def _apply(pico: Pico, todo: Plan, held: dict, say: Callable[[str], None]) -> None:
     if held.get("manifest") is not None:
         pico.remove(MANIFEST)  # until the new one is written, the next deploy sends everything
     folders = {p for p, size in held["files"].items() if size < 0}

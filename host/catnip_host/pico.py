@@ -70,6 +70,7 @@ class Pico:
 
         serial.write = counted  # every byte mpremote or catnip sends is counted
         self._seq = 0
+        self.stopped_app = True  # whether take_repl took the board from a running app
         self.frame: dict = {}  # the last frame _listen waited for
         self._reader = wire.Reader()  # the board's output, split into frames and lines
         self._tail = b""  # its last bytes
@@ -92,6 +93,7 @@ class Pico:
             self._listen(self.waits.repl)
         elif seen == "prompt":
             how = "found it at the REPL"
+            self.stopped_app = False
         for _ in range(self.waits.tries):
             if self._raw_repl():
                 return how
