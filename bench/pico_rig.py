@@ -1,6 +1,6 @@
 """The firmware on the emulated RP2040 of ../shared/rp2emu: deployed over the
-bench's USB serial by `catnip deploy`'s own code, then booted from its flash image with button presses scripted in the bench's scenario
-format. Used by the pico test tier (tests/pico) and `make bench`.
+bench's USB serial by `catnip deploy`'s own code, then booted from its flash
+image with button presses scripted in the bench's scenario format. Used by the pico test tier (tests/pico) and `make bench`.
 
 One bench runs at a time per caller; every run is a fresh `node bench.mjs`
 process that ends by itself (--until / --run) and is never left behind."""

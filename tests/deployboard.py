@@ -18,9 +18,10 @@ import sys
 FLASH = sys.argv[1]
 HERE = sys.argv[0].rsplit("/", 1)[0]
 DEVSIM = HERE + "/../devsim"
-BANNER = "MicroPython v1.29.0 on unix; catnip deploy test board\r\nType \"help()\" for more information.\r\n"
+BANNER = ("MicroPython v1.29.0 on unix; catnip deploy test board\r\n"
+          "Type \"help()\" for more information.\r\n")
 WINDOW = 256  # raw paste: bytes the host may send before the board grants more
-CTRL_A, CTRL_B, CTRL_C, CTRL_D, CTRL_E = 1, 2, 3, 4, 5
+CTRL_A, CTRL_B, CTRL_C, CTRL_D = 1, 2, 3, 4
 
 inp = sys.stdin.buffer
 out = sys.stdout

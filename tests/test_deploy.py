@@ -120,13 +120,15 @@ def test_files_no_longer_shipped_and_sources_shadowing_modules_are_removed(board
     # instead of its .mpy, and a module no deploy shipped.
     (board.flash / "catnip" / "app.py").write_text("raise ImportError('stale')\n")
     (board.flash / "catnip" / "gone.py").write_text("")
+    (board.flash / "main.py.part").write_text("import cat")  # a write cut short
     (board.flash / "setup.json").write_text("{}")
     (fw / "catnip" / "extra" / "more.py").unlink()
     (fw / "catnip" / "extra" / "__init__.py").unlink()
     (fw / "catnip" / "extra").rmdir()
     out = deployed(board, fw)
     assert sorted(c.path for c in out.plan.changes if c.action == "remove") == [
-        "catnip/app.py", "catnip/extra/__init__.mpy", "catnip/extra/more.mpy", "catnip/gone.py"]
+        "catnip/app.py", "catnip/extra/__init__.mpy", "catnip/extra/more.mpy", "catnip/gone.py",
+        "main.py.part"]
     assert not (board.flash / "catnip" / "extra").exists()
     assert not (board.flash / "catnip" / "app.py").exists()
     assert (board.flash / "setup.json").read_text() == "{}"  # the table's own files stay

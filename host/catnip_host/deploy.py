@@ -95,7 +95,9 @@ def plan(items: list[Item], configs: list[Item], board: dict, resend: bool = Fal
             changes.append(Change("change" if held else "add", item.path, len(item.data)))
             write.append(item)
     shipped = {i.path for i in items}
-    ours = set(old) | {p for p in files if p.startswith(PACKAGE + "/")}
+    known = shipped | {MANIFEST, bundle.BOARD_FILE, bundle.CALIBRATION_FILE}
+    ours = set(old) | {p for p in files if p.startswith(PACKAGE + "/")
+                       or p.endswith(".part") and p[:-5] in known}  # a write cut short
     remove = sorted(p for p in ours - shipped if files.get(p, -1) >= 0)
     changes += [Change("remove", p, files[p]) for p in remove]
     manifest = {"catnip": bundle.VERSION, "files": {i.path: i.sha[:SHORT] for i in items}}
