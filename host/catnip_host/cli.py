@@ -224,6 +224,73 @@ def replay(source: str, verify: bool, store_path: str | None) -> None:
         sys.exit(max(c.status for c in checks))
 
 
+@main.command()
+@click.option("--port", help="the table's port or a pyserial URL (found by its USB ids if left out)")
+@click.option("--board", "board", default=None, help="the table's wiring to write as board.json: "
+              "a shipped board (direct: up to 4 stations, mux: up to 8) or a board.json path, "
+              "checked first  [default: keep the Pico's board.json]")
+@click.option("--calibration", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="a tray calibration (calibration.json) to write, checked first  "
+              "[default: keep the Pico's]")
+@click.option("--dry-run", is_flag=True, help="list what would be added, changed and removed "
+              "(and its bytes) without writing anything")
+@click.option("--all", "resend", is_flag=True, help="send every file, whatever the Pico's "
+              "manifest says (after changing files on the Pico by hand)")
+@click.option("--no-restart", is_flag=True, help="leave the Pico at its REPL afterwards instead "
+              "of starting the app")
+@click.option("--firmware", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=None, help="the firmware folder to deploy  [default: this checkout's]")
+def deploy(port: str | None, board: str | None, calibration: Path | None, dry_run: bool,
+           resend: bool, no_restart: bool, firmware: Path | None) -> None:
+    """Put the firmware on the table's Pico, compiled to .mpy, sending only
+    the files that changed since the last deploy.
+
+    A running app is stopped first (a game in play resumes at the next
+    power-up; the journal, setup and high scores are kept). Files no longer
+    part of the firmware are removed. Afterwards every written file is read
+    back, each module is imported on the Pico, board.json is loaded there,
+    and the Pico restarts into the app. If the app does not let go of the
+    REPL, hold BACK on a station while plugging the table in, then deploy."""
+    from rich.console import Console
+
+    from catnip_host import bundle
+    from catnip_host import deploy as dep
+    from catnip_host.ports import PortError
+    from catnip_host.sim import SimError, board_file
+
+    console = Console(highlight=False)
+    try:
+        path = board_file(board) if board is not None else None
+        outcome = dep.deploy(port, path, calibration, dry_run=dry_run, restart=not no_restart,
+                             resend=resend, firmware=firmware or bundle.FIRMWARE,
+                             say=lambda text: console.print(f"  {text}"),
+                             show=lambda plan: console.print(_plan_table(plan, dry_run)))
+    except (dep.DeployError, PortError, SimError) as e:
+        raise click.ClickException(str(e)) from None
+    done = "would send" if dry_run else "sent"
+    console.print(f"{done} {outcome.plan.bytes:,} bytes of files; {outcome.sent:,} bytes over the "
+                  f"wire in {outcome.seconds:.1f} s")
+    if outcome.hello is not None:
+        h = outcome.hello
+        console.print(f"the table is up: firmware {h.get('fw')}, board {h.get('board')}, "
+                      f"{h.get('stations')} stations")
+
+
+def _plan_table(plan, dry_run: bool):
+    from rich.console import Group
+    from rich.table import Column, Table
+
+    if not plan.changes:
+        return f"nothing to change: all {plan.unchanged} files are current"
+    t = Table("", "file", Column("bytes", justify="right"),
+              title="would change" if dry_run else "changes", title_justify="left")
+    for c in plan.changes:
+        t.add_row({"add": "+", "change": "~", "remove": "-"}[c.action], c.path, f"{c.size:,}")
+    counts = {a: sum(c.action == a for c in plan.changes) for a in ("add", "change", "remove")}
+    return Group(t, f"{counts['add']} added, {counts['change']} changed, {counts['remove']} "
+                 f"removed, {plan.unchanged} unchanged; {plan.bytes:,} bytes to send")
+
+
 main.add_command(check_board.main)
 
 from catnip_host.records_cli import COMMANDS as _RECORDS  # noqa: E402 (they use _store above)

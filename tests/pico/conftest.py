@@ -3,9 +3,9 @@ MicroPython rp2 build with the table's chips modelled. Selected with `-m pico`
 (`make test` leaves it out: it takes minutes); skipped, saying what is needed,
 where the bench or node is missing.
 
-Each worker stages firmware/ for the Pico and deploys it once over the bench's
-USB serial with mpremote; every test then boots from its own copy of that
-flash image."""
+Each worker deploys the firmware once with `catnip deploy`'s own code over the
+bench's USB serial; every test then boots from its own copy of that flash
+image."""
 
 from __future__ import annotations
 
@@ -30,8 +30,9 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(scope="session")
-def deployed(tmp_path_factory) -> Path:
-    """A flash image with the staged firmware and board.json copied on by mpremote."""
+def deployment(tmp_path_factory):
+    """(flash image, the deploy's Outcome): the firmware and board.json put on
+    an empty Pico by catnip_host.deploy."""
     why = pico_rig.missing()
     if why is not None:
         message = f"the pico tier needs the emulated RP2040: {why}"
@@ -39,10 +40,14 @@ def deployed(tmp_path_factory) -> Path:
             pytest.fail(message + " (CATNIP_PICO_REQUIRED is set: CI always runs this tier)")
         pytest.skip(message)
     work = tmp_path_factory.mktemp("deploy")
-    staged = pico_rig.stage(work)
     flash = work / "flash.img"
-    pico_rig.deploy(staged, flash, work)
-    return flash
+    outcome = pico_rig.deploy(flash, work)
+    return flash, outcome
+
+
+@pytest.fixture(scope="session")
+def deployed(deployment) -> Path:
+    return deployment[0]
 
 
 @pytest.fixture()

@@ -1,4 +1,4 @@
-"""A game of each title on the emulated RP2040, deployed with mpremote and
+"""A game of each title on the emulated RP2040, deployed with `catnip deploy` and
 booted from board.json, played by pressing buttons in the bench's scenario;
 the standings read off the panels. Kept short (the bench runs at about a fifth
 of real time): Meow Heist with two players, Stack O' Cats with two, Purrfect
@@ -6,9 +6,13 @@ as the scorekeeper for four."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bench import pico_rig
+from catnip_host import bundle
+from catnip_host.deploy import MANIFEST
 from checks import clean, journaled_result, resumed_as_planned, standings_shown
 
 # Two workers (.ci/run): the Meow Heist games (here and the power cuts) on one,
@@ -24,15 +28,18 @@ GAMES = [
 
 
 @pytest.mark.xdist_group("heist")
-def test_deploy_puts_the_staged_firmware_on_flash(deployed, tmp_path):
-    staged = deployed.parent / "pico"
-    names = tuple(p.name for p in staged.iterdir())
-    copy = pico_rig.read_flash(deployed, tmp_path / "fs", names)
-    want = sorted(p.relative_to(staged) for p in staged.rglob("*") if p.is_file())
-    got = sorted(p.relative_to(copy) for p in copy.rglob("*") if p.is_file())
-    assert got == want
-    for rel in want:
-        assert (copy / rel).read_bytes() == (staged / rel).read_bytes(), rel
+def test_deploy_puts_the_compiled_firmware_on_flash(deployment, tmp_path):
+    flash, outcome = deployment
+    items = bundle.firmware("armv6m")  # what the rp2 build reported it runs
+    names = tuple({i.path.split("/")[0] for i in items} | {"board.json", MANIFEST})
+    copy = pico_rig.read_flash(flash, tmp_path / "fs", names)
+    got = sorted(p.relative_to(copy).as_posix() for p in copy.rglob("*") if p.is_file())
+    assert got == sorted([i.path for i in items] + ["board.json", MANIFEST])
+    for item in items:
+        assert (copy / item.path).read_bytes() == item.data, item.path
+    assert json.loads((copy / "board.json").read_text()) == pico_rig.board7()
+    assert outcome.how == "found it at the REPL"
+    assert {c.action for c in outcome.plan.changes} == {"add"}
 
 
 # The whole app does not fit the stock rp2 build's heap yet (its .mpy code

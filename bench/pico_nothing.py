@@ -1,1 +1,0 @@
-print("nothing to run: the files are on flash")

