@@ -42,9 +42,6 @@ def test_deploy_puts_the_compiled_firmware_on_flash(deployment, tmp_path):
     assert {c.action for c in outcome.plan.changes} == {"add"}
 
 
-# The whole app does not fit the stock rp2 build's heap yet (its .mpy code
-# loads into RAM: docs/pico.md). The game still boots and plays as far as
-# the heap allows, so a change that makes it fit shows here at once.
 @pytest.mark.parametrize(("game", "options", "seats"), GAMES)
 def test_a_game_by_buttons_ends_in_its_standings_on_every_screen(pico, tmp_path, game,
                                                                  options, seats):

@@ -17,9 +17,6 @@ GAME = ("heist", {"variant": "standard", "gems": "digital"}, [0, 1])
 CUTS = 3
 
 
-# The whole app does not fit the stock rp2 build's heap yet (its .mpy code
-# loads into RAM: docs/pico.md). The game still boots and plays as far as
-# the heap allows, so a change that makes it fit shows here at once.
 @pytest.mark.xdist_group("heist")
 def test_power_cuts_in_a_game_resume_and_end_as_the_uninterrupted_game(pico, tmp_path):
     name, options, seats = GAME
