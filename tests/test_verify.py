@@ -57,7 +57,8 @@ def _frames(name="heist", config=None, seed="v", pulled=True, live=True):
 
 
 def _check(frames):
-    (c,) = [verify.check(g) for g in verify.gather((0, k, f) for k, f in frames).values()]
+    stored = ((0, k, f.get("gid"), json.dumps(f)) for k, f in frames)
+    (c,) = [verify.check(g) for g in verify.gather(stored).values()]
     return c
 
 

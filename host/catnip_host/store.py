@@ -218,14 +218,17 @@ class Store:
         for row in rows:
             yield Frame(*row)
 
-    def game_frames(self, uid: str, kinds: tuple[str, ...]) -> Iterator[tuple[int, str, str]]:
-        """(session, kind, raw) of every frame of these kinds from one table, in
-        the order stored: what replay --verify reads."""
+    def game_frames(self, uid: str, kinds: tuple[str, ...]
+                    ) -> Iterator[tuple[int, str, int | None, str]]:
+        """(session, kind, gid, raw) of every frame of these kinds from one
+        table, in the order stored: what replay --verify reads."""
         marks = ", ".join("?" * len(kinds))
+        # Read in the table's own (id) order: through an index, SQLite would
+        # sort every row, text and all, to give that order back.
         yield from self.db.execute(
-            "SELECT frames.session, frames.kind, frames.raw FROM frames JOIN sessions "
-            f"ON sessions.id = frames.session WHERE sessions.uid = ? AND frames.kind IN ({marks}) "
-            "ORDER BY frames.id", (uid, *kinds))
+            "SELECT session, kind, gid, raw FROM frames WHERE +session IN "
+            f"(SELECT id FROM sessions WHERE uid = ?) AND kind IN ({marks}) ORDER BY id",
+            (uid, *kinds))
 
     def gaps(self, session: int) -> list[tuple[int, int, str]]:
         return self.db.execute("SELECT first, last, why FROM gaps WHERE session = ? ORDER BY id",

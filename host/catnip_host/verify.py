@@ -7,6 +7,11 @@ A game's frames: "begin" (its public header: the seed's commitment), "act"
 (the events of move n, as announced), "end" (the result), all live; then,
 pulled from the journal once it ended, "game" (the header with the seed
 revealed) and one "entry" per journal record.
+
+A store of a thousand games holds hundreds of thousands of these frames. The
+moves' frames ("act", "entry") are kept as their JSON text until their game
+is checked, then parsed in one go: only one game's frames are ever alive as
+Python objects, and a call per frame would cost more than the parsing.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from catnip.rules.engine import RuleError
 
 VERIFIED, DISAGREES, UNVERIFIABLE = 0, 1, 3  # exit statuses
 KINDS = ("begin", "act", "end", "game", "entry")  # the frames a check reads
+# A stored frame as a check reads it: (session, kind, gid, the fields as JSON).
+Stored = tuple[int, str, int | None, str]
 
 
 @dataclass
@@ -30,11 +37,11 @@ class Game:
     gid: int
     seed_commit: str
     name: str = "?"
-    announced: dict[int, list] = field(default_factory=dict)  # move n -> events
+    acts: list[str] = field(default_factory=list)  # "act" fields as JSON, as they came
     live_from: int | None = None  # the first move announced live
     live_result: dict | None = None
     header: dict | None = None  # pulled: the header with the seed
-    entries: list[list] = field(default_factory=list)
+    entries: list[str] = field(default_factory=list)  # "entry" fields as JSON, in order
     sessions: set[int] = field(default_factory=set)  # where its frames were stored
 
 
@@ -80,13 +87,15 @@ def rebuild(header: dict):
     return cls(header["config"], header["seed"])
 
 
-def gather(frames: Iterable[tuple[int, str, dict]]) -> dict[tuple[int, str], Game]:
-    """Games from frames (session, kind, fields) in the order they arrived."""
+def gather(frames: Iterable[Stored]) -> dict[tuple[int, str], Game]:
+    """Games from frames (session, kind, gid, fields as JSON) in the order
+    they arrived."""
     games: dict[tuple[int, str], Game] = {}
     current: dict[tuple[int, int], tuple[int, str]] = {}  # (session, gid) -> game key
     pulling: Game | None = None
-    for session, kind, f in frames:
+    for session, kind, gid, body in frames:
         if kind in ("begin", "game"):
+            f = json.loads(body)
             h = f["header"]
             key = (f["gid"], str(h.get("seed_commit")))
             g = games.setdefault(key, Game(f["gid"], key[1], h.get("game", "?")))
@@ -96,26 +105,32 @@ def gather(frames: Iterable[tuple[int, str, dict]]) -> dict[tuple[int, str], Gam
                 g.live_from = f.get("moves", 0) + 1 if g.live_from is None else g.live_from
             else:
                 g.header, g.entries, pulling = h, [], g
-        elif kind == "entry" and pulling is not None and pulling.gid == f["gid"]:
-            pulling.entries.append(f["e"])
+        elif kind == "entry" and pulling is not None and pulling.gid == gid:
+            pulling.entries.append(body)
         elif kind in ("act", "end"):
-            key = current.get((session, f.get("gid")))
+            key = current.get((session, gid))
             if key is None:
                 continue  # its begin was lost in a gap: nothing to pin it to
             if kind == "act":
-                games[key].announced[f["n"]] = f["events"]
+                games[key].acts.append(body)
             else:
-                games[key].live_result = f["result"]
+                games[key].live_result = json.loads(body)["result"]
     return games
+
+
+def _parsed(bodies: list[str]) -> list[dict]:
+    """Many frames' fields parsed in one call."""
+    return json.loads("[" + ",".join(bodies) + "]")
 
 
 def check(g: Game) -> Check:
     c = Check(g.gid, g.name, VERIFIED)
+    announced = {f["n"]: f["events"] for f in _parsed(g.acts)}  # move n -> events, latest kept
     if g.header is None:
         c.status = UNVERIFIABLE
         c.problems.append("its seed and moves have not been pulled from the table yet (still in "
                           "play, or the table has not been connected since it ended)")
-        c.unseen = len(g.announced)
+        c.unseen = len(announced)
         return c
     h = g.header
     if not seed_matches(g.seed_commit, h):
@@ -126,7 +141,7 @@ def check(g: Game) -> Check:
     except (RuleError, ValueError, KeyError, TypeError) as e:
         return _fail(c, f"the game cannot be set up from its header: {e}")
     result = None
-    for entry in g.entries:
+    for entry in (f["e"] for f in _parsed(g.entries)):
         if entry[0] == "end":
             result = entry[1]
             continue
@@ -138,7 +153,7 @@ def check(g: Game) -> Check:
             events = game.act(player, action)
         except RuleError as e:
             return _fail(c, f"move {n} (player {player + 1}, {action}) is refused by the rules: {e}")
-        live = g.announced.get(n)
+        live = announced.get(n)
         if live is None:
             c.unseen += 1
             continue
@@ -146,7 +161,7 @@ def check(g: Game) -> Check:
         if live != events and c.status == VERIFIED and live != (events := _plain(events)):
             _fail(c, f"move {n} (player {player + 1}, {action}) disagrees: "
                      + _first_difference(live, events))
-    extra = sorted(k for k in g.announced if k > c.moves)
+    extra = sorted(k for k in announced if k > c.moves)
     if extra:
         _fail(c, f"the table announced move {extra[0]} but the journal holds {c.moves} moves")
     final = _plain(game.result())
@@ -184,7 +199,8 @@ def from_store(store, session: int) -> list[Check]:
     """Every game begun or pulled in `session` (with its live frames from every
     power-up of that table, for a game resumed after a power cut)."""
     info = store.info(session)
-    frames = ((s, kind, _fields(raw)) for s, kind, raw in store.game_frames(info.uid, KINDS))
+    frames = ((s, kind, gid, _body(raw)) for s, kind, gid, raw in
+              store.game_frames(info.uid, KINDS))
     games = gather(frames)
     return [check(g) for key, g in sorted(games.items()) if session in g.sessions]
 
@@ -196,7 +212,7 @@ def from_file(path: Path) -> list[Check]:
     if data.lstrip()[:1] == b"{":
         return [_check_record(json.loads(data))]
     items = wire.Reader().feed(data + b"\n")
-    frames = [(0, i[2], i[3]) for i in items if i[0] == "frame"]
+    frames = [(0, i[2], i[3].get("gid"), _body(i[4].decode())) for i in items if i[0] == "frame"]
     if not frames:
         raise ValueError(f"{path} holds no catnip frames and is not a JSON record")
     return [check(g) for key, g in sorted(gather(frames).items())]
@@ -210,11 +226,11 @@ def _check_record(record: dict) -> Check:
     except (KeyError, ValueError) as e:
         raise ValueError(f"not a game record: {e}") from e
     g = Game(0, str(record.get("seed_commit")), record.get("game", "?"), header=record)
-    g.entries = [["action", p, list(a)] for p, a in log]
+    g.entries = [json.dumps({"e": ["action", p, list(a)]}) for p, a in log]
     return check(g)
 
 
-def _fields(raw: str) -> dict:
-    """A stored frame's fields (its CRC was checked when it arrived)."""
-    body = raw.rstrip("\r")[:-9]
-    return json.loads(body.split(" ", 3)[3])
+def _body(raw: str) -> str:
+    """A frame's fields as JSON: the text between its kind and its CRC (the
+    CRC was checked when it arrived)."""
+    return raw.rstrip("\r")[:-9].split(" ", 3)[3]

@@ -78,8 +78,9 @@ class Game:
         refuse it with RuleError, changing nothing."""
         action = self.admit(player, action)
         events = self.apply(player, action)
-        # Admitted actions hold only words and small ints: always loggable.
-        self.log.append((player, action))
+        # Admitted actions hold only words and small ints: always loggable,
+        # so the log need not check them again.
+        self.log.add(player, action)
         return events
 
     def admit(self, player, action):
