@@ -243,12 +243,7 @@ class Store:
                 self.db.execute("SELECT id FROM sessions ORDER BY id")]
 
     def info(self, session: int) -> SessionInfo:
-        row = self.db.execute("SELECT * FROM sessions WHERE id = ?", (session,)).fetchone()
-        if row is None:
-            known = [r[0] for r in self.db.execute("SELECT id FROM sessions ORDER BY id")]
-            raise StoreError(f"no session {session} in {self.path}; "
-                             + (f"sessions are {_ranges(known)}" if known else
-                                "it has none yet: `catnip monitor` records them"))
+        row = self._session_row(session)
         q = self.db.execute
         frames = q("SELECT COUNT(*) FROM frames WHERE session = ?", (session,)).fetchone()[0]
         games = [r[0] for r in q("SELECT DISTINCT gid FROM frames WHERE session = ? AND "
@@ -257,6 +252,19 @@ class Store:
                                   (session,))]
         gaps = q("SELECT COUNT(*) FROM gaps WHERE session = ?", (session,)).fetchone()[0]
         return SessionInfo(*row, frames=frames, games=games, pulled=pulled, gaps=gaps)
+
+    def uid(self, session: int) -> str:
+        """The unique id of the table that `session` is a power-up of."""
+        return self._session_row(session)[1]
+
+    def _session_row(self, session: int) -> tuple:
+        row = self.db.execute("SELECT * FROM sessions WHERE id = ?", (session,)).fetchone()
+        if row is None:
+            known = [r[0] for r in self.db.execute("SELECT id FROM sessions ORDER BY id")]
+            raise StoreError(f"no session {session} in {self.path}; "
+                             + (f"sessions are {_ranges(known)}" if known else
+                                "it has none yet: `catnip monitor` records them"))
+        return row
 
 
 class _Transaction:

@@ -93,8 +93,15 @@ def gather(frames: Iterable[Stored]) -> dict[tuple[int, str], Game]:
     games: dict[tuple[int, str], Game] = {}
     current: dict[tuple[int, int], tuple[int, str]] = {}  # (session, gid) -> game key
     pulling: Game | None = None
-    for session, kind, gid, body in frames:
-        if kind in ("begin", "game"):
+    for session, kind, gid, body in frames:  # the commonest kinds first
+        if kind == "act":
+            key = current.get((session, gid))
+            if key is not None:  # else its begin was lost in a gap: nothing to pin it to
+                games[key].acts.append(body)
+        elif kind == "entry":
+            if pulling is not None and pulling.gid == gid:
+                pulling.entries.append(body)
+        elif kind in ("begin", "game"):
             f = json.loads(body)
             h = f["header"]
             key = (f["gid"], str(h.get("seed_commit")))
@@ -105,15 +112,9 @@ def gather(frames: Iterable[Stored]) -> dict[tuple[int, str], Game]:
                 g.live_from = f.get("moves", 0) + 1 if g.live_from is None else g.live_from
             else:
                 g.header, g.entries, pulling = h, [], g
-        elif kind == "entry" and pulling is not None and pulling.gid == gid:
-            pulling.entries.append(body)
-        elif kind in ("act", "end"):
+        elif kind == "end":
             key = current.get((session, gid))
-            if key is None:
-                continue  # its begin was lost in a gap: nothing to pin it to
-            if kind == "act":
-                games[key].acts.append(body)
-            else:
+            if key is not None:
                 games[key].live_result = json.loads(body)["result"]
     return games
 
@@ -141,26 +142,27 @@ def check(g: Game) -> Check:
     except (RuleError, ValueError, KeyError, TypeError) as e:
         return _fail(c, f"the game cannot be set up from its header: {e}")
     result = None
+    act, n, compared, first_wrong = game.act, 0, 0, None
     for entry in (f["e"] for f in _parsed(g.entries)):
-        if entry[0] == "end":
-            result = entry[1]
-            continue
         if entry[0] != "action":
-            continue  # a tray note: not part of the rules' state
-        c.moves += 1
-        n, player, action = c.moves, entry[1], tuple(entry[2])
+            if entry[0] == "end":
+                result = entry[1]
+            continue  # else a tray note: not part of the rules' state
+        n += 1
         try:
-            events = game.act(player, action)
+            events = act(entry[1], tuple(entry[2]))
         except RuleError as e:
-            return _fail(c, f"move {n} (player {player + 1}, {action}) is refused by the rules: {e}")
+            c.moves, c.compared, c.unseen = n, compared, n - 1 - compared
+            return _fail(c, f"move {n} ({_move(entry)}) is refused by the rules: {e}")
         live = announced.get(n)
         if live is None:
-            c.unseen += 1
             continue
-        c.compared += 1
-        if live != events and c.status == VERIFIED and live != (events := _plain(events)):
-            _fail(c, f"move {n} (player {player + 1}, {action}) disagrees: "
-                     + _first_difference(live, events))
+        compared += 1
+        if live != events and first_wrong is None and live != (events := _plain(events)):
+            first_wrong = f"move {n} ({_move(entry)}) disagrees: {_first_difference(live, events)}"
+    c.moves, c.compared, c.unseen = n, compared, n - compared
+    if first_wrong is not None:
+        _fail(c, first_wrong)
     extra = sorted(k for k in announced if k > c.moves)
     if extra:
         _fail(c, f"the table announced move {extra[0]} but the journal holds {c.moves} moves")
@@ -170,6 +172,10 @@ def check(g: Game) -> Check:
     if g.live_result is not None and _plain(g.live_result) != final:
         _fail(c, f"the result announced live {g.live_result} is not the rules' {final}")
     return c
+
+
+def _move(entry: list) -> str:
+    return f"player {entry[1] + 1}, {tuple(entry[2])}"
 
 
 def _fail(c: Check, why: str) -> Check:
@@ -198,9 +204,8 @@ def _first_difference(live: list, rules_say: list) -> str:
 def from_store(store, session: int) -> list[Check]:
     """Every game begun or pulled in `session` (with its live frames from every
     power-up of that table, for a game resumed after a power cut)."""
-    info = store.info(session)
     frames = ((s, kind, gid, _body(raw)) for s, kind, gid, raw in
-              store.game_frames(info.uid, KINDS))
+              store.game_frames(store.uid(session), KINDS))
     games = gather(frames)
     return [check(g) for key, g in sorted(games.items()) if session in g.sessions]
 
