@@ -21,6 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import orjson
+
 from catnip import rules, wire
 from catnip.rules.engine import RuleError
 
@@ -120,8 +122,9 @@ def gather(frames: Iterable[Stored]) -> dict[tuple[int, str], Game]:
 
 
 def _parsed(bodies: list[str]) -> list[dict]:
-    """Many frames' fields parsed in one call."""
-    return json.loads("[" + ",".join(bodies) + "]")
+    """Many frames' fields parsed in one call (orjson builds the same objects in
+    some two thirds of the time the standard library's json takes)."""
+    return orjson.loads("[" + ",".join(bodies) + "]")
 
 
 def check(g: Game) -> Check:
