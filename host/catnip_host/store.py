@@ -219,14 +219,15 @@ class Store:
             yield Frame(*row)
 
     def game_frames(self, uid: str, kinds: tuple[str, ...]
-                    ) -> Iterator[tuple[int, str, int | None, str]]:
+                    ) -> Iterator[tuple[int, str, int | None, bytes]]:
         """(session, kind, gid, raw) of every frame of these kinds from one
-        table, in the order stored: what replay --verify reads."""
+        table, in the order stored, the frame as the bytes that came over the
+        wire: what replay --verify reads and parses."""
         marks = ", ".join("?" * len(kinds))
         # Read in the table's own (id) order: through an index, SQLite would
         # sort every row, text and all, to give that order back.
-        yield from self.db.execute(
-            "SELECT session, kind, gid, raw FROM frames WHERE +session IN "
+        return self.db.execute(
+            "SELECT session, kind, gid, CAST(raw AS BLOB) FROM frames WHERE +session IN "
             f"(SELECT id FROM sessions WHERE uid = ?) AND kind IN ({marks}) ORDER BY id",
             (uid, *kinds))
 
