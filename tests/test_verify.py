@@ -57,7 +57,7 @@ def _frames(name="heist", config=None, seed="v", pulled=True, live=True):
 
 
 def _check(frames):
-    stored = ((0, k, f.get("gid"), json.dumps(f).encode()) for k, f in frames)
+    stored = ((0, k, f.get("gid"), wire.encode(k, 0, f)[:-1]) for k, f in frames)
     (c,) = [verify.check(g) for g in verify.gather(stored).values()]
     return c
 
