@@ -148,7 +148,7 @@ def check(g: Game) -> Check:
         return _fail(c, f"the game cannot be set up from its header: {e}")
     result = None
     act, n, compared, first_wrong = game.act, 0, 0, None
-    for entry in (f["e"] for f in _parsed(g.entries)):
+    for entry in [f["e"] for f in _parsed(g.entries)]:
         if entry[0] != "action":
             if entry[0] == "end":
                 result = entry[1]
