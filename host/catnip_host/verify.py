@@ -173,10 +173,10 @@ def check(g: Game) -> Check:
     extra = sorted(k for k in announced if k > c.moves)
     if extra:
         _fail(c, f"the table announced move {extra[0]} but the journal holds {c.moves} moves")
-    final = _plain(game.result())
-    if result is not None and _plain(result) != final:
+    final = _plain(game.result())  # the journal's and the live result were read from JSON too
+    if result is not None and result != final:
         _fail(c, f"the journal's result {result} is not the rules' {final}")
-    if g.live_result is not None and _plain(g.live_result) != final:
+    if g.live_result is not None and g.live_result != final:
         _fail(c, f"the result announced live {g.live_result} is not the rules' {final}")
     return c
 
