@@ -174,8 +174,8 @@ def mirror_latency() -> tuple[list[float], list[float]]:
             [(stored[n] - sent[n]) * 1000 for n in sent if n in stored])
 
 
-def verify_speeds() -> dict[str, tuple[float, int, float]]:
-    """(moves/s, moves, seconds) of `catnip replay SESSION --verify` minus its
+def verify_speeds() -> dict[str, tuple[float, int, float, int]]:
+    """(moves/s, moves, seconds, games) of `catnip replay SESSION --verify` minus its
     terminal output (the store opened, read and every game checked and
     summed up): over one session of GAMES games ("all"), then over each
     title's games of it alone, in a session of their own. The best of
@@ -192,7 +192,8 @@ def verify_speeds() -> dict[str, tuple[float, int, float]]:
         speeds = {}
         for name, (sid, moves) in sessions.items():
             elapsed = min(_verify_time(folder / f"{name}.sqlite3", sid) for _ in range(REPEATS))
-            speeds[name] = (moves / elapsed, moves, elapsed)
+            count = len(games) if name == "all" else sum(g.name == name for g in games)
+            speeds[name] = (moves / elapsed, moves, elapsed, count)
         return speeds
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -253,14 +254,16 @@ def rows() -> Iterator[Row]:
            "the same events stored: SQLite WAL, synchronous=FULL")
     yield ("link", "event on disk, p95", round(_p95(kept), 2), "ms", "an fsync per frame")
     speeds = verify_speeds()
-    speed, moves, elapsed = speeds.pop("all")
+    speed, moves, elapsed, games = speeds.pop("all")
     yield ("link", "replay --verify", round(speed), "moves/s",
-           f"one session of {GAMES} games, {moves} moves in {elapsed:.2f} s (target 100,000)")
-    for name, (speed, moves, elapsed) in speeds.items():
+           f"a session of {games} games, {moves} moves in {elapsed:.2f} s, best of {REPEATS} "
+           "(target 100,000)")
+    for name, (speed, moves, elapsed, games) in speeds.items():
         yield ("link", f"replay --verify, {TITLE[name]}", round(speed), "moves/s",
-               f"its games of those alone, {moves} moves in {elapsed:.2f} s")
+               f"its {games} games of that session alone: {moves} moves in {elapsed:.2f} s")
     yield ("link", "the rules' act() alone", round(rules_alone()), "moves/s",
-           "the same kind of games, no store, no comparison: the floor under verify")
+           f"the first {GAMES // 3} of those games, no store, no comparison: the floor under "
+           "verify")
     snap, poll, command = device_costs()
     yield ("link", "table: snapshot frame sent", round(snap * PICO / 1000, 1), "ms Pico",
            f"Purrfect, 7 players: {snap:.0f} us unix x {PICO}")
