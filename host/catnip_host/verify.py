@@ -9,7 +9,7 @@ pulled from the journal once it ended, "game" (the header with the seed
 revealed) and one "entry" per journal record.
 
 A store of a thousand games holds hundreds of thousands of these frames. The
-moves' frames ("act", "entry") are kept as their JSON text until their game
+moves' frames ("act", "entry") are kept as the bytes stored until their game
 is checked, then parsed in one go: only one game's frames are ever alive as
 Python objects, and a call per frame would cost more than the parsing.
 """
