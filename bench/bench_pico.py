@@ -65,14 +65,14 @@ def rows() -> Iterator[Row]:
 
 
 def actions(game: str, config: dict) -> list:
-    """A whole game by the tests' player policy (tests/shared/tablebot)."""
-    import tablebot
+    """A whole game by the simulated table's players (tests/shared/tablepolicy)."""
+    import tablepolicy
     from catnip import rules
 
     g = rules.new(game, dict(config), SEED)
     out = []
     while g.result() is None:
-        seat, action = tablebot.choose(g, game)
+        seat, action = tablepolicy.choose(g, game)
         g.act(seat, action)
         out.append([seat, list(action)])
     return out

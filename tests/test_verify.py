@@ -57,7 +57,8 @@ def _frames(name="heist", config=None, seed="v", pulled=True, live=True):
 
 
 def _check(frames):
-    (c,) = [verify.check(g) for g in verify.gather((0, k, f) for k, f in frames).values()]
+    stored = ((0, k, f.get("gid"), wire.encode(k, 0, f)[:-1], None) for k, f in frames)
+    (c,) = [verify.check(g) for g in verify.gather(stored).values()]
     return c
 
 
@@ -138,3 +139,42 @@ def test_the_exit_status_says_verified_or_not(tmp_path):
     missing = runner.invoke(main, ["replay", "42", "--verify", "--store",
                                    str(tmp_path / "empty.sqlite3")])
     assert missing.exit_code == 1 and "no session 42" in missing.output
+
+
+def _into_store(store, session, frames, uid="t1", seq=0):
+    """Frames stored as the Keeper stores them (a snapshot after each act,
+    pulled frames in one transaction); returns the last seq used."""
+    pulled = []
+    for kind, f in frames:
+        if kind in ("game", "entry"):
+            pulled.append((kind, wire.encode(kind, 0, f)[:-1]))
+            continue
+        seq += 1
+        raw = wire.encode(kind, seq, f)[:-1] + b"\r"  # as a line ending in CRLF arrives
+        store.frame(session, seq, kind, f.get("gid"), raw)
+        if kind == "act":
+            store.frame(session, 0, "snap", f["gid"], wire.encode("snap", 0, {"gid": f["gid"]})[:-1])
+    if pulled:
+        store.pulled_game(session, uid, 1, "c", pulled)
+    return seq
+
+
+def test_a_stored_game_resumed_after_a_power_cut_verifies_from_both_power_ups(tmp_path):
+    from catnip_host.store import Store
+
+    frames = _frames("purrfect", {"players": 4})
+    acts = [i for i, (k, _) in enumerate(frames) if k == "act"]
+    cut = acts[len(acts) // 2]
+    begin = frames[0]
+    resumed = ("begin", dict(begin[1], moves=frames[cut - 1][1]["n"]))
+    store = Store(tmp_path / "s.sqlite3")
+    first = store.session("t1", "boot-1", "direct", "0.1.0")
+    second = store.session("t1", "boot-2", "direct", "0.1.0")
+    _into_store(store, first, frames[:cut])
+    _into_store(store, second, [resumed] + frames[cut:])
+    other = store.session("t2", "boot-1", "direct", "0.1.0")  # another table's game 1
+    _into_store(store, other, _frames("heist", seed="another"), uid="t2")
+    (c,) = verify.from_store(store, second)
+    assert c.status == verify.VERIFIED, c.problems
+    assert c.moves == c.compared == len(acts) and c.unseen == 0
+    assert verify.from_store(store, first)[0].status == verify.VERIFIED

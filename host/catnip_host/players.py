@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from catnip_host.verify import _fields
+from catnip_host.verify import fields_of
 
 MAX_NAME = 40
 # Exports join names with "; " (CSV) and quote them; these would break that.
@@ -61,7 +61,7 @@ def seat_count(store, session: int) -> int:
     store.info(session)  # a StoreError names the sessions there are
     rows = store.db.execute("SELECT raw FROM frames WHERE session = ? AND kind IN "
                             "('begin', 'game')", (session,))
-    return max((_fields(raw)["header"]["config"].get("players", 0) for (raw,) in rows), default=0)
+    return max((fields_of(raw)["header"]["config"].get("players", 0) for (raw,) in rows), default=0)
 
 
 def parse_pairs(pairs: list[str], seats: int, session: int) -> dict[int, str]:

@@ -163,7 +163,7 @@ def _play(uid: str, g: verify.Game, names: seating.Names) -> Play:
     h = g.header
     record = {"game": h["game"], "config": h["config"], "seed_commit": h["seed_commit"],
               "seed": h["seed"], "salt": h["salt"],
-              "log": [[e[1], list(e[2])] for e in g.entries if e[0] == "action"],
+              "log": [[e[1], list(e[2])] for e in g.journal() if e[0] == "action"],
               "finished": g.status == "finished"}
     game = rules.replay(record)
     session = min(g.sessions)

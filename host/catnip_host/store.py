@@ -232,15 +232,18 @@ class Store:
         for row in rows:
             yield Frame(*row)
 
-    def game_frames(self, uid: str,
-                    kinds: tuple[str, ...]) -> Iterator[tuple[int, str, str, float]]:
-        """(session, kind, raw, at) of every frame of these kinds from one
-        table, in the order stored: what replay --verify and the records read."""
+    def game_frames(self, uid: str, kinds: tuple[str, ...]
+                    ) -> Iterator[tuple[int, str, int | None, bytes, float]]:
+        """(session, kind, gid, raw, at) of every frame of these kinds from one
+        table, in the order stored, the frame as the bytes that came over the
+        wire: what replay --verify and the records read and parse."""
         marks = ", ".join("?" * len(kinds))
-        yield from self.db.execute(
-            "SELECT frames.session, frames.kind, frames.raw, frames.at FROM frames JOIN sessions "
-            f"ON sessions.id = frames.session WHERE sessions.uid = ? AND frames.kind IN ({marks}) "
-            "ORDER BY frames.id", (uid, *kinds))
+        # Read in the table's own (id) order: through an index, SQLite would
+        # sort every row, text and all, to give that order back.
+        return self.db.execute(
+            "SELECT session, kind, gid, CAST(raw AS BLOB), at FROM frames WHERE +session IN "
+            f"(SELECT id FROM sessions WHERE uid = ?) AND kind IN ({marks}) ORDER BY id",
+            (uid, *kinds))
 
     def tables(self) -> list[str]:
         """The unique id of every table heard, in the order first heard."""
@@ -260,12 +263,7 @@ class Store:
                 self.db.execute("SELECT id FROM sessions ORDER BY id")]
 
     def info(self, session: int) -> SessionInfo:
-        row = self.db.execute("SELECT * FROM sessions WHERE id = ?", (session,)).fetchone()
-        if row is None:
-            known = [r[0] for r in self.db.execute("SELECT id FROM sessions ORDER BY id")]
-            raise StoreError(f"no session {session} in {self.path}; "
-                             + (f"sessions are {_ranges(known)}" if known else
-                                "it has none yet: `catnip monitor` records them"))
+        row = self._session_row(session)
         q = self.db.execute
         frames = q("SELECT COUNT(*) FROM frames WHERE session = ?", (session,)).fetchone()[0]
         games = [r[0] for r in q("SELECT DISTINCT gid FROM frames WHERE session = ? AND "
@@ -274,6 +272,19 @@ class Store:
                                   (session,))]
         gaps = q("SELECT COUNT(*) FROM gaps WHERE session = ?", (session,)).fetchone()[0]
         return SessionInfo(*row, frames=frames, games=games, pulled=pulled, gaps=gaps)
+
+    def uid(self, session: int) -> str:
+        """The unique id of the table that `session` is a power-up of."""
+        return self._session_row(session)[1]
+
+    def _session_row(self, session: int) -> tuple:
+        row = self.db.execute("SELECT * FROM sessions WHERE id = ?", (session,)).fetchone()
+        if row is None:
+            known = [r[0] for r in self.db.execute("SELECT id FROM sessions ORDER BY id")]
+            raise StoreError(f"no session {session} in {self.path}; "
+                             + (f"sessions are {_ranges(known)}" if known else
+                                "it has none yet: `catnip monitor` records them"))
+        return row
 
 
 class _Transaction:

@@ -6,12 +6,10 @@
 # at a time, reading the station's UI state to know where its cursor is.
 # Nothing reaches the game but button presses.
 from catnip.keys import BACK, DOWN, OK, UP
-from catnip.rules.rng import Rng
 from catnip.ui import purrfect as purrfect_ui
 from catnip.ui import stack as stack_ui
 from catnip.ui.widgets import Picker
-from playout import any_legal
-from purrfect_play import sensible_action
+from tablepolicy import choose
 
 NAMES = ("up", "down", "ok", "back")
 
@@ -46,36 +44,6 @@ def setup_press(setup, game, options, seats):
         if bad:
             return toward(setup.cursor.at, i)
     return toward(setup.cursor.at, rows.index(("go",)))
-
-
-# ---- choosing an action -------------------------------------------------------
-
-
-def choose(game, name):
-    """(seat, action) the policy takes now."""
-    rng = Rng("bot %d" % len(game.log))
-    players = game.to_act()
-    if name == "purrfect" and game.config["mode"] == "stations":
-        start = rng.below(len(players))
-        for p in players[start:] + players[:start]:
-            action = sensible_action(game, p, rng)
-            if action is not None:
-                return p, action
-        p = players[start]
-        return p, any_legal(game, p, rng)
-    if name == "stack":
-        p = players[0]
-        if game.public()["step"] == "place":
-            lim = game.limits()
-            if game.tower and rng.below(6) == 0:
-                f = 1 + rng.below(min(2, lim["fallen"][1]))
-                lo, hi = game.black_fallen_limits(f)
-                return p, ("collapse", f, lo)
-            h = lim["height"][1] - rng.below(2) if lim["height"][1] > 1 else 1
-            return p, ("place", max(1, h), 0)
-        return p, game.legal(p)[0]
-    p = players[rng.below(len(players))]
-    return p, any_legal(game, p, rng)
 
 
 # ---- pressing it in -------------------------------------------------------------

@@ -84,3 +84,35 @@ def test_replay_names_a_damaged_log():
     record = finished().record()
     record["log"]["count"] += 1
     assert "damaged" in message(RuleError, replay, Race, record)
+
+
+def _varint(n):
+    out = []
+    while n > 0x7F:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return out
+
+
+def test_every_varint_width_packs_as_the_format_says():
+    # Numbers on each side of the one-, two- and three-byte limits, both
+    # signs, and words past the 64th (whose index needs a second byte).
+    numbers = [0, 1, -1, 31, 32, -32, -33, 4095, 4096, -4096, -4097, (1 << 28) - 1,
+               -(1 << 28) + 1]
+    words = ["w%d" % i for i in range(70)]
+    entries = [(200, tuple(["n"] + numbers))] + [(i % 8, (w, i)) for i, w in enumerate(words)]
+    log, added = Log(entries), Log()
+    for player, action in entries:
+        added.add(player, action)
+    expected, index = [], {}
+    for player, action in entries:
+        expected += _varint(player) + _varint(len(action))
+        for item in action:
+            if isinstance(item, str):
+                index.setdefault(item, len(index))
+                expected += _varint(index[item] << 1 | 1)
+            else:
+                expected += _varint((item << 1 if item >= 0 else ((-item) << 1) - 1) << 1)
+    assert log == added and log._data == bytearray(expected)
+    assert list(log) == entries

@@ -78,8 +78,9 @@ class Game:
         refuse it with RuleError, changing nothing."""
         action = self.admit(player, action)
         events = self.apply(player, action)
-        # Admitted actions hold only words and small ints: always loggable.
-        self.log.append((player, action))
+        # Admitted actions hold only words and small ints: always loggable,
+        # so the log need not check them again.
+        self.log.add(player, action)
         return events
 
     def admit(self, player, action):
@@ -98,7 +99,7 @@ class Game:
 
     def seat(self, player):
         """`player` if it numbers a seat of this game, else RuleError."""
-        n = self.players()
+        n = self.config["players"]  # players(), without a call: every act() comes here
         if type(player) is not int or not 0 <= player < n:
             raise RuleError("no player %s: the %d players are numbered 0 to %d"
                             % (describe(player), n, n - 1))

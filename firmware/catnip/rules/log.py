@@ -13,6 +13,14 @@
 # the Pico instead of a list per action.
 import binascii
 
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+_LIMIT = const(1 << 28)  # |n| below this: a loggable whole number
+
 
 class Log:
     __slots__ = ("_data", "_words", "_index", "_count")
@@ -30,23 +38,47 @@ class Log:
         strings, and nothing is written unless all are."""
         player, action = entry
         for item in action:
-            if not isinstance(item, str) and (
-                    not isinstance(item, int) or isinstance(item, bool)
-                    or not -(1 << 28) < item < 1 << 28):
+            if type(item) is int:  # the common case first: no call
+                if -_LIMIT < item < _LIMIT:
+                    continue
+            elif isinstance(item, str):
+                continue
+            if not _number(item):
                 raise ValueError("cannot log %r: items are words or whole numbers below 2**28"
                                  % (item,))
+        self.add(player, action)
+
+    def add(self, player, action):
+        """append() of an action known to be loggable: one the rules admitted
+        (catnip.rules.vet.action_tuple lets only such items through)."""
+        # Varints inlined up to two bytes (every item of every game so far):
+        # a call per item costs more than the rest of an append on the Pico.
         data = self._data
-        put_varint(data, player)
-        put_varint(data, len(action))
+        if player <= 0x7F:
+            data.append(player)
+        else:
+            put_varint(data, player)
+        n = len(action)
+        if n <= 0x7F:
+            data.append(n)
+        else:
+            put_varint(data, n)
         for item in action:
             if isinstance(item, str):
                 i = self._index.get(item)
                 if i is None:
                     i = self._index[item] = len(self._words)
                     self._words.append(item)
-                put_word(data, i)
+                v = i << 1 | 1
             else:
-                put_number(data, item)
+                v = (item << 1 if item >= 0 else ((-item) << 1) - 1) << 1
+            if v <= 0x7F:
+                data.append(v)
+            elif v <= 0x3FFF:
+                data.append(v & 0x7F | 0x80)
+                data.append(v >> 7)
+            else:
+                put_varint(data, v)
         self._count += 1
 
     def __len__(self):
@@ -142,6 +174,11 @@ class Log:
 
     def __repr__(self):
         return "Log(%r)" % list(self)
+
+
+def _number(item):
+    """An int (not a bool) that is loggable: int subclasses too."""
+    return isinstance(item, int) and not isinstance(item, bool) and -_LIMIT < item < _LIMIT
 
 
 def put_varint(data, n):

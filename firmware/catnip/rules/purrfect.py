@@ -272,10 +272,11 @@ class Purrfect(Game):
                     % (card_name(card), offer[0])
                 )
         cards = tuple(sorted(cards))
+        cat = cards[0] // HAND  # cat_of(), inlined: every offer and answer comes here
         for i in range(1, len(cards)):
             if cards[i] == cards[i - 1]:
                 raise RuleError("%s is listed twice" % card_name(cards[i]))
-            if cat_of(cards[i]) != cat_of(cards[0]):
+            if cards[i] // HAND != cat:
                 raise RuleError(
                     "%s must show one cat only: %s and %s differ"
                     % (what, card_name(cards[0]), card_name(cards[i]))
