@@ -41,6 +41,13 @@ LARGEST = (
 )
 
 
+# A four-cell tray's calibration, so that Stack O' Cats loads and runs the
+# tray's estimator as at a table that weighs (the cells are the world's).
+CALIBRATION = {"version": 2, "rate_hz": 10, "zero": [0, 0, 0, 0], "sign": [1, 1, 1, 1],
+               "per_cat": 12885, "cat_sd": 300, "noise": 60, "cats": 5,
+               "gain": [1024, 1024, 1024, 1024]}
+
+
 def rows() -> Iterator[Row]:
     why = pico_rig.missing()
     if why is not None:
@@ -89,6 +96,7 @@ def probe(flash: Path, work: Path, game: str, config: dict, moves: list, ballast
         {"game": game, "config": config, "seats": seats, "seed": SEED, "ballast": ballast,
          "timing": timing, "draw_every": draw_every, "legal_every": legal_every}))
     (files / "probe" / "actions.jsonl").write_text("".join(json.dumps(m) + "\n" for m in moves))
+    (files / "probe" / "calibration.json").write_text(json.dumps(CALIBRATION))
     image = work / "flash.img"
     shutil.copy(flash, image)
     run = pico_rig.run(image, work / "out", 0, script=PROBE, files=files)

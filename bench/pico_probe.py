@@ -49,11 +49,19 @@ def timed(fn, into):
 
 
 try:
-    from catnip import board as boards
+    # As at power-up (catnip/boot.py, main.py): the board file is read and
+    # checked, then the checker and boot itself leave the heap.
+    from catnip import forget
+    from catnip.boot import _read_board
+
+    board = _read_board()
+    del _read_board
+    forget("catnip.boot")
     from catnip.app import App
     from catnip.hardware import Hardware
     from catnip.journal import Journal
     from catnip.line import Line
+    from catnip.weigh import Weigh
 
     class Unplugged:  # the serial line with no laptop listening
         def write(self, text):
@@ -61,12 +69,12 @@ try:
 
     note("imports")
     stage = "hardware"
-    board = boards.load("board.json")
     hw = Hardware(board, len(board.stations))
     stage = "app"
     note("hardware")
     line = Line(sys.stdin.buffer, Unplugged(), None)
-    app = App(hw, Journal("journal"), line=line, seeds=lambda: cfg["seed"])
+    weigh = Weigh(hw, "probe/calibration.json")  # Stack O' Cats weighs its tray
+    app = App(hw, Journal("journal"), line=line, weigh=weigh, seeds=lambda: cfg["seed"])
     stage = "start"
     app.start(cfg["game"], cfg["config"], cfg["seats"])
     note("game started")
