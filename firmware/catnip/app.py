@@ -85,6 +85,7 @@ class App:
         self.pressed = 0  # the station pressed last
         self.remote = None
         self.scene = None
+        self._canvas = None  # what the canvas holds when every station shows it alike
         self.calibration = None  # a catnip.calibrate.Session while the tray is calibrated
         if line is not None:
             line.on_command = self.command
@@ -381,9 +382,20 @@ class App:
 
     def redraw(self, k):
         """Draw station k's screen (on the canvas, then into its panel's
-        frame; flush sends it)."""
+        frame; flush sends it). A screen every station shows alike (an
+        announcement) is drawn once and taken by each."""
         fb = self.hw.canvas
         scene = self.scene
+        alike = scene.alike() if scene.kind == "play" else None
+        if alike is not None:
+            alike = (alike, self.notices[0] if self.notices else None)
+        if alike is None or alike != self._canvas:
+            self._draw(k, fb, scene)
+            self._canvas = alike
+        self.hw.screens[k].take(fb)
+        self.dirty[k] = False
+
+    def _draw(self, k, fb, scene):
         if scene.kind == "setup":
             online = [s for s in range(self.stations) if self.hw.online(s) is not False]
             scene.draw(fb, k, online)
@@ -400,11 +412,10 @@ class App:
             fb.fill_rect(0, top * 8 - 1, 128, 64 - top * 8 + 1, 1)
             for i, line in enumerate(lines):
                 fb.text(line, 0, (top + i) * 8, 0)
-        self.hw.screens[k].take(fb)
-        self.dirty[k] = False
 
     def redraw_table(self):
         fb = self.hw.canvas
+        self._canvas = None  # the canvas is the table display's now
         if self.scene.kind == "play":
             self.scene.draw_table(fb)
         else:

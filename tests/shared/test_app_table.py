@@ -111,3 +111,24 @@ def test_a_journal_that_fails_every_move_says_so_once_and_the_game_goes_on():
         assert rig.app.scene.kind == "end", "and reached its standings"
     finally:
         rig.close()
+
+
+def test_an_announcement_is_drawn_once_and_shown_on_every_station():
+    rig = _rig("alike", "mux")
+    try:
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1, 2])
+        app = rig.app
+        while not app.scene.banner:
+            app.act(*tablebot.choose(app.game, "heist"))
+        scene = app.scene
+        drawn = []
+        draw = scene.draw
+        scene.draw = lambda k, fb: drawn.append(k) or draw(k, fb)
+        app._all_dirty()
+        rig.run(100)
+        assert len(drawn) == 1, drawn
+        screens = [rig.lines(k) for k in range(3)]
+        assert screens[0] == screens[1] == screens[2], screens
+        assert "OK: next" in screens[0][-1], screens[0]
+    finally:
+        rig.close()

@@ -122,6 +122,13 @@ class Play:
 
     # ---- screens ----------------------------------------------------------
 
+    def alike(self):
+        """What every station shows alike now (the announcement up, and how
+        many wait), or None while each shows its own."""
+        if self.banner:
+            return (self.banner[0], len(self.banner))
+        return None
+
     def draw(self, station, fb):
         if self.banner:
             draw.clear(fb)
