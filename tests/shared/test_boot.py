@@ -9,14 +9,14 @@ from tablerig import load
 from test_app_games import _fresh
 
 
-def _boot(board_text, hold_back=None, unplug=None):
+def _boot(board_text, hold_back=None, unplug=None, layout="direct"):
     _fresh("boot")
     if board_text is not None:
         with open("board.json", "w") as f:
             f.write(board_text)
     said = []
     boot.out = said.append
-    table = Table(load("direct"))
+    table = Table(load(layout))
     try:
         if unplug is not None:
             table.stations[unplug].unplug()
@@ -61,12 +61,13 @@ def test_a_file_that_is_not_json_is_named_as_such():
 
 
 def test_back_held_at_power_up_keeps_the_repl():
-    with open(_shipped()) as f:
-        text = f.read()
-    said, started, screens = _boot(text, hold_back=2)
-    assert not started
-    assert any("BACK held" in s for s in said), said
-    assert any("REPL" in r for r in screens[0]), screens[0]
+    for layout in ("direct", "mux"):
+        with open(_shipped(layout)) as f:
+            text = f.read()
+        said, started, screens = _boot(text, hold_back=2, layout=layout)
+        assert not started, layout
+        assert any("BACK held" in s for s in said), (layout, said)
+        assert any("REPL" in r for r in screens[0]), (layout, screens[0])
 
 
 def test_a_good_board_starts_the_app():
@@ -84,7 +85,7 @@ def test_a_station_that_does_not_answer_is_named_in_plain_words():
     assert started == [("direct", ["Station 3: screen not answering: check its cable"])], started
 
 
-def _shipped():
+def _shipped(layout="direct"):
     from boardcheck import BOARDS
 
-    return BOARDS + "/direct.json"
+    return BOARDS + "/%s.json" % layout
