@@ -37,6 +37,7 @@ HOLD_MS = 150
 RESUME_S = 1.0  # see resume_takes()
 RESUME_PER_MOVE_S = 0.05
 MAIN = ROOT / "firmware" / "main.py"  # what the deploy puts on the Pico as its main.py
+RAW_OK = b"raw REPL; CTRL-B to exit\r\n>OK"  # the raw REPL took the code sent to it
 # With a laptop on the link, the bench runs this much longer after the last press
 # at most: the laptop pulls the game off the journal once it has ended.
 LINK_EXTRA_S = 30.0
@@ -140,6 +141,17 @@ def _wait_for(path: Path, proc: subprocess.Popen, seconds: float) -> int:
             raise BenchError("the bench stopped before serving: " + proc.stderr.read()[-500:])
         time.sleep(0.2)
     raise BenchError(f"the bench did not serve its USB serial within {seconds} s")
+
+
+def _wait_for_output(path: Path, text: bytes, proc: subprocess.Popen, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if path.exists() and text in path.read_bytes():
+            return
+        if proc.poll() is not None:
+            raise BenchError("the bench stopped before the app ran: " + proc.stderr.read()[-500:])
+        time.sleep(0.1)
+    raise BenchError(f"the Pico did not take main.py at its raw REPL within {seconds} s")
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -261,15 +273,16 @@ def run(flash: Path, out: Path, until: float, scenario: list[dict] | None = None
 def _served(args: list[str], out: Path, linked: Linked) -> tuple[int, str]:
     """Run the bench with its USB serial served while `linked` talks to it;
     (exit code, stderr)."""
-    with tempfile.TemporaryFile("w+") as err:
-        bench = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=err, text=True)
-        try:
-            port = _wait_for(out / "port", bench, 120)
-            linked(f"socket://127.0.0.1:{port}", lambda: bench.poll() is None)
-        finally:
-            _stop(bench)
-        err.seek(0)
-        return bench.returncode, err.read()
+    bench = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        port = _wait_for(out / "port", bench, 120)
+        # Until the raw REPL has taken main.py, what the laptop sends would be
+        # read as part of it; from then on it is the app's input, as on a board.
+        _wait_for_output(out / "serial.txt", RAW_OK, bench, 120)
+        linked(f"socket://127.0.0.1:{port}", lambda: bench.poll() is None)
+    finally:
+        _stop(bench)
+    return bench.returncode, bench.stderr.read()
 
 
 def first_pixels(run: Run, after: float) -> float | None:

@@ -1,7 +1,8 @@
 """The link end to end on the real build: `catnip monitor` on the emulated
 Pico's USB CDC (served by the bench on socket://) mirrors a Meow Heist game
-played by buttons, stores every frame, pulls the game off the journal once it
-has ended, and `catnip replay SESSION --verify` verifies the stored session."""
+played by buttons, stores every frame (catching up on those it missed while
+it was stopped for a few moves), pulls the game off the journal once it has
+ended, and `catnip replay SESSION --verify` verifies the stored session."""
 
 from __future__ import annotations
 
@@ -22,39 +23,54 @@ from checks import clean, journaled_game, resumed_as_planned, standings_shown
 
 GAME = ("heist", {"variant": "standard", "gems": "digital"}, [0, 1])
 CATNIP = pico_rig.BIN / "catnip"
-PULLED_WAIT_S = 900  # wall seconds, a cap: the game takes minutes at the bench's speed
+PULLED_WAIT_S = 900  # wall seconds, a cap: the game takes a few minutes at the bench's speed
 
 
-def pulled(store: Path) -> bool:
-    """Whether the monitor has stored a game pulled off the table's journal
-    (read as the monitor writes, without opening the store for writing)."""
+AWAY_AFTER = 5  # moves stored before the monitor is stopped for a while
+AWAY_S = 15  # wall seconds without a monitor: several moves at the bench's speed
+
+
+def stored(store: Path, query: str) -> int:
+    """A count from the store as the monitor writes it (opened read-only)."""
     try:
         with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as db:
-            return db.execute("SELECT count(*) FROM pulls").fetchone()[0] > 0
+            return db.execute(query).fetchone()[0]
     except sqlite3.OperationalError:
-        return False  # not made yet
+        return 0  # not made yet
 
 
 def monitor(store: Path, log: Path) -> pico_rig.Linked:
-    """`catnip monitor --port socket://... --store STORE` for as long as the
-    bench runs, stopped with Ctrl-C once it has pulled the ended game (and had
-    a moment to acknowledge it)."""
+    """`catnip monitor --port socket://... --store STORE` on the bench's USB
+    serial, as a person runs it: stopped with Ctrl-C once AWAY_AFTER moves are
+    stored and started again AWAY_S later (it must catch up on what it
+    missed), then stopped once it has pulled the ended game and had a moment
+    to acknowledge it."""
+    acts = "SELECT count(*) FROM frames WHERE kind = 'act'"
+    pulls = "SELECT count(*) FROM pulls"
 
     def linked(url: str, running) -> None:
-        with open(log, "w") as out:
-            proc = subprocess.Popen([str(CATNIP), "monitor", "--port", url, "--store", str(store)],
-                                    stdout=out, stderr=subprocess.STDOUT)
-            try:
-                deadline = time.monotonic() + PULLED_WAIT_S
-                while running() and not pulled(store) and time.monotonic() < deadline:
-                    time.sleep(0.5)
-                time.sleep(3)  # the acknowledgement
-            finally:
-                proc.send_signal(signal.SIGINT)
-                proc.wait(60)
-        assert proc.returncode == 0, log.read_text()[-2000:]
+        deadline = time.monotonic() + PULLED_WAIT_S
+        watching(url, store, log, lambda: running() and stored(store, acts) < AWAY_AFTER
+                 and time.monotonic() < deadline)
+        time.sleep(AWAY_S)
+        watching(url, store, log, lambda: running() and not stored(store, pulls)
+                 and time.monotonic() < deadline)
 
     return linked
+
+
+def watching(url: str, store: Path, log: Path, until_not) -> None:
+    with open(log, "a") as out:
+        proc = subprocess.Popen([str(CATNIP), "monitor", "--port", url, "--store", str(store)],
+                                stdout=out, stderr=subprocess.STDOUT)
+        try:
+            while until_not():
+                time.sleep(0.25)
+            time.sleep(2)  # an acknowledgement on its way
+        finally:
+            proc.send_signal(signal.SIGINT)
+            proc.wait(60)
+    assert proc.returncode == 0, log.read_text()[-2000:]
 
 
 @pytest.mark.xdist_group("heist")
@@ -81,7 +97,13 @@ def test_monitor_mirrors_a_game_and_its_session_verifies(pico, tmp_path):
     assert store.gaps(session.id) == []
     frames = list(store.frames(session.id))
     stream = [f for f in frames if f.seq]
-    assert [f.seq for f in stream] == list(range(1, len(stream) + 1))  # none lost, none twice
+    # none lost while the monitor was away, none stored twice
+    assert [f.seq for f in stream] == list(range(1, len(stream) + 1))
+    hellos = [i for i, f in enumerate(frames) if f.kind == "hello"]
+    assert len(hellos) == 2  # the monitor came back ...
+    missed = frames[hellos[1]].fields()["last"] - max(f.seq for f in frames[:hellos[1]])
+    assert missed > 0  # ... after moves were made without it, and caught up on them
+    print("frames the monitor caught up on:", missed)
     game = [(f.kind, f.fields()) for f in stream if f.kind in ("begin", "act", "end")]
     assert game[0][0] == "begin" and game[0][1]["moves"] == 0
     assert [f["n"] for k, f in game[1:-1]] == list(range(1, moves + 1))
