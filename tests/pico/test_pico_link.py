@@ -6,6 +6,7 @@ ended, and `catnip replay SESSION --verify` verifies the stored session."""
 
 from __future__ import annotations
 
+import json
 import signal
 import sqlite3
 import subprocess
@@ -16,7 +17,6 @@ import pytest
 
 from bench import pico_rig
 from catnip.ui.end import standings
-from catnip_host import verify
 from catnip_host.monitor import Mirror
 from catnip_host.store import Store
 from checks import clean, journaled_game, resumed_as_planned, standings_shown
@@ -24,8 +24,6 @@ from checks import clean, journaled_game, resumed_as_planned, standings_shown
 GAME = ("heist", {"variant": "standard", "gems": "digital"}, [0, 1])
 CATNIP = pico_rig.BIN / "catnip"
 PULLED_WAIT_S = 900  # wall seconds, a cap: the game takes a few minutes at the bench's speed
-
-
 AWAY_AFTER = 5  # moves stored before the monitor is stopped for a while
 AWAY_S = 15  # wall seconds without a monitor: several moves at the bench's speed
 
@@ -50,21 +48,23 @@ def monitor(store: Path, log: Path) -> pico_rig.Linked:
 
     def linked(url: str, running) -> None:
         deadline = time.monotonic() + PULLED_WAIT_S
-        watching(url, store, log, lambda: running() and stored(store, acts) < AWAY_AFTER
-                 and time.monotonic() < deadline)
+        watch(url, store, log, lambda: running() and stored(store, acts) < AWAY_AFTER
+              and time.monotonic() < deadline)
         time.sleep(AWAY_S)
-        watching(url, store, log, lambda: running() and not stored(store, pulls)
-                 and time.monotonic() < deadline)
+        watch(url, store, log, lambda: running() and not stored(store, pulls)
+              and time.monotonic() < deadline)
 
     return linked
 
 
-def watching(url: str, store: Path, log: Path, until_not) -> None:
+def watch(url: str, store: Path, log: Path, meanwhile) -> None:
+    """One `catnip monitor` process, while `meanwhile()` holds; its output
+    goes to `log`, and Ctrl-C must end it cleanly."""
     with open(log, "a") as out:
         proc = subprocess.Popen([str(CATNIP), "monitor", "--port", url, "--store", str(store)],
                                 stdout=out, stderr=subprocess.STDOUT)
         try:
-            while until_not():
+            while meanwhile():
                 time.sleep(0.25)
             time.sleep(2)  # an acknowledgement on its way
         finally:
@@ -115,7 +115,7 @@ def test_monitor_mirrors_a_game_and_its_session_verifies(pico, tmp_path):
         if f.kind in ("begin", "act", "end", "say", "snap"):
             mirror.apply(f.kind, f.fields())
     assert (mirror.game, mirror.moves, mirror.result) == (name, moves, result)
-    assert mirror.public == verify._plain(replayed.public())
+    assert mirror.public == json.loads(json.dumps(replayed.public()))  # as sent
     shown = [line for line in standings(name, mirror.result) if line[:1].isdigit()]
     for k in seats:
         lines = played.screens[f"st{k}_oled"]
