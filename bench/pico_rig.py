@@ -236,6 +236,8 @@ def run(flash: Path, out: Path, until: float, scenario: list[dict] | None = None
     is up, so the app is started from there: main.py is taken off the flash
     image (left so) and the same file is sent through the raw REPL, and the
     scenario and `until` are timed from that moment."""
+    if linked is not None and script is not None:
+        raise ValueError("a linked run starts the app through the raw REPL: it takes no script")
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     if isinstance(world, dict):
