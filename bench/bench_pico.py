@@ -3,7 +3,8 @@
 the whole app needs to play each game at its largest player count, found by
 holding ballast and bisecting; act(), legal() and the journal's write per
 action; press-to-pixels in emulated time with one station redrawing and
-with every station redrawing; the tray's HX711s at 10 and 80 SPS.
+with every station redrawing, and from a press to its move's frame on the
+USB serial (what `catnip monitor` mirrors); the tray's HX711s at 10 and 80 SPS.
 
 Every row says "real RP2040 (emulated)"; without the bench (or node) there
 is one row saying what is missing. Takes tens of minutes: one bench at a
@@ -177,13 +178,14 @@ def _press_rows(flash: Path, work: Path) -> Iterator[Row]:
     seats = list(range(pico_rig.STATIONS))
     runs = [pico_rig.start(image, work, "purrfect", {"mode": "scorekeeper"}, seats)]
     runs += pico_rig.finish(image, work, "purrfect", {"mode": "scorekeeper"}, seats).runs
-    one, every = [], []
+    one, every, framed = [], [], []
     for run in runs:
         for panels, ms in press_to_pixels(run):
             if len(panels) == 1:
                 one.append(ms)
             elif len(panels) >= pico_rig.STATIONS:
                 every.append(ms)
+        framed += press_to_frame(run)
     note = f"{REAL}, I2C at 400 kHz, button contact to the last byte on the panel"
     for what, values, target in (("one station redraws", one, 50),
                                  ("every station redraws", every, 100)):
@@ -192,6 +194,12 @@ def _press_rows(flash: Path, work: Path) -> Iterator[Row]:
                    "ms", f"{note}; {len(values)} presses")
             yield ("press-to-pixels", f"{what}: max", round(max(values), 1), "ms",
                    f"{note}; target <= {target} ms")
+    if framed:
+        note = (f"{REAL}, button contact to the move's act frame wholly out on the USB serial "
+                "(what catnip monitor mirrors)")
+        yield ("link", "press to its move's frame: median", round(statistics.median(framed), 1),
+               "ms", f"{note}; {len(framed)} moves")
+        yield ("link", "press to its move's frame: max", round(max(framed), 1), "ms", note)
 
 
 def press_to_pixels(run: pico_rig.Run) -> list[tuple[set[str], float]]:
@@ -209,6 +217,30 @@ def press_to_pixels(run: pico_rig.Run) -> list[tuple[set[str], float]]:
         if hits:
             out.append(({p for _, p in hits}, (max(e for e, _ in hits) - t) * 1000))
     return out
+
+
+def press_to_frame(run: pico_rig.Run) -> list[float]:
+    """For each move's "act" frame on the Pico's USB serial (the first time it
+    was sent, not a resync's): ms from the last press before it to the moment
+    its last byte was sent."""
+    from catnip import wire
+
+    pressed = sorted(e["t"] for e in run.events()
+                     if e.get("kind") == "scenario" and e.get("do") == "press")
+    sent: dict[bytes, float] = {}  # seq -> ms
+    line = b""
+    with open(run.out / "serial.jsonl") as f:
+        for chunk in map(json.loads, f):
+            if chunk["dir"] != "d2h":
+                continue
+            *done, line = (line + chunk["data"].encode("latin1")).split(b"\n")
+            before = [t for t in pressed if t < chunk["t"]]
+            for frame in done:
+                at = frame.find(wire.TABLE)
+                parts = frame[at:].split(b" ", 3) if at >= 0 else []
+                if parts[2:3] == [b"act"] and before and parts[1] not in sent:
+                    sent[parts[1]] = (chunk["t"] - before[-1]) * 1000
+    return list(sent.values())
 
 
 # ---- the tray's HX711s --------------------------------------------------------

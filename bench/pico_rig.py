@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +36,11 @@ PRESS_EVERY_S = 0.25  # a press may come before every station has redrawn: event
 HOLD_MS = 150
 RESUME_S = 1.0  # see resume_takes()
 RESUME_PER_MOVE_S = 0.05
+MAIN = ROOT / "firmware" / "main.py"  # what the deploy puts on the Pico as its main.py
+RAW_OK = b"raw REPL; CTRL-B to exit\r\n>OK"  # the raw REPL took the code sent to it
+# With a laptop on the link, the bench runs this much longer after the last press
+# at most: the laptop pulls the game off the journal once it has ended.
+LINK_EXTRA_S = 30.0
 
 sys.path.insert(0, str(ROOT / "tests"))
 
@@ -137,6 +143,17 @@ def _wait_for(path: Path, proc: subprocess.Popen, seconds: float) -> int:
     raise BenchError(f"the bench did not serve its USB serial within {seconds} s")
 
 
+def _wait_for_output(path: Path, text: bytes, proc: subprocess.Popen, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if path.exists() and text in path.read_bytes():
+            return
+        if proc.poll() is not None:
+            raise BenchError("the bench stopped before the app ran: " + proc.stderr.read()[-500:])
+        time.sleep(0.1)
+    raise BenchError(f"the Pico did not take main.py at its raw REPL within {seconds} s")
+
+
 def _stop(proc: subprocess.Popen) -> None:
     """SIGTERM: the bench writes its outputs and saves the flash image."""
     if proc.poll() is None:
@@ -201,21 +218,39 @@ class Run:
         return path.read_text() if path.exists() else ""
 
 
+Linked = Callable[[str, Callable[[], bool]], None]
+
+
 def run(flash: Path, out: Path, until: float, scenario: list[dict] | None = None,
         script: Path | None = None, world: Path | dict = WORLD, files: Path | None = None,
-        timeout: float = 1800) -> Run:
+        timeout: float = 1800, linked: Linked | None = None) -> Run:
     """Power the Pico on from `flash` (saved back at the end) in `world` for
     `until` simulated seconds (or, with `script`, until that local script ends
     at the REPL), with the scenario timed from power-on. `files` are copied onto
-    the Pico's filesystem first."""
+    the Pico's filesystem first.
+
+    With `linked`, the Pico's USB serial is served to a laptop:
+    linked(url, running) is called with its socket:// URL once the bench
+    serves it, and the bench is stopped when it returns (`running()` says
+    whether the bench still runs). The bench serves only once the REPL prompt
+    is up, so the app is started from there: main.py is taken off the flash
+    image (left so) and the same file is sent through the raw REPL, and the
+    scenario and `until` are timed from that moment."""
+    if linked is not None and script is not None:
+        raise ValueError("a linked run starts the app through the raw REPL: it takes no script")
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     if isinstance(world, dict):
         (out.parent / f"{out.name}.world.json").write_text(json.dumps(world))
         world = out.parent / f"{out.name}.world.json"
-    args = _node() + ["--world", str(world), "--flash-image", str(flash), "--no-bridge",
-                      "--t0", "reset", "--out", str(out), "--timeout", str(int(timeout)),
-                      "--quiet"]
+    args = _node() + ["--world", str(world), "--flash-image", str(flash), "--out", str(out),
+                      "--timeout", str(int(timeout)), "--quiet"]
+    if linked is None:
+        args += ["--no-bridge", "--t0", "reset"]
+    else:
+        if "main.py" in _mount(flash.read_bytes()).listdir("/"):
+            without(flash, "main.py", flash)
+        args += ["--port", "0", "--run", str(MAIN), "--t0", "run"]
     if scenario:
         path = out.parent / f"{out.name}.scenario.json"
         path.write_text(json.dumps(scenario))
@@ -226,11 +261,30 @@ def run(flash: Path, out: Path, until: float, scenario: list[dict] | None = None
         args += ["--run", str(script)]
     else:
         args += ["--until", f"{until:.6f}"]
-    proc = subprocess.run(args, capture_output=True, text=True, timeout=timeout + 60)
-    if proc.returncode == 2 or proc.returncode == 3:
-        raise BenchError(f"bench exit {proc.returncode}: {proc.stderr.strip()[-800:]}")
+    if linked is None:
+        proc = subprocess.run(args, capture_output=True, text=True, timeout=timeout + 60)
+        code, stderr = proc.returncode, proc.stderr
+    else:
+        code, stderr = _served(args, out, linked)
+    if code == 2 or code == 3:
+        raise BenchError(f"bench exit {code}: {stderr.strip()[-800:]}")
     summary = json.loads((out / "summary.json").read_text())
-    return Run(out, proc.returncode, summary)
+    return Run(out, code, summary)
+
+
+def _served(args: list[str], out: Path, linked: Linked) -> tuple[int, str]:
+    """Run the bench with its USB serial served while `linked` talks to it;
+    (exit code, stderr)."""
+    bench = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        port = _wait_for(out / "port", bench, 120)
+        # Until the raw REPL has taken main.py, what the laptop sends would be
+        # read as part of it; from then on it is the app's input, as on a board.
+        _wait_for_output(out / "serial.txt", RAW_OK, bench, 120)
+        linked(f"socket://127.0.0.1:{port}", lambda: bench.poll() is None)
+    finally:
+        _stop(bench)
+    return bench.returncode, bench.stderr.read()
 
 
 def first_pixels(run: Run, after: float) -> float | None:
@@ -353,13 +407,14 @@ def start(flash: Path, work: Path, game: str, options: dict, seats: list[int]) -
 
 
 def finish(flash: Path, work: Path, game: str, options: dict, seats: list[int],
-           cut_at=None) -> Played:
+           cut_at=None, linked: Linked | None = None) -> Played:
     """Play the game the Pico on `flash` has started to its standings by
     pressing buttons. `cut_at(plan, scenario)` may give a time (simulated
     seconds after power-on) to cut the power in the boot about to play `plan`
     with `scenario`, or None to
     let it play out: the next boot resumes from the journal, and the presses
-    are worked out again from what the flash kept."""
+    are worked out again from what the flash kept. With `linked`, every boot
+    has a laptop on its USB serial (see run())."""
     state = read_flash(flash, work / "state0")
     expected = plan(game, options, seats, state, "game")
     todo, runs, cuts = expected, [], []
@@ -368,7 +423,9 @@ def finish(flash: Path, work: Path, game: str, options: dict, seats: list[int],
                            first_takes=resume_takes(todo.get("moves_before") or 0))
         cut = cut_at(todo, scenario) if cut_at is not None else None
         until = scenario[-1]["t"] + 1.5 if cut is None else cut
-        runs.append(run(flash, work / f"run{len(runs)}", until, scenario))
+        if linked is not None and cut is None:
+            until += LINK_EXTRA_S
+        runs.append(run(flash, work / f"run{len(runs)}", until, scenario, linked=linked))
         runs[-1].resumed_ms = first_pixels(runs[-1], scenario[0]["t"])
         if cut is None:
             break

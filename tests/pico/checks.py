@@ -21,6 +21,13 @@ def clean(run: pico_rig.Run) -> None:
 def journaled_result(folder: Path) -> tuple[str, dict]:
     """(status, result) of the newest game in the Pico's journal (copied off its
     flash), after checking that its actions replay to the result it recorded."""
+    _, status, ended = journaled_game(folder)
+    return status, ended
+
+
+def journaled_game(folder: Path):
+    """(the game replayed, its status, the result recorded) of the newest game
+    in the Pico's journal, checking that its actions replay to that result."""
     journal = Journal(str(folder / "journal"))
     gid, status = journal.games()[-1]
     header = journal.header(gid)
@@ -32,7 +39,7 @@ def journaled_result(folder: Path) -> tuple[str, dict]:
         elif entry[0] == "end":
             ended = entry[1]
     assert ended == game.result(), "the recorded result is not what the actions make"
-    return status, ended
+    return game, status, ended
 
 
 def standings_shown(played: pico_rig.Played, seats: list[int]) -> None:
