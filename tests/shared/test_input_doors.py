@@ -154,7 +154,7 @@ class NoUnpacking(Log):
 def test_logs_compare_by_their_packed_bytes():
     a, b = log_of(1354), log_of(1354)
     c = NoUnpacking()
-    c._data, c._words, c._count = b._data, b._words, b._count
+    c._pages, c._words, c._count = b._pages, b._words, b._count
     assert a == c and not (a != c)
     d = log_of(1353)
     assert a != d and not (a == d)

@@ -114,5 +114,21 @@ def test_every_varint_width_packs_as_the_format_says():
                 expected += _varint(index[item] << 1 | 1)
             else:
                 expected += _varint((item << 1 if item >= 0 else ((-item) << 1) - 1) << 1)
-    assert log == added and log._data == bytearray(expected)
+    assert log == added and b"".join(log._pages) == bytes(expected)
     assert list(log) == entries
+
+
+def test_a_long_log_grows_in_pages_that_no_entry_straddles():
+    # One buffer would need its whole length free in one piece at every
+    # resize: on the Pico's fragmented heap a long game's log did not find it.
+    from catnip.rules.log import PAGE_BYTES, Log
+
+    entries = [(k % 7, ("offer", k % 300, -k, "cat%d" % (k % 5))) for k in range(1500)]
+    log = Log(entries)
+    assert list(log) == entries
+    assert len(log._pages) > 10
+    for page in log._pages:
+        assert len(page) < PAGE_BYTES + 32, len(page)
+    again = Log.unpack(log.pack())
+    assert again == log and list(again) == entries
+    assert log.nbytes() == sum(len(p) for p in again._pages)

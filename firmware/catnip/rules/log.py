@@ -1,9 +1,13 @@
-# A game's action log, packed into one bytearray.
+# A game's action log, packed into pages of bytes.
 #
-# A 7-player Purrfect game runs to about 800 actions; kept as a list of tuples
-# that is ~36 KB of the Pico's heap in hundreds of small blocks. Packed, each
-# action takes 3-6 bytes in a single growing buffer. Reading it back gives the
-# same (player, action) tuples a list would, so callers need not care.
+# A 7-player Purrfect game runs to about 1,000 actions; kept as a list of
+# tuples that is ~36 KB of the Pico's heap in hundreds of small blocks.
+# Packed, each action takes 3-6 bytes. The bytes go in pages of about
+# PAGE_BYTES, an entry never split between two: one growing buffer would need
+# its whole length in one free stretch of the heap at every resize, which a
+# long game on the Pico's fragmented heap does not find (measured: a 4 KB
+# resize failed with 86 KB free). Reading it back gives the same (player,
+# action) tuples a list would, so callers need not care.
 #
 # Entry: player, item count, then each item as a varint: an int n as
 # zigzag(n) << 1, a word as (its index in the word table) << 1 | 1.
@@ -20,13 +24,14 @@ except ImportError:  # CPython
         return x
 
 _LIMIT = const(1 << 28)  # |n| below this: a loggable whole number
+PAGE_BYTES = const(256)  # a page is closed once it holds this many bytes
 
 
 class Log:
-    __slots__ = ("_data", "_words", "_index", "_count")
+    __slots__ = ("_pages", "_words", "_index", "_count")
 
     def __init__(self, entries=()):
-        self._data = bytearray()
+        self._pages = [bytearray()]
         self._words = []
         self._index = {}
         self._count = 0
@@ -53,7 +58,7 @@ class Log:
         (catnip.rules.vet.action_tuple lets only such items through)."""
         # Varints inlined up to two bytes (every item of every game so far):
         # a call per item costs more than the rest of an append on the Pico.
-        data = self._data
+        data = self._pages[-1]
         if player <= 0x7F:
             data.append(player)
         else:
@@ -80,24 +85,31 @@ class Log:
             else:
                 put_varint(data, v)
         self._count += 1
+        if len(data) >= PAGE_BYTES:
+            self._pages.append(bytearray())
 
     def __len__(self):
         return self._count
 
     def __iter__(self):
-        data, words, pos = self._data, self._words, 0
-        for _ in range(self._count):
-            player, pos = _read(data, pos)
-            n, pos = _read(data, pos)
-            items = []
-            for _ in range(n):
-                v, pos = _read(data, pos)
-                if v & 1:
-                    items.append(words[v >> 1])
-                else:
-                    z = v >> 1
-                    items.append(-((z + 1) >> 1) if z & 1 else z >> 1)
-            yield (player, tuple(items))
+        words, left = self._words, self._count
+        for data in self._pages:
+            pos, end = 0, len(data)
+            while pos < end and left:
+                player, pos = _read(data, pos)
+                n, pos = _read(data, pos)
+                items = []
+                for _ in range(n):
+                    v, pos = _read(data, pos)
+                    if v & 1:
+                        items.append(words[v >> 1])
+                    else:
+                        z = v >> 1
+                        items.append(-((z + 1) >> 1) if z & 1 else z >> 1)
+                left -= 1
+                yield (player, tuple(items))
+        if left:
+            raise IndexError("the log ends %d actions short" % left)
 
     def __getitem__(self, i):
         if i < 0:
@@ -113,7 +125,7 @@ class Log:
         # comparing those allocates nothing, where unpacking a long game's
         # log into tuples would not fit the Pico's heap.
         if isinstance(other, Log):
-            return (self._count == other._count and self._data == other._data
+            return (self._count == other._count and self._pages == other._pages
                     and self._words == other._words)
         if not isinstance(other, (list, tuple)) or len(other) != self._count:
             return False
@@ -127,7 +139,7 @@ class Log:
 
     def copy(self):
         c = Log()
-        c._data = bytearray(self._data)
+        c._pages = [bytearray(p) for p in self._pages]
         c._words = list(self._words)
         c._index = dict(self._index)
         c._count = self._count
@@ -135,7 +147,7 @@ class Log:
 
     def pack(self):
         """The log as JSON-ready data: {"words", "data" (base64), "count"}."""
-        data = binascii.b2a_base64(bytes(self._data)).decode().strip()
+        data = binascii.b2a_base64(b"".join(self._pages)).decode().strip()
         return {"words": list(self._words), "data": data, "count": self._count}
 
     @staticmethod
@@ -155,7 +167,7 @@ class Log:
         try:
             data = binascii.a2b_base64(text)
             log = Log()
-            log._data = bytearray(data)
+            log._pages = [bytearray(data)]
             log._words = list(words)
             log._count = count
             # Re-packing what decodes must give the same text and bytes:
@@ -168,9 +180,10 @@ class Log:
             raise ValueError("the packed log is damaged: it does not decode to its %d actions"
                              % count)
         return again
+
     def nbytes(self):
         """Bytes of packed actions (the word table not included)."""
-        return len(self._data)
+        return sum(len(p) for p in self._pages)
 
     def __repr__(self):
         return "Log(%r)" % list(self)
