@@ -22,7 +22,8 @@ from catnip.tray.readings import MASK
 # with the count unchanged (the player kept it, a cat that fell stayed on
 # the tray): the load stayed a fifth of a cat above both ends (_HOLD) for
 # _HELD readings (400 ms, longer than a poke lasts) and within them reached
-# _BORNE above them, more than a hand presses without a cat.
+# _BORNE above them, more than a hand presses without a cat (each plus a
+# noise sigma; three would miss most of them at 2 % noise).
 SHARP = {10: 5000, 80: 6000}
 _BEND = const(1000)
 _LANDING = const(1000)
@@ -124,7 +125,7 @@ class Episode:
     def borne(self, m, per_cat):
         """Did a cat bear on the tower for a while and go, the load ending
         (mean m) within half a cat of where it began?"""
-        before, noise = self.before, 3 * self.noise
+        before, noise = self.before, self.noise
         hi = before if before > m else m
         return (-(per_cat >> 1) < m - before < per_cat >> 1
                 and self.held - hi >= scaled(per_cat, _HOLD, 1000) + noise
