@@ -15,7 +15,7 @@ from catnip.tray.readings import MASK
 # During an attempt at 10/s a landing can hide under the placing hand's
 # weight, its bend mild: a rise from a low point that ends above both where
 # the load started and where it ends is one: 0.8 of a cat ending a fifth of
-# one above (_ROSE, _ABOVE), or 0.4 ending 0.6 above (_ROSE_BIT,
+# one above (_ROSE, _ABOVE), or 0.4 ending 0.45 above (_ROSE_BIT,
 # _ABOVE_MORE), plus three noise sigma above. A poke rises with no fall
 # before it, a cat reseated rises no higher than it was, a placing hand does
 # neither by that much. And a cat can bear on the tower and be gone again
@@ -32,7 +32,7 @@ _BOUNCE = const(500)
 _ROSE = const(800)
 _ABOVE = const(200)
 _ROSE_BIT = const(400)
-_ABOVE_MORE = const(600)
+_ABOVE_MORE = const(450)
 _HOLD = const(200)
 _BORNE = const(700)
 _HELD = const(4)
