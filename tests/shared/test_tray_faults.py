@@ -177,3 +177,32 @@ def test_a_four_cell_reading_in_an_attempt_allocates_nothing():
     finally:
         gc.enable()
     assert used == 0, "%d bytes allocated" % used
+
+
+def test_a_ten_per_second_reading_in_an_attempt_allocates_nothing():
+    # At 10/s an attempt's episode also scans its last readings for a cat
+    # borne on the tower: a long bump, then a fall back, exercises it.
+    cal = Calibration(10, [1000], [1], PER_CAT, 215, REALISTIC, 5)
+    tray = Tray(cal, in_play=20)
+    tray.tare()
+    rng = Rng("ten-quiet")
+    noise = [gauss(rng) * REALISTIC // GAUSS_ONE for _ in range(64)]
+    for k in range(40):
+        tray.feed(1000 + noise[k % 64])
+    tray.begin_attempt()
+    counting = hasattr(gc, "mem_alloc")  # CPython boxes every int: MicroPython only
+    gc.collect()
+    gc.disable()
+    try:
+        used = 0
+        for k in range(60):
+            bump = PER_CAT // 3 if 20 <= k < 27 else 0  # borne too lightly: a silent verdict
+            before = gc.mem_alloc() if counting else 0
+            ev = tray.feed(1000 + noise[k % 64] + bump)
+            if ev is None and counting:
+                used += gc.mem_alloc() - before
+    finally:
+        gc.enable()
+    assert used == 0, "%d bytes allocated" % used
+    assert tray.episode.held > PER_CAT // 4, tray.episode.held  # the scan ran over the bump
+    assert tray.turn.attempt and tray.verdict()["kind"] == "none"

@@ -129,14 +129,33 @@ def test_during_an_attempt_at_ten_per_second_a_fall_and_a_landing_are_an_impact(
     # A deep fall and a landing a fifth of a cat above both ends is one too.
     deep = [PC // 3, -PC, PC // 3, 0, 0, 0]
     assert _episode(deep, rate=10).impact(0, PC, attempt=True)
-    # A poke, with no fall before it, is none; nor a cat lifted and reseated.
-    poke = [PC // 2, PC // 2, PC * 3 // 2, PC // 2, 0, 0, 0]
+    # A poke (over within 250 ms: three readings), with no fall before it,
+    # is none; nor a cat lifted and reseated.
+    poke = [PC // 5, PC * 3 // 2, PC // 2, 0, 0, 0]
     assert not _episode(poke, rate=10).impact(0, PC, attempt=True)
     reseat = [0, -PC, -PC, -PC, 0, 0, 0]
     assert not _episode(reseat, rate=10).impact(0, PC, attempt=True)
     # A placing hand that wavers by a third of a cat is no landing.
     hand = [PC // 3, PC * 2 // 3, PC // 3, PC * 2 // 3, PC, PC, PC]
     assert not _episode(hand, rate=10).impact(PC, PC, attempt=True)
+
+
+def test_at_ten_per_second_a_cat_borne_and_gone_during_an_attempt_is_a_collapse():
+    # The placing hand lets half a cat bear on the tower, the load peaks a
+    # cat and a half above it (cats falling onto the tray, averaged into a
+    # conversion) and ends where it began: 400 ms held, then gone.
+    borne = [PC // 2, PC // 2, PC * 3 // 2, PC // 2, 0, 0, 0]
+    assert _episode(borne, rate=10).borne(0, PC)
+    assert _episode(borne, rate=10).impact(0, PC, attempt=True)
+    assert not _episode(borne, rate=10).impact(0, PC)  # between attempts: no call
+    # A hand pressing (up to 0.6 of a cat, as long as it likes) is not; nor
+    # a load that ends a cat up (a placement), nor a high but short peak.
+    press = [PC // 4, PC // 2, PC * 3 // 5, PC * 3 // 5, PC // 2, PC // 4, 0, 0, 0]
+    assert not _episode(press, rate=10).impact(0, PC, attempt=True)
+    placed = [PC // 2, PC // 2, PC * 3 // 2, PC * 3 // 2, PC, PC, PC]
+    assert not _episode(placed, rate=10).borne(PC, PC)
+    short = [0, PC // 2, PC * 2, PC // 2, 0, 0, 0]
+    assert not _episode(short, rate=10).borne(0, PC)
 
 
 # ---- counting ----------------------------------------------------------------

@@ -15,10 +15,15 @@ from catnip.tray.readings import MASK
 # During an attempt at 10/s a landing can hide under the placing hand's
 # weight, its bend mild: a rise from a low point that ends above both where
 # the load started and where it ends is one: 0.8 of a cat ending a fifth of
-# one above (_ROSE, _ABOVE), or 0.4 ending 0.6 above (_ROSE_BIT,
+# one above (_ROSE, _ABOVE), or 0.4 ending 0.45 above (_ROSE_BIT,
 # _ABOVE_MORE), plus three noise sigma above. A poke rises with no fall
 # before it, a cat reseated rises no higher than it was, a placing hand does
-# neither by that much.
+# neither by that much. And a cat can bear on the tower and be gone again
+# with the count unchanged (the player kept it, a cat that fell stayed on
+# the tray): the load stayed a fifth of a cat above both ends (_HOLD) for
+# _HELD readings (400 ms, longer than a poke lasts) and within them reached
+# _BORNE above them, more than a hand presses without a cat (each plus a
+# noise sigma; three would miss most of them at 2 % noise).
 SHARP = {10: 5000, 80: 6000}
 _BEND = const(1000)
 _LANDING = const(1000)
@@ -27,7 +32,10 @@ _BOUNCE = const(500)
 _ROSE = const(800)
 _ABOVE = const(200)
 _ROSE_BIT = const(400)
-_ABOVE_MORE = const(600)
+_ABOVE_MORE = const(450)
+_HOLD = const(200)
+_BORNE = const(700)
+_HELD = const(4)
 _NONE = const(1 << 29)  # no low point yet
 
 
@@ -51,6 +59,10 @@ class Episode:
         self._drop = max(per_cat // 10, 4 * noise)
         self._low = _NONE  # the lowest reading that fell so
         self.rebound = 0  # the largest rise from it: a landing after a fall
+        # Over every _HELD readings in a row: the highest floor, and the
+        # highest top of those whose floor is _HOLD above where it began.
+        self.held = self.held_top = -_NONE
+        self._hold = before + scaled(per_cat, _HOLD, 1000)
         self.flat_odd = 0  # still windows whose load was not whole cats
         self.warned = False  # "handling" said
 
@@ -73,6 +85,18 @@ class Episode:
             self.bottom = y
         if y - self._low > self.rebound:
             self.rebound = y - self._low
+        if self._slow and self.since >= _HELD:
+            lo = hi = y
+            for k in range(1, _HELD):
+                v = ring[(i - k) & MASK]
+                if v < lo:
+                    lo = v
+                elif v > hi:
+                    hi = v
+            if lo > self.held:
+                self.held = lo
+            if lo >= self._hold and hi > self.held_top:
+                self.held_top = hi
 
     def impact(self, m, per_cat, attempt=False):
         """Did cats hit the tray during this episode, now still at mean m?
@@ -89,9 +113,20 @@ class Episode:
                     clear >= scaled(per_cat, _ABOVE_MORE, 1000)
                     or up >= scaled(per_cat, _ROSE, 1000) and clear >= scaled(per_cat, _ABOVE, 1000)):
                 return True
+            if self.borne(m, per_cat):
+                return True
         if jolt < scaled(per_cat, _BEND, 1000):
             return False
         if m < before - (per_cat >> 1):  # cats left the tray: did some land first?
             return self.rebound >= scaled(per_cat, _LANDING, 1000)
         below = (before if before < m else m) - self.bottom
         return below >= scaled(per_cat, _FALL, 1000) and above >= scaled(per_cat, _BOUNCE, 1000)
+
+    def borne(self, m, per_cat):
+        """Did a cat bear on the tower for a while and go, the load ending
+        (mean m) within half a cat of where it began?"""
+        before, noise = self.before, self.noise
+        hi = before if before > m else m
+        return (-(per_cat >> 1) < m - before < per_cat >> 1
+                and self.held - hi >= scaled(per_cat, _HOLD, 1000) + noise
+                and self.held_top - hi >= scaled(per_cat, _BORNE, 1000) + noise)
