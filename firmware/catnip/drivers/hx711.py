@@ -31,14 +31,26 @@
 # a few dozen conversions). Once every period is known, the driver predicts
 # every chip's next reloads and starts a pass only in a gap between them
 # long enough for it, waiting for the next gap otherwise: drifting chips
-# then never need bringing back in step. Until then, or when the chips' conversions have drifted too far apart, or nobody polled DOUT
-# for too long, the driver restarts every chip at once by a power cycle,
+# then never need bringing back in step. Until then, or when the chips'
+# conversions have drifted too far apart, or nobody polled DOUT for too
+# long, the driver restarts every chip at once by a power cycle,
 # which brings their conversions back in step; the next four conversions
 # settle and are dropped. Needing a second restart before a reading came out
 # means this board cannot read these chips at this rate: TOO_SLOW.
 #
+# On a Pico, with the pins given as GPIO numbers, the pass runs as native
+# code on the SIO registers (catnip.drivers.hx711_sio: about 0.1 ms for four
+# chips instead of 2 ms of Pin calls, interrupts off throughout), and a pin
+# interrupt stamps each DOUT fall (Falls), so a conversion is timed to 0.1 ms
+# however late the loop polls. The polls alone time it to a poll interval
+# (1-2 ms while other tasks run): too coarse to find the gaps between four
+# drifting chips at 80 SPS, where 95 % of conversions were read, with a
+# restart every second or two (docs/pico.md). Elsewhere the portable path
+# runs.
+#
 # The read path allocates nothing: the words are built in preallocated
 # arrays and every intermediate stays far below 2**30.
+import sys
 import machine
 from array import array
 from machine import Pin
@@ -65,6 +77,7 @@ _QUIET_PERCENT = const(80)  # no reload sooner than this share of the period
 _RELOAD_US = const(75)  # DOUT high while a conversion reloads the output
 _LEARNED = const(16)  # conversions seen before a chip's period is trusted
 _POOLED = const(64)  # conversions pooled into a period at most (then halved)
+_IRQ_US = const(100)  # a DOUT interrupt runs within this of the fall
 
 # Why a read failed (SensorFault.code).
 NO_DATA = const(1)  # DOUT never went low: no chip, no power, or a cut wire
@@ -134,6 +147,13 @@ class HX711Group:
         self._clock = clock or SystemClock()
         self._sck = _pin(sck, Pin.OUT)
         self._douts = tuple(_pin(d, Pin.IN) for d in douts)
+        self._native = _native(sck, douts)
+        self._sck_gpio = sck
+        self._dout_gpios = None
+        self._falls = None  # Falls: conversions timed by a pin interrupt
+        if self._native is not None:
+            self._dout_gpios = bytes(douts)
+            self._falls = Falls(self._douts, self._clock.ticks_us)
         self._n = len(self._douts)
         self._all = (1 << self._n) - 1
         self.counts = array("i", [0] * self._n)  # last settled reading per cell
@@ -352,6 +372,14 @@ class HX711Group:
                 continue
             lo = self._polled_us  # it was high then
             w = clock.ticks_diff(now_us, lo)
+            if self._falls is not None:
+                at = self._falls.take(i)
+                d = clock.ticks_diff(at, lo) if at != -1 else -1
+                if 0 <= d <= w:
+                    # The interrupt ran at most _IRQ_US after the fall.
+                    skip = d - _IRQ_US if d > _IRQ_US else 0
+                    lo = (lo + skip) & 0x3FFFFFFF
+                    w = d - skip
             self._ready_lo[i] = lo
             self._ready_w[i] = w
             self._fresh |= 1 << i
@@ -510,6 +538,14 @@ class HX711Group:
         Each pulse is two pin writes with interrupts off, so it lasts one pin
         write whatever else the Pico is doing; DOUT is sampled after the
         falling edge (valid 0.1 us after the rising edge, held until the next)."""
+        if self._native is not None:
+            falls = self._falls
+            falls.shifting = True  # its edges are data bits
+            state = machine.disable_irq()  # a whole pass is about 0.1 ms
+            self._native(self._sck_gpio, self._dout_gpios, self._n, self._acc, extra, level)
+            machine.enable_irq(state)
+            falls.shifting = False
+            return
         sck = self._sck
         douts = self._douts
         acc = self._acc
@@ -580,6 +616,50 @@ class HX711(HX711Group):
 
     def _result(self):
         return self.counts[0]
+
+
+class Falls:
+    """When each DOUT last fell, to the microsecond, from a pin interrupt:
+    the moment a chip finished a conversion, whenever the loop next polls.
+    Edges while a pass clocks the words out are data bits, not conversions,
+    and are ignored (`shifting`)."""
+
+    def __init__(self, pins, ticks_us):
+        self.at = array("i", [0] * len(pins))
+        self.seen = bytearray(len(pins))  # at[i] holds a fall not yet taken
+        self.shifting = False
+        self.ticks_us = ticks_us
+        for i, pin in enumerate(pins):
+            pin.irq(self._handler(i), pin.IRQ_FALLING, hard=True)
+
+    def _handler(self, i):
+        # A closure over few names: calling one with more allocates, and a
+        # hard interrupt cannot.
+        def fell(pin):
+            if not self.shifting:
+                self.at[i] = self.ticks_us()
+                self.seen[i] = 1
+
+        return fell
+
+    def take(self, i):
+        """The moment chip i's DOUT last fell since the last take, or -1."""
+        if not self.seen[i]:
+            return -1
+        self.seen[i] = 0
+        return self.at[i]
+
+
+def _native(sck, douts):
+    """The RP2040's native clocking pass (catnip.drivers.hx711_sio) when the
+    pins are GPIO numbers on a Pico, else None (Pin objects: the portable path)."""
+    if sys.platform != "rp2" or not isinstance(sck, int):
+        return None
+    for d in douts:
+        if not isinstance(d, int):
+            return None
+    from catnip.drivers.hx711_sio import shift
+    return shift
 
 
 def _pin(pin, mode):

@@ -1,0 +1,48 @@
+# The HX711 clocking pass on the RP2040, in native code: PD_SCK driven and the
+# DOUTs sampled through the SIO block's GPIO registers (RP2040 datasheet
+# 2.3.1.7: GPIO_IN 0x004, GPIO_OUT_SET 0x014, GPIO_OUT_CLR 0x018 from
+# 0xd0000000). A pass of four cells takes about 0.1 ms instead of the 2 ms of
+# Pin calls, so it fits between chips that convert milliseconds apart.
+#
+# HX711 datasheet timing: PD_SCK high and low each at least 0.2 us, DOUT
+# valid 0.1 us after the rising edge; high for 60 us powers the chip down, so
+# the caller keeps interrupts off for the whole pass.
+import micropython
+from micropython import const
+
+_HOLD = const(3)  # delay loop turns per half-pulse: 0.5 us high (emulated)
+
+
+@micropython.viper
+def shift(sck: int, douts, n: int, acc, extra: int, level: int):
+    # 24 data pulses shifting each chip's bit into acc[i] (an array of "i"),
+    # then `extra` selection pulses. With level 0 the clock stays low (a dry
+    # run that times the pass). douts: bytes of the chips' GPIO numbers.
+    sio = ptr32(0xD0000000)
+    pins = ptr8(douts)
+    words = ptr32(acc)
+    clock = 1 << sck
+    high = clock if level else 0
+    i = 0
+    while i < n:
+        words[i] = 0
+        i += 1
+    pulse = 0
+    total = 24 + extra
+    while pulse < total:
+        sio[5] = high  # GPIO_OUT_SET
+        d = 0
+        while d < _HOLD:
+            d += 1
+        sio[6] = clock  # GPIO_OUT_CLR
+        d = 0
+        while d < _HOLD:
+            d += 1
+        if pulse < 24:
+            sampled = sio[1]  # GPIO_IN
+            i = 0
+            while i < n:
+                words[i] = (words[i] << 1) | ((sampled >> pins[i]) & 1)
+                i += 1
+        pulse += 1
+
