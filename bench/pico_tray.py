@@ -10,7 +10,7 @@ import time
 from catnip import board as boards  # noqa: E402
 from catnip.hardware import Hardware  # noqa: E402
 
-RUN_S = 6
+RUN_S = 20
 board = boards.load("board.json")
 hw = Hardware(board, len(board.stations))
 readings = []

@@ -78,6 +78,8 @@ _RELOAD_US = const(75)  # DOUT high while a conversion reloads the output
 _LEARNED = const(16)  # conversions seen before a chip's period is trusted
 _POOLED = const(64)  # conversions pooled into a period at most (then halved)
 _IRQ_US = const(100)  # a DOUT interrupt runs within this of the fall
+_SPIN_US = const(1500)  # a conversion due this soon is waited for on the spot
+_SPIN_STEP_US = const(25)
 
 # Why a read failed (SensorFault.code).
 NO_DATA = const(1)  # DOUT never went low: no chip, no power, or a cut wire
@@ -114,6 +116,7 @@ class SystemClock:
         self.ticks_ms = time.ticks_ms
         self.ticks_us = time.ticks_us
         self.ticks_diff = time.ticks_diff
+        self.ticks_add = time.ticks_add
         self.sleep_ms = time.sleep_ms
         self.sleep_us = time.sleep_us
         self.pause_ms = asyncio.sleep_ms
@@ -303,8 +306,12 @@ class HX711Group:
             while missing and self.powered:
                 if clock.ticks_diff(clock.ticks_ms(), start) >= self.timeout_ms:
                     break
-                await clock.pause_ms(self._poll_ms)
-                missing = self._not_ready()
+                due = self._due_us(missing)
+                if 0 <= due <= _SPIN_US:
+                    missing = self._spin(missing, due)
+                else:
+                    await clock.pause_ms(self._poll_ms)
+                    missing = self._not_ready()
             if not self.powered:
                 continue
             if missing:
@@ -329,6 +336,34 @@ class HX711Group:
                     raise error
                 on_fault(error)
             await clock.pause_ms(self.period_ms)
+
+    def _due_us(self, missing):
+        """With conversions timed by interrupt and every period learned: how
+        long until the last chip in `missing` converts, at the latest; else -1."""
+        if self._falls is None or self._learned_wait(self._clock.ticks_us()) < 0:
+            return -1
+        clock = self._clock
+        now_us = clock.ticks_us()
+        due = 0
+        for i in range(self._n):
+            if missing >> i & 1:
+                p = self.periods[i]
+                el = clock.ticks_diff(now_us, self._ready_lo[i])
+                d = p + self._ready_w[i] - el % p
+                if d > due:
+                    due = d
+        return due
+
+    def _spin(self, missing, due):
+        # The last conversion is due within _SPIN_US: wait for it here, so
+        # the pass starts at the head of the gap it opens, not a poll later
+        # (an asyncio sleep can end milliseconds late while others run).
+        clock = self._clock
+        until = clock.ticks_add(clock.ticks_us(), due + _IRQ_US)
+        while missing and clock.ticks_diff(until, clock.ticks_us()) > 0:
+            clock.sleep_us(_SPIN_STEP_US)
+            missing = self._not_ready()
+        return missing
 
     def _result(self):
         return self.counts
