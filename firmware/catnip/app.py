@@ -17,9 +17,8 @@
 # (stations one at a time, with the buttons polled between, so a redraw never
 # starves input), the serial line and, during Stack O' Cats, the tray.
 import asyncio
-import json
 
-from catnip import forget, rules
+from catnip import flashfile, forget, rules
 from catnip.drivers.debounce import LONG, OFFLINE, ONLINE, PRESS, REPEAT
 from catnip.hardware import TABLE, TRAY
 from catnip.keys import BACK
@@ -33,27 +32,6 @@ FRAME_MS = 20
 NOTICE_MS = 5000  # each table-wide message stays up this long
 MAX_NOTICES = 4
 SETUP_FILE = "setup.json"
-
-
-def load_json(path, default=None):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return default
-
-
-def save_json(path, data):
-    tmp = path + ".new"  # a power cut leaves the old file or the new, never half
-    with open(tmp, "w") as f:
-        json.dump(data, f)
-    import os
-
-    try:
-        os.remove(path)
-    except OSError:
-        pass
-    os.rename(tmp, path)
 
 
 class App:
@@ -102,7 +80,7 @@ class App:
         self._enter("setup")
         from catnip.ui.setup import Setup
 
-        self.scene = Setup(self.stations, online, load_json(SETUP_FILE), resume,
+        self.scene = Setup(self.stations, online, flashfile.load(SETUP_FILE), resume,
                            tray=self.weigh is not None)
         if self.weigh is not None:
             self.weigh.stop()
@@ -184,8 +162,11 @@ class App:
         result = self.game.result()
         self._record(self.journal.finish, result)
         self.send("end", gid=self.gid, result=result)
-        if self.name == "stack" and self.game.config["mode"] == "clowder":
-            self._clowder_score(result)
+        if self.name == "stack":
+            if self.game.config["mode"] == "clowder":
+                self._clowder_score(result)
+            if self.weigh is not None:
+                self.weigh.finished()
         self._enter("end")
         from catnip.ui.end import End, standings
 
@@ -196,7 +177,7 @@ class App:
     def _clowder_score(self, result):
         from catnip import highscores
 
-        saved = load_json(SETUP_FILE, {}).get("options", {}).get("stack", {})
+        saved = flashfile.load(SETUP_FILE, {}).get("options", {}).get("stack", {})
         rank = highscores.add([saved.get("clowder", "Clowder")], result["team"])
         if rank is not None:
             self.say("Clowder high score: rank %d" % rank)
@@ -263,7 +244,7 @@ class App:
                 except ValueError as e:
                     scene.problem = str(e)
                 return
-            save_json(SETUP_FILE, scene.remembered())
+            flashfile.save(SETUP_FILE, scene.remembered())
             if out[0] == "resume":
                 self.resume()
             else:

@@ -14,9 +14,9 @@
 # This module, catnip.ui.calibrate and (if no game loaded it already)
 # catnip.tray are imported when a calibration begins and unloaded when it
 # ends (App.calibrate): the Pico's heap is the games'.
-import json
 import sys
 
+from catnip import flashfile
 from catnip.tray import Calibrator, TrayError
 from catnip.tray.calibration import CORNERS, capture_length
 
@@ -384,7 +384,7 @@ class Session:
             raise Refused(plain(e))
         saved = cal.to_dict()
         try:
-            write_whole(self.path, saved)
+            flashfile.save(self.path, saved)
         except OSError as e:
             raise Refused("Could not write the calibration to the Pico's flash (error %s): "
                           "the one there is unchanged. Free some space and save again."
@@ -407,25 +407,3 @@ class Session:
         self.screen = None
         app._setup()
         unload(self.loaded)
-
-
-_open = open  # tests cut the power through it
-
-
-def write_whole(path, data):
-    """`data` as JSON at `path`, all or nothing: written beside it, read
-    back, then renamed over it, so a power cut leaves the old file or the
-    new, never half of one."""
-    import os
-
-    scratch = path + ".new"
-    with _open(scratch, "w") as f:
-        json.dump(data, f)
-    with open(scratch) as f:
-        if json.load(f) != data:
-            raise OSError("the flash did not keep what was written")
-    try:
-        os.rename(scratch, path)
-    except OSError:  # a filesystem that will not rename over a file
-        os.remove(path)
-        os.rename(scratch, path)

@@ -30,10 +30,9 @@ def add(names, score, path=FILE):
 
 
 def save(table, path=FILE):
-    tmp = path + ".new"  # a power cut leaves the old table or the new, never half
-    with open(tmp, "w") as f:
-        json.dump(table.to_json(), f)
-    _move(tmp, path)
+    from catnip import flashfile
+
+    flashfile.save(path, table.to_json())
 
 
 def lines(path=FILE):

@@ -6,7 +6,6 @@
 # in words and changes nothing; a power cut while saving leaves the old
 # calibration; a game in play refuses calibration.
 import json
-import sys
 
 import tablebot
 from calibrig import OFFSET, PER_CAT, Hands, Maker, modules, session, straight
@@ -141,7 +140,7 @@ def test_a_power_cut_while_saving_keeps_the_old_calibration():
         _one(maker.calibrate("begin"))
         for t, k in marks:
             _weigh(maker, t, "empty" if k == 0 else "cat")
-        calibrate = sys.modules["catnip.calibrate"]
+        from catnip import flashfile
 
         class Cut:
             """The flash takes half the file, then the power goes."""
@@ -160,7 +159,7 @@ def test_a_power_cut_while_saving_keeps_the_old_calibration():
             def __exit__(self, *exc):
                 self.f.close()
 
-        calibrate._open = Cut
+        flashfile._open = Cut
         why = _refused(maker, "save", "Could not write the calibration to the Pico's flash")
         assert "the one there is unchanged" in why
         assert maker.saved() == OLD and maker.app.weigh.cal == OLD
@@ -168,7 +167,7 @@ def test_a_power_cut_while_saving_keeps_the_old_calibration():
         from catnip.weigh import Weigh
 
         assert Weigh(maker.app.hw, maker.file).cal == OLD
-        calibrate._open = open
+        flashfile._open = open
         done = _one(maker.calibrate("save"))
         assert maker.saved() == maker.app.weigh.cal and maker.saved()["cats"] == done["cats"] == 1
         with open(maker.file) as f:
