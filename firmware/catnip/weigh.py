@@ -74,6 +74,24 @@ class Weigh:
         self.turn_changed()
         self.wanted.set()
 
+    def finished(self):
+        """The game is over: what the tray learned of the average cat from
+        its placements is saved as the calibration the next game starts from
+        (the zero, the cells' signs and gains stay the maker's). A flash
+        that refuses the write keeps the old one, and nothing is lost."""
+        if self.tray is None:
+            return
+        learned = self.tray.calibration().to_dict()
+        if learned == self.cal:
+            return
+        from catnip import flashfile
+
+        try:
+            flashfile.save(self.path, learned)
+        except OSError:
+            return
+        self.cal = learned
+
     def stop(self):
         """No Stack O' Cats game any more: readings are dropped."""
         self.scene = self.feed = self.tray = None
@@ -153,6 +171,11 @@ class Weigh:
             record = self._confirm(p, action[1])
         elif p is not None:
             record = {"ev": "overruled", "proposal": p, "report": list(action)}
+        if self.tray is not None:
+            # The rules are the authority on the tower: whatever the tray
+            # proposed, it suggests from what the player reported.
+            tower = self.scene.game.public()["tower"]
+            self.tray.agree(tower, action[1] if action[0] == "place" else None)
         self.turn_changed()
         return record
 

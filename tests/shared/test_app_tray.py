@@ -30,10 +30,10 @@ class Load:
         return EMPTY_TRAY + self.cats * PER_CAT + (self.seed >> 16) % 120 - 60
 
 
-def _calibration(path):
+def _calibration(path, per_cat=PER_CAT):
     with open(path, "w") as f:
         json.dump({"version": 2, "rate_hz": 10, "zero": [EMPTY_TRAY], "sign": [1],
-                   "per_cat": PER_CAT, "cat_sd": 300, "noise": 60, "cats": 5, "gain": [1024]}, f)
+                   "per_cat": per_cat, "cat_sd": 300, "noise": 60, "cats": 5, "gain": [1024]}, f)
 
 
 def _notes(journal):
@@ -71,9 +71,9 @@ def _attempts(rig, load, wait):
     assert all("proposal" in n for n in notes), notes
 
 
-def _tray_rig(tag):
+def _tray_rig(tag, per_cat=PER_CAT):
     path = _fresh(tag)
-    _calibration(path + "/calibration.json")
+    _calibration(path + "/calibration.json", per_cat)
     rig = AppRig(Journal(path + "/journal"), weigh=path + "/calibration.json")
     load = Load()
     rig.table.counts = load
@@ -124,10 +124,10 @@ def test_a_session_without_stack_o_cats_never_loads_the_tray_code():
     # estimator wait for a game that weighs.
     import sys
 
-    from catnip import forget
+    from catnip.app import unload
 
-    for name in ("catnip.drivers.hx711", "catnip.drivers.hx711_pio", "catnip.tray"):
-        forget(name)
+    for prefix in ("catnip.drivers.hx711", "catnip.tray"):
+        unload(prefix)  # an earlier test's game may have loaded them
     path = _fresh("no-stack")
     _calibration(path + "/calibration.json")
     rig = AppRig(Journal(path + "/journal"), weigh=path + "/calibration.json")
@@ -166,5 +166,55 @@ def test_a_tower_that_falls_after_its_cat_was_proposed_is_proposed_again():
         assert log[len(log) - 1] == (0, ("collapse", 2, 0)), list(log)
         notes = _notes(app.journal)
         assert [n["ask"] for n in notes if n.get("ev") == "confirmed"] == ["fell"], notes
+    finally:
+        rig.close()
+
+
+def test_a_report_that_overrules_the_tray_is_what_the_tray_follows():
+    # The tray proposes the cat P1 placed; P1 reports a collapse instead (the
+    # tower wobbled and a cat fell off behind the tray). The journal keeps the
+    # proposal overruled, and the tray suggests from the rules' tower.
+    rig, load = _tray_rig("tray-overruled")
+    try:
+        app = rig.app
+        rig.run(3000)
+        rig.table.stations[0].tap("ok", hold_ms=40)  # P1 draws a cat
+        rig.run(1000)
+        load.cats += 1
+        rig.run(3000)
+        assert rig.shows(0, "Tray: h"), rig.lines(0)
+        tray = app.weigh.tray
+        assert tray.turn.tower == BASE + 1
+        app.act(0, ("collapse", 2, 0))
+        assert app.game.log[len(app.game.log) - 1] == (0, ("collapse", 2, 0))
+        notes = _notes(app.journal)
+        assert notes[-1]["ev"] == "overruled" and notes[-1]["report"] == ["collapse", 2, 0]
+        tower = app.game.public()["tower"]
+        assert tower == BASE - 2 and tray.turn.tower == tower, (tower, tray.turn.tower)
+        assert not tray.turn.attempt or app.game.public()["step"] == "place"
+    finally:
+        rig.close()
+
+
+def test_what_the_tray_learned_of_the_cats_is_kept_for_the_next_game():
+    # The maker's calibration has the average cat 2 % light; placements in
+    # play teach the tray better, and the game's end saves it.
+    rig, load = _tray_rig("tray-learns", per_cat=PER_CAT * 98 // 100)
+    try:
+        app = rig.app
+        rig.run(3000)
+        rig.table.stations[0].tap("ok", hold_ms=40)  # P1 draws a cat
+        rig.run(1000)
+        load.cats += 1
+        rig.run(3000)
+        assert rig.shows(0, "Tray: h"), rig.lines(0)
+        rig.table.stations[0].tap("ok", hold_ms=40)
+        rig.run(1000)
+        app.weigh.finished()
+        with open(app.weigh.path) as f:
+            saved = json.load(f)
+        assert saved == app.weigh.cal and saved["cats"] > 5, saved
+        assert PER_CAT * 98 // 100 < saved["per_cat"] <= PER_CAT, saved
+        assert saved["zero"] == [EMPTY_TRAY] and saved["gain"] == [1024]
     finally:
         rig.close()

@@ -216,6 +216,23 @@ def test_an_attempt_gives_one_verdict_and_closes_on_its_answer():
     assert t.tower == 0 and t.top == 0
 
 
+def test_a_report_that_overrules_the_tray_sets_its_tower():
+    # The tray saw a cat placed; the player reported a collapse of three
+    # instead, and the rules took it: the tray suggests from the rules' tower.
+    t = Turn(0, 10, 80)
+    for cats in (1, 2, 3, 4):
+        t.placed(1, cats, 0)
+    t.begin_attempt(4)
+    t.placed(1, 5, 0)
+    v = t.verdict(5, 90, 0)
+    assert v["kind"] == "placed" and t.tower == 5
+    t.agree(2, 5)
+    assert t.tower == 2 and t.top <= 2 and not t.attempt
+    assert v["id"] not in t.pending  # the attempt's questions are answered
+    t.agree(4, 3, top=3)  # never more than the tray holds
+    assert t.tower == 3 and t.top == 3
+
+
 def test_a_verdict_with_nothing_changed_asks_what_fell():
     t = Turn(0, 10, 80)
     t.begin_attempt(3)

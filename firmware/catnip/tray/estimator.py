@@ -202,6 +202,17 @@ class Tray:
             self._anchor_here(clean=True)
         return record
 
+    def agree(self, tower, top=None):
+        """The game accepted a move a person reported (confirming a verdict or
+        overruling it): the tower as the rules have it, and the height of the
+        cat placed if it was a placement. The rules are the authority; the
+        tray's own idea of the tower, which it suggests heights and falls
+        from, follows them, and the attempt ends."""
+        if not is_int(tower) or not 0 <= tower <= self.turn.in_play:
+            raise TrayError("tower must be a whole number from 0 to %d, not %r"
+                            % (self.turn.in_play, tower), "tower")
+        self.turn.agree(tower, self.count.cats, top if is_int(top) else None)
+
     def calibration(self):
         """The calibration with the average cat as learned in play, for the
         app to save in place of the old one."""

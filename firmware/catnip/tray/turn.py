@@ -192,7 +192,21 @@ class Turn:
                   "value": value, "conf": p["conf"], "t": t}
         if "kind" in p:
             record["kind"] = p["kind"]
-            self.attempt = False
-            for k in [k for k in self.pending if k >= self._at_id]:
-                del self.pending[k]  # the verdict answered for the whole attempt
+            self._end_attempt()  # the verdict answered for the whole attempt
         return record
+
+    def agree(self, tower, cats, top=None):
+        """The rules' tower after a move a person reported, whatever the tray
+        had proposed: the tray's idea follows it (within the cats on the
+        tray), the last height too if the move placed a cat, and the attempt,
+        answered, ends."""
+        self.tower = tower
+        if top is not None:
+            self.top = top
+        self.fit(cats)
+        self._end_attempt()
+
+    def _end_attempt(self):
+        self.attempt = False
+        for k in [k for k in self.pending if k >= self._at_id]:
+            del self.pending[k]
