@@ -13,7 +13,9 @@
 # after a collection is sampled every 25 actions. With "timing",
 # game.act(), game.legal() and the journal's write of each action are timed
 # (µs of emulated RP2040 time; legal() every `legal_every`-th action, for
-# every player to act) and printed as "TIMES ..." lines.
+# every player to act), and so is the collection every 25 actions, which
+# is what a collection costs with the game's heap: printed as "TIMES ..."
+# lines.
 import gc
 import json
 import sys
@@ -29,7 +31,7 @@ gc.collect()
 free_for_app = gc.mem_free()
 stage = "import"
 n = 0
-times = {"act": [], "legal": [], "journal": []}
+times = {"act": [], "legal": [], "journal": [], "gc": []}
 peak_live = 0
 held = {}  # live heap after each stage of starting up
 
@@ -104,7 +106,10 @@ try:
             while app.scene.kind == "play" and app.scene.banner:
                 app.scene.next_banner(None)  # read, and OK pressed, as at the table
             if n % 25 == 0:
+                t = time.ticks_us()
                 gc.collect()
+                if cfg["timing"]:
+                    times["gc"].append(time.ticks_diff(time.ticks_us(), t))
                 peak_live = max(peak_live, free_for_app - gc.mem_free())
     app.step(time.ticks_ms())
     stage = "over"

@@ -65,6 +65,7 @@ class App:
         self.scene = None
         self._canvas = None  # what the canvas holds when every station shows it alike
         self.calibration = None  # a catnip.calibrate.Session while the tray is calibrated
+        self.collect = False  # a move was made: collect the heap once its screens are out
         if line is not None:
             line.on_command = self.command
         self._setup()
@@ -287,6 +288,7 @@ class App:
             record = self.weigh.acted(seat, action)
             if record is not None:
                 self._record(self.journal.note, record)
+        self.collect = True
         self.send("act", gid=self.gid, n=len(self.game.log), events=events)
         self.send("snap")
         for ev in events:
@@ -459,6 +461,7 @@ class App:
             self.line.poll()
         if self.weigh is not None:
             self.weigh.poll()
+        self._idle()
 
     def serve(self):
         """Run the table until the laptop stops it (catnip.remote); the REPL
@@ -492,7 +495,16 @@ class App:
                     self.redraw_table()
                 self.hw.table.flush(clock.ticks_ms())
             self.tick(clock.ticks_ms())
+            self._idle()
             await clock.sleep_ms(FRAME_MS)
+
+    def _idle(self):
+        # A collection on the Pico holds the loop for tens of milliseconds.
+        # Made when a move's screens are all out, while the players read
+        # them, it is not made later in the middle of someone's press.
+        if self.collect and True not in self.dirty:
+            self.collect = False
+            _tidy()
 
     async def _buttons(self):
         while True:

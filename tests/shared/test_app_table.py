@@ -132,3 +132,26 @@ def test_an_announcement_is_drawn_once_and_shown_on_every_station():
         assert "OK: next" in screens[0][-1], screens[0]
     finally:
         rig.close()
+
+
+def test_the_heap_is_collected_once_a_moves_screens_are_out():
+    # On the Pico a collection holds the loop for tens of milliseconds: the
+    # app makes it while the players read a move's screens, not mid-press.
+    import catnip.app as app_module
+
+    rig = _rig("collect")
+    real = app_module._tidy
+    try:
+        app = rig.app
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        rig.run(200)
+        collected = []
+        app_module._tidy = lambda: collected.append(True not in app.dirty)
+        rig.run(200)
+        assert collected == []  # no move: nothing to collect
+        tablebot.do(rig, 1, ("play", app.game.view(1)["hand"][0]))
+        rig.run(200)
+        assert collected == [True], collected  # once, with every screen out
+    finally:
+        app_module._tidy = real
+        rig.close()
