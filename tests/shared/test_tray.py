@@ -303,6 +303,31 @@ def test_a_hand_resting_part_of_a_cat_does_not_split_it():
     assert [e for e in events if "ask" in e and e["ask"]["ask"] == "cats"] == []
 
 
+def test_a_hand_resting_part_of_a_cat_after_a_heavy_one_does_not_split_it():
+    # At 10/s: a first cat 18% heavier than the average (no clean step from
+    # the tare), two average ones, then a cat the hand lets go of in two
+    # steps, the first (0.82 of a cat) long enough to look like the turn's
+    # end. The tray goes back to the quiet state before it, not a question.
+    cal = cal_for(10)
+    pc = cal.per_cat
+    t = Trace("heavy-rest", rate_hz=10, noise=REALISTIC, offset=cal.zero[0])
+    one = (1.0,)
+    for start, amount in ((3000000, pc * 118 // 100), (5000000, pc), (7000000, pc),
+                          (9000000, pc * 82 // 100), (10500000, pc * 28 // 100)):
+        t.add(Ramp(start, 100000, amount, one))
+    tray = Tray(cal)
+    tray.tare()
+    events = []
+    for k in range(14000000 // 100000):
+        ev = tray.feed(t.counts_at(k * 100000))
+        if ev and ev["ev"] != "handling":
+            events.append(ev)
+    kinds = [(e["ev"], e["n"], e["cats"]) for e in events]
+    assert [k for k in kinds if k[0] == "placed"] == [("placed", 1, n) for n in (1, 2, 3, 4)]
+    assert kinds[-1] == ("settled", 0, 4), kinds
+    assert [e for e in events if "ask" in e and e["ask"]["ask"] == "cats"] == [], kinds
+
+
 def test_a_load_that_is_not_whole_cats_asks():
     s = Session("odd", rate_hz=80, noise=REALISTIC, per_cat=PER_CAT)
     s.t = 2000000

@@ -186,6 +186,33 @@ def test_counting_goes_back_one_quiet_state_for_a_hand_that_rested():
     assert c.rewind(PC) and c.anchor == 0 and c.anchor_cats == 0
 
 
+def test_counting_a_heavy_cat_leaves_later_quiet_states_clean():
+    # A cat a fifth heavier than the average is no clean step from the tare;
+    # the next cat is one from it. Judged only against the tare, every later
+    # state would be off by that fifth: never clean, nothing learned, and a
+    # hand that rested would find no clean state to go back to.
+    c = Counter(CAL, Readings(1, 80, 40, PC))
+    c.anchor_here(clean=True)
+    c.mass, c.cats = PC * 6 // 5, 1
+    c.anchor_here()
+    pooled = c.pooled
+    c.mass, c.cats = PC * 11 // 5, 2
+    c.anchor_here()
+    assert c.pooled == pooled + 1  # the second cat was weighed
+    c.mass = PC * 25 // 10  # a hand rests 0.3 of the next cat
+    c.anchor_here()
+    assert c.rewind(PC * 32 // 10) and c.anchor == PC * 11 // 5 and c.anchor_cats == 2
+
+
+def test_counting_a_step_of_no_cats_does_not_make_a_resting_hand_clean():
+    c = Counter(CAL, Readings(1, 80, 40, PC))
+    c.anchor_here(clean=True)
+    c.mass = PC * 3 // 10  # a hand rests 0.3 of a cat ...
+    c.anchor_here()
+    c.anchor_here()  # ... and is still there after a wobble: no cat came or went
+    assert not c.rewind(PC)  # two states back: too far to judge
+
+
 # ---- turn --------------------------------------------------------------------
 
 

@@ -67,22 +67,37 @@ class Counter:
         """This is a quiet state. It is clean if a person said so, or if it
         is whole cats from the last clean one, within two standard deviations
         of what the cats' differences and the noise allow (and never more
-        than 0.15): no hand held part of a cat when the tray went quiet."""
+        than 0.15): no hand held part of a cat when the tray went quiet. Or
+        if cats came or went since the last quiet state and the change from
+        it is clean: a hand that held part of a cat there would have to hold
+        the same part here. Without that, one heavy cat (or an average cat a
+        few percent off) would leave every later state judged over more and
+        more cats, whose differences soon pass 0.15: never clean again, the
+        average cat never learned, no turn gone back to."""
+        last, last_cats = self.anchor, self.anchor_cats
         self.anchor = self.mass
         self.anchor_cats = self.cats
         self.anchor_conf = self.conf
-        n = self.cats - self._clean_cats
-        step = self.mass - self._clean
-        off = scaled(step - n * self.per_cat, 1000, self.per_cat)
-        if clean or is_clean(off, self.step_var(n)):
-            if n == 1 and not clean:
-                self._learn(step)
+        if clean or self._clean_from(self._clean, self._clean_cats) or (
+                self.cats != last_cats and self._clean_from(last, last_cats)):
             self._clean = self.mass
             self._clean_cats = self.cats
             self._clean_conf = self.conf
             self._unclean = 0
         else:
             self._unclean += 1
+
+    def _clean_from(self, mass, cats):
+        """Is the count and mass now a clean whole number of cats from that
+        state? One cat so is one more weighing of the average cat."""
+        n = self.cats - cats
+        step = self.mass - mass
+        off = scaled(step - n * self.per_cat, 1000, self.per_cat)
+        if not is_clean(off, self.step_var(n)):
+            return False
+        if n == 1:
+            self._learn(step)
+        return True
 
     def rewind(self, mass):
         """Judged against the last clean quiet state, is the change whole
