@@ -303,6 +303,32 @@ def test_a_hand_resting_part_of_a_cat_does_not_split_it():
     assert [e for e in events if "ask" in e and e["ask"]["ask"] == "cats"] == []
 
 
+def test_a_placement_stays_settled_through_a_noisy_reading():
+    # At 10/s, a cat placed during an attempt, then two still readings
+    # 3 sigma high and 2 sigma low: noise, not a hand. The verdict is there
+    # at once; judged against the first still reading alone, the second
+    # would have started an episode and withheld it.
+    cal = Calibration(10, [0], [1], 4000, 200, 60, 5)
+    tray = Tray(cal)
+    tray.tare()
+    wobble = (10, -10, 20, -20)
+    for k in range(30):
+        tray.feed((45, -45, 75, -75)[k % 4])  # noise 60
+    tray.begin_attempt()
+    events = []
+    k = 0
+    while not events or events[-1]["ev"] != "placed":
+        ev = tray.feed(4000 + wobble[k % 4])
+        k += 1
+        assert k < 20, events
+        if ev is not None:
+            events.append(ev)
+    for y in (4180, 3880):
+        assert tray.feed(y) is None
+        v = tray.verdict()
+        assert v is not None and v["kind"] == "placed" and v["n"] == 1, v
+
+
 def test_a_hand_resting_part_of_a_cat_after_a_heavy_one_does_not_split_it():
     # At 10/s: a first cat 18% heavier than the average (no clean step from
     # the tare), two average ones, then a cat the hand lets go of in two

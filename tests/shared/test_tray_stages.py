@@ -97,6 +97,21 @@ def _episode(values, rate=80):
     return ep
 
 
+def test_right_after_a_verdict_a_reading_is_judged_against_more_than_one_reading():
+    # The verdict's level is the mean of its window; the first still reading
+    # after it is 3 sigma high, the second 2 sigma low. Against the first
+    # reading alone the second is 5 sigma away and would start an episode
+    # (a still tray taken for a moving one, its verdict withheld).
+    r = Readings(1, 10, 40, PC)
+    r.settle_at(PC)
+    for y in (PC + 120, PC - 80, PC + 40, PC - 40):
+        r.push(y)
+        assert not r.leaves(y), y
+        assert r.still(y) in (STILL, LOST)
+    r.push(PC + 300)
+    assert r.leaves(PC + 300)  # a real change still leaves
+
+
 def test_a_thud_is_an_impact_and_a_hand_is_not():
     thud = _episode([0, 0, -PC, 20 * PC, -12 * PC, 5 * PC, -PC] + [-PC] * 8)
     assert thud.jolt > 6 * PC and thud.impact(-PC, PC)
