@@ -354,6 +354,30 @@ def test_a_hand_resting_part_of_a_cat_after_a_heavy_one_does_not_split_it():
     assert [e for e in events if "ask" in e and e["ask"]["ask"] == "cats"] == [], kinds
 
 
+def test_a_hand_still_holding_a_tenth_of_a_cat_does_not_split_it():
+    # At 10/s the hand lets go of a heavy cat (1.15) in two steps; the first,
+    # 0.9 of a cat, is still for long enough to end the turn and close enough
+    # to whole cats to pass for a light one. When the rest arrives the tray
+    # goes back past it instead of asking.
+    cal = cal_for(10)
+    pc = cal.per_cat
+    t = Trace("light-rest", rate_hz=10, noise=REALISTIC, offset=cal.zero[0])
+    one = (1.0,)
+    for start, amount in ((3000000, pc), (5000000, pc * 90 // 100), (6500000, pc * 25 // 100)):
+        t.add(Ramp(start, 100000, amount, one))
+    tray = Tray(cal)
+    tray.tare()
+    events = []
+    for k in range(10000000 // 100000):
+        ev = tray.feed(t.counts_at(k * 100000))
+        if ev and ev["ev"] != "handling":
+            events.append(ev)
+    kinds = [(e["ev"], e["n"], e["cats"]) for e in events]
+    assert [k for k in kinds if k[0] == "placed"] == [("placed", 1, 1), ("placed", 1, 2)], kinds
+    assert kinds[-1] == ("settled", 0, 2), kinds
+    assert [e for e in events if "ask" in e and e["ask"]["ask"] == "cats"] == [], kinds
+
+
 def test_a_load_that_is_not_whole_cats_asks():
     s = Session("odd", rate_hz=80, noise=REALISTIC, per_cat=PER_CAT)
     s.t = 2000000

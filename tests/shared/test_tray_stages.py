@@ -219,6 +219,29 @@ def test_counting_a_heavy_cat_leaves_later_quiet_states_clean():
     assert c.rewind(PC * 32 // 10) and c.anchor == PC * 11 // 5 and c.anchor_cats == 2
 
 
+def test_counting_goes_back_past_a_hand_that_passed_for_a_light_cat():
+    # Cats that differ by 7.5%: a hand still holding 0.13 of a cat leaves a
+    # state that looks like a light cat, clean, and weighed into the
+    # average. When the hand lets go, the change from it is no whole number:
+    # the tray goes back to the state before, and forgets what it learned.
+    c = Counter(Calibration(80, [0], [1], PC, 300, 40, 5), Readings(1, 80, 40, PC))
+    c.anchor_here(clean=True)
+    c.mass, c.cats = PC * 87 // 100, 1
+    c.anchor_here()
+    assert c.per_cat < PC and c.pooled == 6
+    assert c.rewind(PC * 115 // 100) and c.anchor == 0 and c.anchor_cats == 0
+    assert c.per_cat == PC and c.pooled == 5
+    assert not c.rewind(PC * 115 // 100)  # nothing further back
+
+
+def test_counting_never_goes_back_past_an_answer():
+    c = Counter(Calibration(80, [0], [1], PC, 300, 40, 5), Readings(1, 80, 40, PC))
+    c.anchor_here(clean=True)
+    c.mass, c.cats = PC * 3 // 10, 1  # a person said: one cat
+    c.anchor_here(clean=True)
+    assert not c.rewind(PC)
+
+
 def test_counting_a_step_of_no_cats_does_not_make_a_resting_hand_clean():
     c = Counter(CAL, Readings(1, 80, 40, PC))
     c.anchor_here(clean=True)

@@ -31,6 +31,11 @@ class Counter:
         self.anchor_cats = self._clean_cats = 0
         self.anchor_conf = self._clean_conf = 0
         self._unclean = 0  # quiet states since the last clean one
+        # The quiet state before the anchor, if it was clean: a change only
+        # it explains means the last turn was not over (rewind).
+        self._back = self._back_cats = self._back_conf = 0
+        self._back_clean = False
+        self._learned = 0  # the cat the anchor taught the average, if any
         self.total = self.r = self.var = 0  # the last judgement (see whole)
 
     def whole(self, mass, anchor):
@@ -75,6 +80,9 @@ class Counter:
         more cats, whose differences soon pass 0.15: never clean again, the
         average cat never learned, no turn gone back to."""
         last, last_cats = self.anchor, self.anchor_cats
+        self._back, self._back_cats, self._back_conf = last, last_cats, self.anchor_conf
+        self._back_clean = self._unclean == 0 and not clean  # never back past an answer
+        self._learned = 0
         self.anchor = self.mass
         self.anchor_cats = self.cats
         self.anchor_conf = self.conf
@@ -100,17 +108,26 @@ class Counter:
         return True
 
     def rewind(self, mass):
-        """Judged against the last clean quiet state, is the change whole
-        cats? Then the last turn was not over: go back to it. Only one quiet
-        state back: further, the cats' differences add up until anything
-        looks whole."""
-        if self._unclean != 1 or not self.whole(mass, self._clean):
+        """Judged against the quiet state before the last one, if that was
+        clean, is the change whole cats? Then the last turn was not over: go
+        back to it, and forget the cat the last state taught the average (a
+        hand held part of it). The last state may have passed for clean: a
+        hand that still held a tenth of a cat looks like a light cat. Only
+        one quiet state back: further, the cats' differences add up until
+        anything looks whole."""
+        if not self._back_clean or not self.whole(mass, self._back):
             self.whole(mass, self.anchor)  # the verdict uses the current anchor
             return False
-        self.anchor = self._clean
-        self.anchor_cats = self._clean_cats
-        self.anchor_conf = self._clean_conf
+        if self._learned:
+            self._pool -= self._learned
+            self.pooled -= 1
+            self.per_cat = self._pool // self.pooled
+            self._learned = 0
+        self.anchor = self._clean = self._back
+        self.anchor_cats = self._clean_cats = self._back_cats
+        self.anchor_conf = self._clean_conf = self._back_conf
         self._unclean = 0
+        self._back_clean = False  # nothing further back
         return True
 
     def _learn(self, cat):
@@ -121,6 +138,7 @@ class Counter:
             self._pool += cat
             self.pooled += 1
             self.per_cat = self._pool // self.pooled
+            self._learned = cat
 
     def in_cats(self, counts):
         """counts as a decimal number of cats, "1.25"."""
