@@ -80,7 +80,9 @@ class Counter:
         more cats, whose differences soon pass 0.15: never clean again, the
         average cat never learned, no turn gone back to."""
         last, last_cats = self.anchor, self.anchor_cats
-        self._back, self._back_cats, self._back_conf = last, last_cats, self.anchor_conf
+        self._back = last
+        self._back_cats = last_cats
+        self._back_conf = self.anchor_conf
         self._back_clean = self._unclean == 0 and not clean  # never back past an answer
         self._learned = 0
         self.anchor = self.mass
