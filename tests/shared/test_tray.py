@@ -303,6 +303,81 @@ def test_a_hand_resting_part_of_a_cat_does_not_split_it():
     assert [e for e in events if "ask" in e and e["ask"]["ask"] == "cats"] == []
 
 
+def test_a_placement_stays_settled_through_a_noisy_reading():
+    # At 10/s, a cat placed during an attempt, then two still readings
+    # 3 sigma high and 2 sigma low: noise, not a hand. The verdict is there
+    # at once; judged against the first still reading alone, the second
+    # would have started an episode and withheld it.
+    cal = Calibration(10, [0], [1], 4000, 200, 60, 5)
+    tray = Tray(cal)
+    tray.tare()
+    wobble = (10, -10, 20, -20)
+    for k in range(30):
+        tray.feed((45, -45, 75, -75)[k % 4])  # noise 60
+    tray.begin_attempt()
+    events = []
+    k = 0
+    while not events or events[-1]["ev"] != "placed":
+        ev = tray.feed(4000 + wobble[k % 4])
+        k += 1
+        assert k < 20, events
+        if ev is not None:
+            events.append(ev)
+    for y in (4180, 3880):
+        assert tray.feed(y) is None
+        v = tray.verdict()
+        assert v is not None and v["kind"] == "placed" and v["n"] == 1, v
+
+
+def test_a_hand_resting_part_of_a_cat_after_a_heavy_one_does_not_split_it():
+    # At 10/s: a first cat 18% heavier than the average (no clean step from
+    # the tare), two average ones, then a cat the hand lets go of in two
+    # steps, the first (0.82 of a cat) long enough to look like the turn's
+    # end. The tray goes back to the quiet state before it, not a question.
+    cal = cal_for(10)
+    pc = cal.per_cat
+    t = Trace("heavy-rest", rate_hz=10, noise=REALISTIC, offset=cal.zero[0])
+    one = (1.0,)
+    for start, amount in ((3000000, pc * 118 // 100), (5000000, pc), (7000000, pc),
+                          (9000000, pc * 82 // 100), (10500000, pc * 28 // 100)):
+        t.add(Ramp(start, 100000, amount, one))
+    tray = Tray(cal)
+    tray.tare()
+    events = []
+    for k in range(14000000 // 100000):
+        ev = tray.feed(t.counts_at(k * 100000))
+        if ev and ev["ev"] != "handling":
+            events.append(ev)
+    kinds = [(e["ev"], e["n"], e["cats"]) for e in events]
+    assert [k for k in kinds if k[0] == "placed"] == [("placed", 1, n) for n in (1, 2, 3, 4)]
+    assert kinds[-1] == ("settled", 0, 4), kinds
+    assert [e for e in events if "ask" in e and e["ask"]["ask"] == "cats"] == [], kinds
+
+
+def test_a_hand_still_holding_a_tenth_of_a_cat_does_not_split_it():
+    # At 10/s the hand lets go of a heavy cat (1.15) in two steps; the first,
+    # 0.9 of a cat, is still for long enough to end the turn and close enough
+    # to whole cats to pass for a light one. When the rest arrives the tray
+    # goes back past it instead of asking.
+    cal = cal_for(10)
+    pc = cal.per_cat
+    t = Trace("light-rest", rate_hz=10, noise=REALISTIC, offset=cal.zero[0])
+    one = (1.0,)
+    for start, amount in ((3000000, pc), (5000000, pc * 90 // 100), (6500000, pc * 25 // 100)):
+        t.add(Ramp(start, 100000, amount, one))
+    tray = Tray(cal)
+    tray.tare()
+    events = []
+    for k in range(10000000 // 100000):
+        ev = tray.feed(t.counts_at(k * 100000))
+        if ev and ev["ev"] != "handling":
+            events.append(ev)
+    kinds = [(e["ev"], e["n"], e["cats"]) for e in events]
+    assert [k for k in kinds if k[0] == "placed"] == [("placed", 1, 1), ("placed", 1, 2)], kinds
+    assert kinds[-1] == ("settled", 0, 2), kinds
+    assert [e for e in events if "ask" in e and e["ask"]["ask"] == "cats"] == [], kinds
+
+
 def test_a_load_that_is_not_whole_cats_asks():
     s = Session("odd", rate_hz=80, noise=REALISTIC, per_cat=PER_CAT)
     s.t = 2000000

@@ -97,6 +97,21 @@ def _episode(values, rate=80):
     return ep
 
 
+def test_right_after_a_verdict_a_reading_is_judged_against_more_than_one_reading():
+    # The verdict's level is the mean of its window; the first still reading
+    # after it is 3 sigma high, the second 2 sigma low. Against the first
+    # reading alone the second is 5 sigma away and would start an episode
+    # (a still tray taken for a moving one, its verdict withheld).
+    r = Readings(1, 10, 40, PC)
+    r.settle_at(PC)
+    for y in (PC + 120, PC - 80, PC + 40, PC - 40):
+        r.push(y)
+        assert not r.leaves(y), y
+        assert r.still(y) in (STILL, LOST)
+    r.push(PC + 300)
+    assert r.leaves(PC + 300)  # a real change still leaves
+
+
 def test_a_thud_is_an_impact_and_a_hand_is_not():
     thud = _episode([0, 0, -PC, 20 * PC, -12 * PC, 5 * PC, -PC] + [-PC] * 8)
     assert thud.jolt > 6 * PC and thud.impact(-PC, PC)
@@ -184,6 +199,56 @@ def test_counting_goes_back_one_quiet_state_for_a_hand_that_rested():
     c.mass = PC * 3 // 10  # a hand rests 0.3 of a cat, long enough to look over
     c.anchor_here()
     assert c.rewind(PC) and c.anchor == 0 and c.anchor_cats == 0
+
+
+def test_counting_a_heavy_cat_leaves_later_quiet_states_clean():
+    # A cat a fifth heavier than the average is no clean step from the tare;
+    # the next cat is one from it. Judged only against the tare, every later
+    # state would be off by that fifth: never clean, nothing learned, and a
+    # hand that rested would find no clean state to go back to.
+    c = Counter(CAL, Readings(1, 80, 40, PC))
+    c.anchor_here(clean=True)
+    c.mass, c.cats = PC * 6 // 5, 1
+    c.anchor_here()
+    pooled = c.pooled
+    c.mass, c.cats = PC * 11 // 5, 2
+    c.anchor_here()
+    assert c.pooled == pooled + 1  # the second cat was weighed
+    c.mass = PC * 25 // 10  # a hand rests 0.3 of the next cat
+    c.anchor_here()
+    assert c.rewind(PC * 32 // 10) and c.anchor == PC * 11 // 5 and c.anchor_cats == 2
+
+
+def test_counting_goes_back_past_a_hand_that_passed_for_a_light_cat():
+    # Cats that differ by 7.5%: a hand still holding 0.13 of a cat leaves a
+    # state that looks like a light cat, clean, and weighed into the
+    # average. When the hand lets go, the change from it is no whole number:
+    # the tray goes back to the state before, and forgets what it learned.
+    c = Counter(Calibration(80, [0], [1], PC, 300, 40, 5), Readings(1, 80, 40, PC))
+    c.anchor_here(clean=True)
+    c.mass, c.cats = PC * 87 // 100, 1
+    c.anchor_here()
+    assert c.per_cat < PC and c.pooled == 6
+    assert c.rewind(PC * 115 // 100) and c.anchor == 0 and c.anchor_cats == 0
+    assert c.per_cat == PC and c.pooled == 5
+    assert not c.rewind(PC * 115 // 100)  # nothing further back
+
+
+def test_counting_never_goes_back_past_an_answer():
+    c = Counter(Calibration(80, [0], [1], PC, 300, 40, 5), Readings(1, 80, 40, PC))
+    c.anchor_here(clean=True)
+    c.mass, c.cats = PC * 3 // 10, 1  # a person said: one cat
+    c.anchor_here(clean=True)
+    assert not c.rewind(PC)
+
+
+def test_counting_a_step_of_no_cats_does_not_make_a_resting_hand_clean():
+    c = Counter(CAL, Readings(1, 80, 40, PC))
+    c.anchor_here(clean=True)
+    c.mass = PC * 3 // 10  # a hand rests 0.3 of a cat ...
+    c.anchor_here()
+    c.anchor_here()  # ... and is still there after a wobble: no cat came or went
+    assert not c.rewind(PC)  # two states back: too far to judge
 
 
 # ---- turn --------------------------------------------------------------------

@@ -31,6 +31,11 @@ class Counter:
         self.anchor_cats = self._clean_cats = 0
         self.anchor_conf = self._clean_conf = 0
         self._unclean = 0  # quiet states since the last clean one
+        # The quiet state before the anchor, if it was clean: a change only
+        # it explains means the last turn was not over (rewind).
+        self._back = self._back_cats = self._back_conf = 0
+        self._back_clean = False
+        self._learned = 0  # the cat the anchor taught the average, if any
         self.total = self.r = self.var = 0  # the last judgement (see whole)
 
     def whole(self, mass, anchor):
@@ -67,16 +72,24 @@ class Counter:
         """This is a quiet state. It is clean if a person said so, or if it
         is whole cats from the last clean one, within two standard deviations
         of what the cats' differences and the noise allow (and never more
-        than 0.15): no hand held part of a cat when the tray went quiet."""
+        than 0.15): no hand held part of a cat when the tray went quiet. Or
+        if cats came or went since the last quiet state and the change from
+        it is clean: a hand that held part of a cat there would have to hold
+        the same part here. Without that, one heavy cat (or an average cat a
+        few percent off) would leave every later state judged over more and
+        more cats, whose differences soon pass 0.15: never clean again, the
+        average cat never learned, no turn gone back to."""
+        last, last_cats = self.anchor, self.anchor_cats
+        self._back = last
+        self._back_cats = last_cats
+        self._back_conf = self.anchor_conf
+        self._back_clean = self._unclean == 0 and not clean  # never back past an answer
+        self._learned = 0
         self.anchor = self.mass
         self.anchor_cats = self.cats
         self.anchor_conf = self.conf
-        n = self.cats - self._clean_cats
-        step = self.mass - self._clean
-        off = scaled(step - n * self.per_cat, 1000, self.per_cat)
-        if clean or is_clean(off, self.step_var(n)):
-            if n == 1 and not clean:
-                self._learn(step)
+        if clean or self._clean_from(self._clean, self._clean_cats) or (
+                self.cats != last_cats and self._clean_from(last, last_cats)):
             self._clean = self.mass
             self._clean_cats = self.cats
             self._clean_conf = self.conf
@@ -84,18 +97,39 @@ class Counter:
         else:
             self._unclean += 1
 
+    def _clean_from(self, mass, cats):
+        """Is the count and mass now a clean whole number of cats from that
+        state? One cat so is one more weighing of the average cat."""
+        n = self.cats - cats
+        step = self.mass - mass
+        off = scaled(step - n * self.per_cat, 1000, self.per_cat)
+        if not is_clean(off, self.step_var(n)):
+            return False
+        if n == 1:
+            self._learn(step)
+        return True
+
     def rewind(self, mass):
-        """Judged against the last clean quiet state, is the change whole
-        cats? Then the last turn was not over: go back to it. Only one quiet
-        state back: further, the cats' differences add up until anything
-        looks whole."""
-        if self._unclean != 1 or not self.whole(mass, self._clean):
+        """Judged against the quiet state before the last one, if that was
+        clean, is the change whole cats? Then the last turn was not over: go
+        back to it, and forget the cat the last state taught the average (a
+        hand held part of it). The last state may have passed for clean: a
+        hand that still held a tenth of a cat looks like a light cat. Only
+        one quiet state back: further, the cats' differences add up until
+        anything looks whole."""
+        if not self._back_clean or not self.whole(mass, self._back):
             self.whole(mass, self.anchor)  # the verdict uses the current anchor
             return False
-        self.anchor = self._clean
-        self.anchor_cats = self._clean_cats
-        self.anchor_conf = self._clean_conf
+        if self._learned:
+            self._pool -= self._learned
+            self.pooled -= 1
+            self.per_cat = self._pool // self.pooled
+            self._learned = 0
+        self.anchor = self._clean = self._back
+        self.anchor_cats = self._clean_cats = self._back_cats
+        self.anchor_conf = self._clean_conf = self._back_conf
         self._unclean = 0
+        self._back_clean = False  # nothing further back
         return True
 
     def _learn(self, cat):
@@ -106,6 +140,7 @@ class Counter:
             self._pool += cat
             self.pooled += 1
             self.per_cat = self._pool // self.pooled
+            self._learned = cat
 
     def in_cats(self, counts):
         """counts as a decimal number of cats, "1.25"."""

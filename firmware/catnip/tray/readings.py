@@ -45,6 +45,7 @@ class Readings:
         self._lost_after = rate // 2 - self.long
         self._drift = 5 if rate == 10 else 8  # zero follows with a ~3 s time constant
         self.level = 0  # still level x8, relative to the calibration zero
+        self.near = 0  # x8: the level a reading is compared with (see still)
         self.verdict_level = 0
         self.quiet = 0
         self._sum = self._half = 0
@@ -87,7 +88,7 @@ class Readings:
 
     def leaves(self, y):
         """Does reading y leave the still band?"""
-        d = y - (self.level >> FRAC)
+        d = y - (self.near >> FRAC)
         return d < -self.enter or d > self.enter
 
     def still(self, y):
@@ -97,6 +98,12 @@ class Readings:
             self._sum += y - self.verdict_level
             quiet = self.quiet = quiet + 1
             self.level = (self.verdict_level << FRAC) + (self._sum << FRAC) // quiet
+            # Right after a verdict the level is the mean of a reading or
+            # two: the next reading would differ from it by up to the square
+            # root of two times the noise, and leave the band by chance. So
+            # the band is kept around the mean of these readings and the
+            # verdict's window (weighed as two readings).
+            self.near = (self.verdict_level << FRAC) + (self._sum << FRAC) // (quiet + 2)
             if self.cells == 4:
                 ring, k = self.cell_ring, self.i << 2
                 acc, lv = self._cell_sum, self.cell_level
@@ -111,6 +118,7 @@ class Readings:
             return STILL
         sh = self._drift
         self.level += ((y << FRAC) - self.level) >> sh
+        self.near = self.level
         if self.cells == 4:
             ring, k, lv = self.cell_ring, self.i << 2, self.cell_level
             for c in range(4):
@@ -135,6 +143,7 @@ class Readings:
         level = self.level >> FRAC
         change = level - self.verdict_level
         self.verdict_level = level
+        self.near = self.level
         self._sum = 0
         self.quiet = self.quiet_after + 1
         if self.cells == 4:
@@ -149,7 +158,7 @@ class Readings:
     def settle_at(self, m):
         """A verdict at mean m: the still level starts from it."""
         self.verdict_level = m
-        self.level = m << FRAC
+        self.level = self.near = m << FRAC
         self.quiet = 0
         self._sum = 0
         if self.cells == 4:
