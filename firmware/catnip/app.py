@@ -19,7 +19,7 @@
 import asyncio
 
 from catnip import flashfile, forget, rules
-from catnip.drivers.debounce import LONG, OFFLINE, ONLINE, PRESS, REPEAT
+from catnip.drivers.debounce import LONG, OFFLINE, ONLINE, PRESS, REPEAT, ticks_diff
 from catnip.hardware import TABLE, TRAY
 from catnip.keys import BACK
 from catnip.rules import TITLES
@@ -428,8 +428,6 @@ class App:
 
     def tick(self, now):
         """Timed changes: the announcement shown, the notice line."""
-        from catnip.drivers.debounce import ticks_diff
-
         scene = self.scene
         if scene.kind == "play" and scene.banner_due(now):
             scene.next_banner(now)
@@ -487,8 +485,13 @@ class App:
             n = self.stations
             for i in range(n):
                 # The station pressed last first: its player is waiting. The
-                # buttons get their turn between panels.
-                self.refresh((self.pressed + i) % n, clock.ticks_ms())
+                # buttons get their turn between drawing a panel (some 20 ms
+                # on the Pico) and sending it (up to 25 ms), and between panels.
+                k = (self.pressed + i) % n
+                if self.dirty[k]:
+                    self.redraw(k)
+                    await clock.sleep_ms(0)
+                self.hw.screens[k].flush(clock.ticks_ms())
                 await clock.sleep_ms(0)
             if self.hw.table is not None:
                 if self.table_dirty:

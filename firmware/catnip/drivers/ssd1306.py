@@ -136,6 +136,7 @@ class SSD1306:
         self.pages = height // 8
         self.frame = bytearray(self.pages * WIDTH)  # what the panel is to show
         self._marks = bytearray(self.pages)  # per page: the bands not sent yet
+        self._unsent = False  # some mark is set
         self._window = bytearray((_CTRL_CMD, 0x21, 0, 0, 0x22, 0, 0))
         self._cmd1 = bytearray((_CTRL_CMD, 0))  # a command alone
         self._cmd2 = bytearray((_CTRL_CMD, 0, 0))  # a command and its parameter
@@ -147,7 +148,10 @@ class SSD1306:
     def take(self, canvas):
         """Make the canvas (its top rows, on a 32-row panel) what the panel is
         to show; True if that changes anything. Sends nothing."""
-        return bool(_take(canvas.buf, self.frame, self._marks, self.pages))
+        if _take(canvas.buf, self.frame, self._marks, self.pages):
+            self._unsent = True
+            return True
+        return False
 
     # ---- setup and panel settings ---------------------------------------
 
@@ -224,6 +228,8 @@ class SSD1306:
         if canvas is not None:
             self.take(canvas)
         full = self._resend
+        if not full and not self._unsent:
+            return  # nothing changed: the screen loop asks every panel often
         self._resend = True  # stays set if a transfer below fails
         marks = self._marks
         top = last = 0
@@ -241,7 +247,7 @@ class SSD1306:
             self._send(top, last, span)
         for page in range(self.pages):
             marks[page] = 0
-        self._resend = False
+        self._unsent = self._resend = False
 
     def _send(self, top, last, span):
         first, end = span >> 3, span & 7

@@ -3,7 +3,7 @@
 # become actions through the game's screen module, and public events are
 # announced on every station one at a time (OK on any station moves on).
 # A long BACK opens the station's menu: back, high scores, end the game.
-from catnip.drivers.debounce import LONG, PRESS
+from catnip.drivers.debounce import LONG, PRESS, ticks_diff
 from catnip.keys import BACK, OK
 from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor
@@ -115,8 +115,6 @@ class Play:
             self.banner_at = now if self.banner else None
 
     def banner_due(self, now):
-        from catnip.drivers.debounce import ticks_diff
-
         return self.banner and now is not None and self.banner_at is not None and \
             ticks_diff(now, self.banner_at) >= BANNER_MS
 
