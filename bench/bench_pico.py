@@ -189,7 +189,8 @@ def _press_rows(flash: Path, work: Path) -> Iterator[Row]:
                 if pressed_ms is not None:
                     own.append(pressed_ms)
         framed += press_to_frame(run)
-    note = f"{REAL}, I2C at 400 kHz, button contact to the last byte on the panel"
+    note = (f"{REAL}, I2C at 400 kHz, button contact to the last byte of the panel's "
+            "refresh")
     for what, values, target in (("one station redraws", one, 50),
                                  ("every station redraws, the pressed station", own, 100),
                                  ("every station redraws, the last station", every, None)):
@@ -210,22 +211,28 @@ def _press_rows(flash: Path, work: Path) -> Iterator[Row]:
 
 def press_to_pixels(run: pico_rig.Run) -> list[tuple[set[str], float, float | None]]:
     """For each scenario press of a run: the station panels that got pixels
-    before the next press, ms from the press to the last of them, and ms to
-    the pressed station's own panel (None if it did not change)."""
+    before the next press, ms from the press until each of them showed it
+    (the last byte of its first refresh after the press: a panel's refresh
+    is its writes until another panel's begin), and ms until the pressed
+    station's own panel did (None if it did not change)."""
     pressed = sorted((e["t"], e.get("id", "")) for e in run.events()
                      if e.get("kind") == "scenario" and e.get("do") == "press")
-    writes = [(d["t_end"], d["to"][0]) for d in run.i2c()
-              if d.get("rw") == "W" and d.get("to") and d["to"][0].endswith("_oled")
-              and d["to"][0] != "table_oled" and d.get("n", 0) > 2]
+    writes = sorted((d["t_end"], d["to"][0]) for d in run.i2c()
+                    if d.get("rw") == "W" and d.get("to") and d["to"][0].endswith("_oled")
+                    and d["to"][0] != "table_oled" and d.get("n", 0) > 2)
     out = []
     for i, (t, button) in enumerate(pressed):
         nxt = pressed[i + 1][0] if i + 1 < len(pressed) else float("inf")
-        hits = [(end, panel) for end, panel in writes if t < end < nxt]
-        if hits:
-            own_panel = button.split("_")[0] + "_oled"
-            own = [end for end, panel in hits if panel == own_panel]
-            out.append(({p for _, p in hits}, (max(e for e, _ in hits) - t) * 1000,
-                        (max(own) - t) * 1000 if own else None))
+        shown: dict[str, float] = {}  # panel -> end of its first refresh
+        done: set[str] = set()
+        for end, panel in (w for w in writes if t < w[0] < nxt):
+            done.update(p for p in shown if p != panel)  # another panel's writes began
+            if panel not in done:
+                shown[panel] = end
+        if shown:
+            own = shown.get(button.split("_")[0] + "_oled")
+            out.append((set(shown), (max(shown.values()) - t) * 1000,
+                        (own - t) * 1000 if own is not None else None))
     return out
 
 

@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "firmware"))
 
-from catnip.tray import Calibrator, Tray, TrayError  # noqa: E402
+from catnip.tray import Tray, TrayError  # noqa: E402
+from catnip.tray.calibrator import Calibrator  # noqa: E402
 from devsim.traces import Session  # noqa: E402
 
 PER_CAT = 4300  # a 10 g cat on a 5 kg cell through an HX711 at gain 128

@@ -104,7 +104,7 @@ def calibrate_tray(tray, path):
     Calibrator: the empty base, then five cats one at a time, and a cat
     above each corner with four cells) on a load-cell trace like the
     table's, and save the result at `path`."""
-    from catnip.tray import Calibrator
+    from catnip.tray.calibrator import Calibrator
 
     cells, rate = len(tray["cells"]), tray["rate"]
     s = Session("virtual calibration", rate_hz=rate, cells=cells, per_cat=CAT_COUNTS,

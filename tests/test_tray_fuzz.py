@@ -36,7 +36,8 @@ def test_feed_and_confirm_let_out_only_tray_errors(r) -> None:
 
 
 def test_the_doors_name_what_was_wrong() -> None:
-    from catnip.tray import Calibration, Calibrator, Tray, TrayError
+    from catnip.tray import Calibration, Tray, TrayError
+    from catnip.tray.calibrator import Calibrator
 
     good = Calibration(80, [0], [1], 4300, 86, 86, 5).to_dict()
     for key, bad in (("rate_hz", 80.0), ("cats", True), ("noise", None), ("zero", "0"),

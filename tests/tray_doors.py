@@ -15,7 +15,8 @@ from collections.abc import Callable
 
 from tray_checks import check_state
 
-from catnip.tray import Calibration, Calibrator, Tray, TrayError
+from catnip.tray import Calibration, Tray, TrayError
+from catnip.tray.calibrator import Calibrator
 
 # Inputs are drawn from a random.Random: the benchmark's own seeded one (fast
 # enough for 100,000 inputs a door), or hypothesis's st.randoms() in the

@@ -17,7 +17,8 @@
 import sys
 
 from catnip import flashfile
-from catnip.tray import Calibrator, TrayError
+from catnip.tray import TrayError
+from catnip.tray.calibrator import Calibrator
 from catnip.tray.calibration import CORNERS, capture_length
 
 STEPS = ("begin", "empty", "cat", "corner", "save", "abort")

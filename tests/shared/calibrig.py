@@ -14,7 +14,7 @@ from apprig import AppRig, remove_tree
 from catnip import wire
 from catnip.journal import Journal
 from catnip.line import Line
-from catnip.tray import Calibrator
+from catnip.tray.calibrator import Calibrator
 from devsim.table import Table
 from devsim.traces import Session
 from tablerig import load

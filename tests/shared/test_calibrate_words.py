@@ -2,7 +2,8 @@
 # every TrayError a calibration can meet, raised by the tray package itself,
 # reads without a field name or a call in it, and says what to do.
 from catnip.calibrate import PLAIN, _again, percent, plain
-from catnip.tray import Calibration, Calibrator, TrayError
+from catnip.tray import Calibration, TrayError
+from catnip.tray.calibrator import Calibrator
 
 CODE_WORDS = ("capture(", "feed", "rate_hz", "per_cat", "cat_sd", "_", "%r", "None")
 

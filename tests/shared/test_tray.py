@@ -3,7 +3,8 @@ from check import message, raises
 from tray_checks import (PER_CAT, REALISTIC, agreeable, calibrate, check_counts,
                          check_no_phantoms, check_small_ints, play, session)
 
-from catnip.tray import Calibration, Calibrator, Tray, TrayError
+from catnip.tray import Calibration, Tray, TrayError
+from catnip.tray.calibrator import Calibrator
 from devsim.traces import Ramp, Session, Trace, impulse_ring
 
 _CAL = {}

@@ -7,7 +7,8 @@ from chainrig import Tap, board, check_exact, direct, run, summary
 from check import message
 from tray_checks import PER_CAT, REALISTIC, session
 
-from catnip.tray import Calibration, Calibrator, Tray
+from catnip.tray import Calibration, Tray
+from catnip.tray.calibrator import Calibrator
 from devsim.table import Table
 from devsim.traces import Ramp, Session, Trace, weights_at
 

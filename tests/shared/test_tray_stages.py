@@ -4,7 +4,7 @@
 from check import message
 
 from catnip.tray import Calibration, TrayError
-from catnip.tray.calibration import corner_gains
+from catnip.tray.calibrator import corner_gains
 from catnip.tray.counting import Counter
 from catnip.tray.episode import Episode
 from catnip.tray.lean import lean

@@ -2,7 +2,8 @@
 # devsim.traces, play them into catnip.tray.Tray, and check what it said
 # against the ground truth. Used by the dual-interpreter tests here and by
 # the hypothesis properties in tests/test_tray_props.py.
-from catnip.tray import Calibrator, Tray
+from catnip.tray import Tray
+from catnip.tray.calibrator import Calibrator
 from devsim.traces import Session
 
 PER_CAT = 4300  # a 10 g cat on a 5 kg cell

@@ -28,11 +28,12 @@
 # level), episode (what the load did while moving), counting (whole cats),
 # turn (the tower, the attempt, proposals), lean (where the weight sits),
 # calibration (what the maker measured), estimator (Tray: when each stage is
-# asked), feed (TrayFeed: the driver's callbacks).
-from catnip.tray.calibration import Calibration, Calibrator
+# asked), feed (TrayFeed: the driver's callbacks); calibrator (Calibrator: the
+# maker's procedure, imported from catnip.tray.calibrator only while a tray is
+# calibrated: on the Pico imported code takes heap).
+from catnip.tray.calibration import Calibration
 from catnip.tray.common import ALL_ONES, FULL_SCALE, MIN_COUNT, TrayError
 from catnip.tray.estimator import Tray
 from catnip.tray.feed import TrayFeed
 
-__all__ = ["ALL_ONES", "FULL_SCALE", "MIN_COUNT", "Calibration", "Calibrator", "Tray",
-           "TrayError", "TrayFeed"]
+__all__ = ["ALL_ONES", "FULL_SCALE", "MIN_COUNT", "Calibration", "Tray", "TrayError", "TrayFeed"]
