@@ -235,8 +235,8 @@ def test_counting_goes_back_past_a_hand_that_passed_for_a_light_cat():
 
 
 def test_counting_goes_back_to_a_light_cat_that_was_not_clean():
-    # A cat 0.12 light (three cat deviations here; or lighter by the drift
-    # the zero lagged behind) is whole cats from the tare but not clean. A
+    # A cat 0.12 light (cats differ by 2.5% here; or a lighter cat weighed
+    # under drift the zero lagged behind) is whole cats, not clean. A
     # hand then holds 0.17 of the next cat still: 1.05, which passes for
     # clean. When the hand lets go, only the light cat's state explains the
     # load: the tray goes back to it, although it was not clean.
