@@ -4,7 +4,7 @@ seeds."""
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from tray_checks import (PER_CAT, REALISTIC, calibrate, check_counts, check_no_phantoms,
                          check_small_ints, play, play_checked, session)
@@ -36,6 +36,9 @@ def test_counts_are_right_at_realistic_noise(seed: str, script: str, rate: int) 
 @FEW
 @given(seed=st.text("abcdef", min_size=3, max_size=6),
        drift=st.integers(-PER_CAT, PER_CAT), creep=st.integers(0, 20))
+# A light first cat weighed under a fast drift (0.6 of a cat a minute) is not
+# clean; a hand then held part of the second cat still, passing for clean.
+@example(seed="aacfbe", drift=-2586, creep=1)
 def test_no_drift_or_creep_makes_a_phantom(seed: str, drift: int, creep: int) -> None:
     s = Session(seed, rate_hz=10, noise=REALISTIC, per_cat=PER_CAT,
                 drift_per_min=drift, creep_permille=creep)

@@ -31,12 +31,15 @@ class Counter:
         self.anchor_cats = self._clean_cats = 0
         self.anchor_conf = self._clean_conf = 0
         self._unclean = 0  # quiet states since the last clean one
-        # The quiet state before the anchor, if it was clean: a change only
-        # it explains means the last turn was not over (rewind).
+        self._whole = False  # the anchor is whole cats from the clean one before it
+        # The quiet state before the anchor, if it was whole cats from a
+        # clean one: a change only it explains means the last turn was not
+        # over (rewind).
         self._back = self._back_cats = self._back_conf = 0
-        self._back_clean = False
+        self._back_whole = False
         self._learned = 0  # the cat the anchor taught the average, if any
         self.total = self.r = self.var = 0  # the last judgement (see whole)
+        self._off = self._var = 0  # the last judgement of a quiet state (see _clean_from)
 
     def whole(self, mass, anchor):
         """Is the change from anchor to mass whole cats? Leaves the cats
@@ -83,7 +86,7 @@ class Counter:
         self._back = last
         self._back_cats = last_cats
         self._back_conf = self.anchor_conf
-        self._back_clean = self._unclean == 0 and not clean  # never back past an answer
+        self._back_whole = self._whole and not clean  # never back past an answer
         self._learned = 0
         self.anchor = self.mass
         self.anchor_cats = self.cats
@@ -94,30 +97,44 @@ class Counter:
             self._clean_cats = self.cats
             self._clean_conf = self.conf
             self._unclean = 0
+            self._whole = True
         else:
             self._unclean += 1
+            self._whole = False
+            if self._unclean == 1:
+                self._judge(self._clean, self._clean_cats)
+                self._whole = is_whole(self._off, self._var)
 
     def _clean_from(self, mass, cats):
         """Is the count and mass now a clean whole number of cats from that
         state? One cat so is one more weighing of the average cat."""
-        n = self.cats - cats
-        step = self.mass - mass
-        off = scaled(step - n * self.per_cat, 1000, self.per_cat)
-        if not is_clean(off, self.step_var(n)):
+        self._judge(mass, cats)
+        if not is_clean(self._off, self._var):
             return False
-        if n == 1:
-            self._learn(step)
+        if self.cats - cats == 1:
+            self._learn(self.mass - mass)
         return True
+
+    def _judge(self, mass, cats):
+        """The count and mass now against that state: leaves the remainder
+        (thousandths of a cat) in _off and its expected variance in _var."""
+        n = self.cats - cats
+        self._off = scaled(self.mass - mass - n * self.per_cat, 1000, self.per_cat)
+        self._var = self.step_var(n)
 
     def rewind(self, mass):
         """Judged against the quiet state before the last one, if that was
-        clean, is the change whole cats? Then the last turn was not over: go
-        back to it, and forget the cat the last state taught the average (a
-        hand held part of it). The last state may have passed for clean: a
-        hand that still held a tenth of a cat looks like a light cat. Only
-        one quiet state back: further, the cats' differences add up until
-        anything looks whole."""
-        if not self._back_clean or not self.whole(mass, self._back):
+        whole cats from the clean state just before it, is the change whole
+        cats? Then the last turn was not over: go back to it, and forget the
+        cat the last state taught the average (a hand held part of it). The
+        last state may have passed for clean: a hand that still held a tenth
+        of a cat looks like a light cat. The state before need not have been
+        clean: a light cat is whole but not clean (two cat deviations light,
+        or lighter by the drift the zero lagged behind), and it is the light
+        cat that lets a hand's fraction pass for clean. Only one quiet state
+        back: further, the cats' differences add up until anything looks
+        whole."""
+        if not self._back_whole or not self.whole(mass, self._back):
             self.whole(mass, self.anchor)  # the verdict uses the current anchor
             return False
         if self._learned:
@@ -129,7 +146,8 @@ class Counter:
         self.anchor_cats = self._clean_cats = self._back_cats
         self.anchor_conf = self._clean_conf = self._back_conf
         self._unclean = 0
-        self._back_clean = False  # nothing further back
+        self._whole = True  # the rest of the cats showed it was
+        self._back_whole = False  # nothing further back
         return True
 
     def _learn(self, cat):
