@@ -477,6 +477,9 @@ class App:
     async def run(self):
         clock = self.clock
         asyncio.create_task(self._buttons())
+        changed = getattr(getattr(self.hw, "buttons", None), "changed", None)
+        if changed is not None:
+            asyncio.create_task(self._changed(changed))
         if self.line is not None:
             asyncio.create_task(self._line())
         if self.weigh is not None:
@@ -511,11 +514,20 @@ class App:
 
     async def _buttons(self):
         while True:
-            if self.poll(self.clock.ticks_ms()):
-                # The player who pressed is watching their screen: it is
-                # redrawn and sent now, not at the screen loop's next turn.
-                self.refresh(self.pressed, self.clock.ticks_ms())
+            self._read_buttons()
             await self.clock.sleep_ms(POLL_MS)
+
+    async def _changed(self, changed):
+        # The expanders' shared INT line fell: poll now, not up to POLL_MS later.
+        while True:
+            await changed.wait()
+            self._read_buttons()
+
+    def _read_buttons(self):
+        if self.poll(self.clock.ticks_ms()):
+            # The player who pressed is watching their screen: it is redrawn
+            # and sent now, not at the screen loop's next turn.
+            self.refresh(self.pressed, self.clock.ticks_ms())
 
     async def _line(self):
         while True:

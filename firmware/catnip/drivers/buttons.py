@@ -133,6 +133,16 @@ class Buttons:
         self.ready = asyncio.Event()
         self.stations = []
         self._full_at = None
+        # Set when the INT line falls: a button changed, so whoever waits on
+        # it can poll at once instead of at the next poll_ms.
+        self.changed = None
+        flag = getattr(asyncio, "ThreadSafeFlag", None)  # MicroPython's (CPython has none)
+        if irq is not None and flag is not None:
+            self.changed = flag()
+            irq.irq(self._fell, irq.IRQ_FALLING)
+
+    def _fell(self, pin):
+        self.changed.set()
 
     def add(self, source, repeat=0):
         """Add a source; its events carry the returned station number.
