@@ -104,7 +104,21 @@ class App:
                 unload("catnip.tray")
         _tidy()  # the game's code is about to load: give it the heap in one piece
 
+    def _loading(self, what):
+        """The press that starts or resumes a game waits while the game's code
+        loads from flash (a few hundred ms on the Pico): its station says so
+        at once. The game's own screens follow on every station."""
+        fb = self.hw.canvas
+        draw.clear(fb)
+        draw.title(fb, "catnip")
+        draw.paragraph(fb, what, 3)
+        self._canvas = None
+        screen = self.hw.screens[self.pressed]
+        screen.take(fb)
+        screen.flush(self.clock.ticks_ms())
+
     def start(self, name, config, seats):
+        self._loading("Starting %s..." % TITLES.get(name, name))
         self._load(name)
         try:
             game = rules.new(name, config, self.seeds() if self.seeds is not None else None)
@@ -122,6 +136,7 @@ class App:
 
     def resume(self):
         gid, header, _ = self.journal.resumable()
+        self._loading("Resuming %s..." % TITLES.get(header.get("game"), "the game"))
         self._load(header.get("game"))
         try:
             game = rebuild(header)

@@ -204,3 +204,24 @@ def test_a_press_on_the_shared_int_line_is_read_at_once():
         assert max(delays) <= 6, delays
     finally:
         rig.close()
+
+
+def test_the_station_that_starts_a_game_says_so_while_its_code_loads():
+    # On the Pico the game's rules and screens load from flash for a few
+    # hundred ms after the press that starts it: that station says so at once.
+    rig = _rig("loading")
+    shown = []
+    real_begin = rig.app.journal.begin
+
+    def begin(header):  # the journal's header is written once the code is in
+        shown.append(" ".join(rig.lines(rig.app.pressed)))
+        return real_begin(header)
+
+    try:
+        rig.app.journal.begin = begin
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        assert len(shown) == 1 and "Starting Meow Heist..." in shown[0], shown
+        assert rig.app.scene.kind == "play"
+        assert "Starting" not in " ".join(rig.lines(rig.app.pressed))  # the game's screen now
+    finally:
+        rig.close()
