@@ -209,12 +209,16 @@ def _press_rows(flash: Path, work: Path) -> Iterator[Row]:
         yield ("link", "press to its move's frame: max", round(max(framed), 1), "ms", note)
 
 
+REFRESH_GAP_S = 0.010  # a panel's page writes follow each other within a millisecond
+
+
 def press_to_pixels(run: pico_rig.Run) -> list[tuple[set[str], float, float | None]]:
     """For each scenario press of a run: the station panels that got pixels
     before the next press, ms from the press until each of them showed it
     (the last byte of its first refresh after the press: a panel's refresh
-    is its writes until another panel's begin), and ms until the pressed
-    station's own panel did (None if it did not change)."""
+    is its writes until another panel's begin or a pause of REFRESH_GAP_S),
+    and ms until the pressed station's own panel did (None if it did not
+    change)."""
     pressed = sorted((e["t"], e.get("id", "")) for e in run.events()
                      if e.get("kind") == "scenario" and e.get("do") == "press")
     writes = sorted((d["t_end"], d["to"][0]) for d in run.i2c()
@@ -227,6 +231,8 @@ def press_to_pixels(run: pico_rig.Run) -> list[tuple[set[str], float, float | No
         done: set[str] = set()
         for end, panel in (w for w in writes if t < w[0] < nxt):
             done.update(p for p in shown if p != panel)  # another panel's writes began
+            if panel in shown and end - shown[panel] > REFRESH_GAP_S:
+                done.add(panel)  # a later refresh of the same panel
             if panel not in done:
                 shown[panel] = end
         if shown:

@@ -260,11 +260,12 @@ class App:
                 except ValueError as e:
                     scene.problem = str(e)
                 return
-            flashfile.save(SETUP_FILE, scene.remembered())
+            remembered = scene.remembered()
             if out[0] == "resume":
                 self.resume()
             else:
                 self.start(out[1], out[2], out[3])
+            flashfile.save(SETUP_FILE, remembered)  # after: the press's station answers first
             return
         choice = scene.press(button)
         self._all_dirty()
