@@ -71,6 +71,16 @@ def _attempts(rig, load, wait):
     assert all("proposal" in n for n in notes), notes
 
 
+def _place_proposed(rig, load):
+    """P1 draws a cat and places it; the tray proposes its height on P1's station."""
+    rig.run(3000)  # the tray finds the base and its four cats
+    rig.table.stations[0].tap("ok", hold_ms=40)  # P1 draws a cat
+    rig.run(1000)
+    load.cats += 1
+    rig.run(3000)
+    assert rig.shows(0, "Tray: h"), rig.lines(0)
+
+
 def _tray_rig(tag, per_cat=PER_CAT):
     path = _fresh(tag)
     _calibration(path + "/calibration.json", per_cat)
@@ -152,12 +162,7 @@ def test_a_tower_that_falls_after_its_cat_was_proposed_is_proposed_again():
     rig, load = _tray_rig("tray-refall")
     try:
         app, log = rig.app, rig.app.game.log
-        rig.run(3000)
-        rig.table.stations[0].tap("ok", hold_ms=40)  # P1 draws a cat
-        rig.run(1000)
-        load.cats += 1
-        rig.run(3000)
-        assert rig.shows(0, "Tray: h"), rig.lines(0)
+        _place_proposed(rig, load)
         load.cats -= 2
         rig.run(4000)
         assert rig.shows(0, "Tray: 2 fell"), rig.lines(0)
@@ -177,12 +182,7 @@ def test_a_report_that_overrules_the_tray_is_what_the_tray_follows():
     rig, load = _tray_rig("tray-overruled")
     try:
         app = rig.app
-        rig.run(3000)
-        rig.table.stations[0].tap("ok", hold_ms=40)  # P1 draws a cat
-        rig.run(1000)
-        load.cats += 1
-        rig.run(3000)
-        assert rig.shows(0, "Tray: h"), rig.lines(0)
+        _place_proposed(rig, load)
         tray = app.weigh.tray
         assert tray.turn.tower == BASE + 1
         app.act(0, ("collapse", 2, 0))
@@ -202,12 +202,7 @@ def test_what_the_tray_learned_of_the_cats_is_kept_for_the_next_game():
     rig, load = _tray_rig("tray-learns", per_cat=PER_CAT * 98 // 100)
     try:
         app = rig.app
-        rig.run(3000)
-        rig.table.stations[0].tap("ok", hold_ms=40)  # P1 draws a cat
-        rig.run(1000)
-        load.cats += 1
-        rig.run(3000)
-        assert rig.shows(0, "Tray: h"), rig.lines(0)
+        _place_proposed(rig, load)
         rig.table.stations[0].tap("ok", hold_ms=40)
         rig.run(1000)
         app.weigh.finished()

@@ -340,10 +340,10 @@ class HX711Group:
     def _due_us(self, missing):
         """With conversions timed by interrupt and every period learned: how
         long until the last chip in `missing` converts, at the latest; else -1."""
-        if self._falls is None or self._learned_wait(self._clock.ticks_us()) < 0:
-            return -1
         clock = self._clock
         now_us = clock.ticks_us()
+        if self._falls is None or self._learned_wait(now_us) < 0:
+            return -1
         due = 0
         for i in range(self._n):
             if missing >> i & 1:
