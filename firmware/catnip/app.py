@@ -17,6 +17,7 @@
 # (stations one at a time, with the buttons polled between, so a redraw never
 # starves input), the serial line and, during Stack O' Cats, the tray.
 import asyncio
+import gc
 
 from catnip import flashfile, forget, rules
 from catnip.drivers.debounce import LONG, OFFLINE, ONLINE, PRESS, REPEAT, ticks_diff
@@ -560,8 +561,6 @@ def unload(prefix):
 
 
 def _tidy():
-    import gc
-
     gc.collect()
 
 
@@ -572,10 +571,11 @@ def rebuild(header):
 
 
 class _PicoClock:
-    def ticks_ms(self):
+    # Bound once: `time` is a built-in that a file may extend, so importing
+    # from it inside a function searches the filesystem on every call, some
+    # 6 ms on the Pico's littlefs. The loop asks the time several times a pass.
+    def __init__(self):
         from time import ticks_ms
 
-        return ticks_ms()
-
-    def sleep_ms(self, ms):
-        return asyncio.sleep_ms(ms)
+        self.ticks_ms = ticks_ms
+        self.sleep_ms = asyncio.sleep_ms
