@@ -114,6 +114,7 @@ try:
     app.step(time.ticks_ms())
     stage = "over"
     assert app.game.result() is not None, "the actions did not end the game"
+    assert app.scene.kind == "end", "the standings did not follow the last move"
     stage = None
 except MemoryError:
     # (no SystemExit: at the REPL it soft-resets the board)

@@ -24,6 +24,7 @@ import sys
 import catnip.journal as journal_module
 from catnip.rules.rng import Rng
 from catnip.ui.end import CHOICES
+import tablebot
 from simplay import GAMES, POLICIES, Recorder, choose_game, clear
 
 
@@ -151,6 +152,7 @@ def play_on(rec, actions):
 
 
 def standings(rec):
+    tablebot.read_out(rec.app)
     assert rec.app.scene.kind == "end", "the game did not end: %s" % rec.vt.lines(1)
     return [r for r in rec.app.scene.rows if r not in CHOICES]
 
@@ -186,6 +188,7 @@ def damaged_middle(name, actions, result):
     rec = start(name, Flash())
     for seat, action in actions:
         rec.app.act(seat, action)
+    tablebot.read_out(rec.app)
     rec.vt.close()
     rec = start(name, Flash())  # the same deal again, as a new game
     for seat, action in actions[:len(actions) // 2]:
@@ -233,6 +236,7 @@ def main(argv):
             for seat, action in actions:
                 rec.app.act(seat, action)
                 acked += 1
+            tablebot.read_out(rec.app)  # the standings: the journal's end record
         except PowerCut:
             pass
         else:
@@ -240,7 +244,7 @@ def main(argv):
         rec.vt.close()
         again = boot(Flash())
         problems = list(again.vt.journal.problems)
-        if not again.vt.lines(1)[1].startswith("Resume") and acked == len(actions) - 1 and \
+        if not again.vt.lines(1)[1].startswith("Resume") and acked >= len(actions) - 1 and \
                 finished_on_flash(again.vt.journal) == result:
             resumed = len(actions)  # the end reached the flash: nothing to resume
         else:

@@ -229,6 +229,8 @@ class App:
         if scene.kind == "play":
             if scene.banner:
                 self._all_dirty()  # OK on any station moves every screen on
+            elif self.game.result() is not None:
+                return  # the game is over: the standings come at the next tick
             out = scene.key(station, button, kind)
             self.dirty[station] = True
             if out is None:
@@ -313,9 +315,7 @@ class App:
             if tune is not None:
                 self.sound.play(tune, self.now)
         self.scene.announce(events, self.now)
-        if self.game.result() is not None:
-            self._over()
-        self._all_dirty()
+        self._all_dirty()  # a last move's standings follow its announcements (tick)
 
     def _tray_answer(self, seat, action):
         record = self.weigh.answer(action[1]) if self.weigh is not None else None
@@ -446,9 +446,13 @@ class App:
     def tick(self, now):
         """Timed changes: the announcement shown, the notice line."""
         scene = self.scene
-        if scene.kind == "play" and scene.banner_due(now):
+        if scene.kind != "play":
+            pass
+        elif scene.banner_due(now):
             scene.next_banner(now)
             self._all_dirty()
+        elif not scene.banner and self.game.result() is not None:
+            self._over()  # the last move was shown on every station: now the standings
         if self.notices and ticks_diff(now, self.notice_at) > NOTICE_MS:
             self.notices.pop(0)
             self.notice_at = now

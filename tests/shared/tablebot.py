@@ -154,6 +154,14 @@ def next_press(app, game_name, options, seats):
     return station, press_for(scene, station, action)
 
 
+def read_out(app):
+    """The announcements showing are read (OK, as at the table) and the
+    scene moves on: after a game's last move, to the standings."""
+    while app.scene.kind == "play" and app.scene.banner:
+        app.scene.next_banner(None)
+    app.tick(app.now)
+
+
 def play(rig, game_name, options, seats, limit=20000):
     """Play from setup to the standings; returns the presses made."""
     presses = 0

@@ -108,6 +108,7 @@ def test_a_journal_that_fails_every_move_says_so_once_and_the_game_goes_on():
             assert 0 < len(notices) <= 4, notices
         assert any("journal" in n.lower() for n in notices), notices
         assert len(rig.app.game.log) == moves, "the game went on in RAM"
+        tablebot.read_out(rig.app)
         assert rig.app.scene.kind == "end", "and reached its standings"
     finally:
         rig.close()
@@ -132,6 +133,39 @@ def test_an_announcement_is_drawn_once_and_shown_on_every_station():
         assert "OK: next" in screens[0][-1], screens[0]
     finally:
         rig.close()
+
+
+def test_the_last_move_is_shown_on_every_station_before_the_standings():
+    # The last safe's reveal is the game's climax: it runs like any other,
+    # and the standings follow once it has been read (OK, or its time).
+    rig = _rig("last")
+    try:
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        app = rig.app
+        while app.game.result() is None:
+            while app.scene.banner:
+                app.scene.next_banner(None)
+            app.act(*tablebot.choose(app.game, "heist"))
+        rig.run(50)
+        assert app.scene.kind == "play" and app.scene.banner, "no reveal before the standings"
+        shown = app.scene.banner[0]
+        assert draw_first(shown) in " ".join(rig.lines(0)) and \
+            draw_first(shown) in " ".join(rig.lines(1)), (shown, rig.lines(0), rig.lines(1))
+        rig.tap(0, "down")  # not a move: the game is over
+        assert app.scene.kind == "play" and app.scene.banner[0] == shown
+        for _ in range(len(app.scene.banner)):
+            rig.tap(1, "ok")
+        rig.run(50)
+        assert app.scene.kind == "end", rig.lines(0)
+        assert "1." in " ".join(rig.lines(0)), rig.lines(0)
+    finally:
+        rig.close()
+
+
+def draw_first(text):
+    from catnip.ui import draw
+
+    return draw.wrap(text)[0]
 
 
 def test_the_heap_is_collected_once_a_moves_screens_are_out():
