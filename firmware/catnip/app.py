@@ -20,7 +20,7 @@ import asyncio
 import gc
 
 from catnip import flashfile, forget, rules
-from catnip.drivers.debounce import LONG, OFFLINE, ONLINE, PRESS, REPEAT, ticks_diff
+from catnip.drivers.debounce import LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, ticks_diff
 from catnip.hardware import TABLE, TRAY
 from catnip.keys import BACK
 from catnip.rules import TITLES
@@ -66,7 +66,7 @@ class App:
         self.scene = None
         self._canvas = None  # what the canvas holds when every station shows it alike
         self.calibration = None  # a catnip.calibrate.Session while the tray is calibrated
-        self.collect = False  # a move was made: collect the heap once its screens are out
+        self.collect = False  # a press or a move: collect the heap once its screens are out
         if line is not None:
             line.on_command = self.command
         self._setup()
@@ -211,6 +211,8 @@ class App:
             self._station_health(station, kind == ONLINE)
             return
         self.pressed = station  # its screen is refreshed first
+        if kind != RELEASE:
+            self.collect = True  # once its screens are out (_idle)
         self.key(station, button, kind)
 
     def _station_health(self, station, online):
@@ -526,9 +528,10 @@ class App:
             await clock.sleep_ms(FRAME_MS)
 
     def _idle(self):
-        # A collection on the Pico holds the loop for tens of milliseconds.
-        # Made when a move's screens are all out, while the players read
-        # them, it is not made later in the middle of someone's press.
+        # A collection on the Pico holds the loop for 10-30 ms. Made once a
+        # press's screens are all out, while the players read them, it is
+        # not forced by an allocation in the middle of the next press. (Asking
+        # gc.mem_free() whether one is due costs 8 ms itself.)
         if self.collect and True not in self.dirty:
             self.collect = False
             _tidy()
