@@ -170,15 +170,25 @@ def _game_rows(flash: Path, work: Path, game: str, config: dict, draw_every: int
 # ---- press to pixels ----------------------------------------------------------
 
 
+PRESS_GAMES = (  # on the seven stations of the bench's world
+    ("purrfect", {"mode": "scorekeeper"}, 7),  # every station seated, a few rounds
+    ("heist", {"variant": "standard", "gems": "digital"}, 4),  # a hundred moves
+)
+
+
 def _press_rows(flash: Path, work: Path) -> Iterator[Row]:
-    """Purrfect as the scorekeeper with all seven stations seated: cursor moves
-    redraw one station, each setup change and each recorded round all of them."""
-    work.mkdir()
-    image = work / "flash.img"
-    shutil.copy(flash, image)
-    seats = list(range(pico_rig.STATIONS))
-    runs = [pico_rig.start(image, work, "purrfect", {"mode": "scorekeeper"}, seats)]
-    runs += pico_rig.finish(image, work, "purrfect", {"mode": "scorekeeper"}, seats).runs
+    """Purrfect as the scorekeeper with all seven stations seated, then a
+    four-player Meow Heist: cursor moves redraw one station, each setup change
+    and each move all of them."""
+    runs = []
+    for game, options, players in PRESS_GAMES:
+        folder = work / game
+        folder.mkdir(parents=True)
+        image = folder / "flash.img"
+        shutil.copy(flash, image)
+        seats = list(range(players))
+        runs.append(pico_rig.start(image, folder, game, options, seats))
+        runs += pico_rig.finish(image, folder, game, options, seats).runs
     one, every, own, framed = [], [], [], []
     for run in runs:
         for panels, ms, pressed_ms in press_to_pixels(run):
