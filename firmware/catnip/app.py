@@ -446,15 +446,15 @@ class App:
         return handled
 
     def tick(self, now):
-        """Timed changes: the announcement shown, the notice line."""
+        """Timed changes: the announcement shown, the standings once the last
+        move's have been read, the notice line."""
         scene = self.scene
-        if scene.kind != "play":
-            pass
-        elif scene.banner_due(now):
-            scene.next_banner(now)
-            self._all_dirty()
-        elif not scene.banner and self.game.result() is not None:
-            self._over()  # the last move was shown on every station: now the standings
+        if scene.kind == "play":
+            if scene.banner_due(now):
+                scene.next_banner(now)
+                self._all_dirty()
+            elif not scene.banner and self.game.result() is not None:
+                self._over()
         if self.notices and ticks_diff(now, self.notice_at) > NOTICE_MS:
             self.notices.pop(0)
             self.notice_at = now
