@@ -231,8 +231,11 @@ class App:
         if scene.kind == "play":
             if scene.banner:
                 self._all_dirty()  # OK on any station moves every screen on
-            elif self.game.result() is not None:
-                return  # the game is over: the standings come at the next tick
+                scene.key(station, button, kind)
+                self._standings_due()
+                return
+            if self.game.result() is not None:
+                return  # over, its last announcement gone by time: the standings are due
             out = scene.key(station, button, kind)
             self.dirty[station] = True
             if out is None:
@@ -453,12 +456,17 @@ class App:
             if scene.banner_due(now):
                 scene.next_banner(now)
                 self._all_dirty()
-            elif not scene.banner and self.game.result() is not None:
-                self._over()
+            self._standings_due()
         if self.notices and ticks_diff(now, self.notice_at) > NOTICE_MS:
             self.notices.pop(0)
             self.notice_at = now
             self._all_dirty()
+
+    def _standings_due(self):
+        # A game's last move is shown like any other; once its announcements
+        # have been read (OK, or their time), the standings replace it.
+        if not self.scene.banner and self.game.result() is not None:
+            self._over()
 
     def refresh(self, k, now):
         """Bring station k's panel up to date (redraw if needed, send what changed)."""
