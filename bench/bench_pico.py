@@ -306,7 +306,7 @@ def _tray_rows(flash: Path, work: Path, rate: int) -> Iterator[Row]:
     label = f"tray {rate} SPS, 4 cells"
     yield (label, "readings delivered", round(100 * len(readings) / max(1, conversions), 1), "%",
            f"{REAL}: {len(readings)} of {conversions} conversions in {span[1] - span[0]:.1f} s; "
-           "target >= 99 % at 80 SPS; the driver on this branch")
+           "target >= 99 % at 80 SPS; through Hardware.weigh(), as the app reads them")
     if highs:
         yield (label, "PD_SCK high within a word, longest", round(max(highs), 2), "µs",
                f"{REAL}, {len(highs)} words; power-down above 60")
