@@ -67,6 +67,7 @@ class App:
         self._canvas = None  # what the canvas holds when every station shows it alike
         self.calibration = None  # a catnip.calibrate.Session while the tray is calibrated
         self.collect = False  # a press or a move: collect the heap once its screens are out
+        self.ended = False  # the game in play is over and its end journaled (_ending)
         if line is not None:
             line.on_command = self.command
         self._setup()
@@ -163,6 +164,7 @@ class App:
 
     def _play(self, name, game, seats):
         self.name, self.game, self.seats = name, game, seats
+        self.ended = False
         forget("catnip.journal_scan")  # recording the game needs none of it
         self._enter("play")
         from catnip.ui.play import Play
@@ -175,7 +177,13 @@ class App:
                 self.weigh.stop()
         self._all_dirty()
 
-    def _over(self):
+    def _ending(self):
+        """The game is over: its end journaled and told, once. Done while the
+        players read the last move (App._idle), with the standings' code
+        loaded from flash, so the press that brings them does not wait."""
+        if self.ended:
+            return
+        self.ended = True
         result = self.game.result()
         self._record(self.journal.finish, result)
         self.send("end", gid=self.gid, result=result)
@@ -184,10 +192,14 @@ class App:
                 self._clowder_score(result)
             if self.weigh is not None:
                 self.weigh.finished()
+        import catnip.ui.end  # noqa: F401
+
+    def _over(self):
+        self._ending()
         self._enter("end")
         from catnip.ui.end import End, standings
 
-        self.scene = End(TITLES[self.name], standings(self.name, result))
+        self.scene = End(TITLES[self.name], standings(self.name, self.game.result()))
         self.sound.play("end", self.now)
         self._all_dirty()
 
@@ -543,6 +555,8 @@ class App:
         if self.collect and True not in self.dirty:
             self.collect = False
             _tidy()
+            if self.scene.kind == "play" and self.game.result() is not None:
+                self._ending()
 
     async def _buttons(self):
         while True:
