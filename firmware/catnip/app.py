@@ -548,15 +548,17 @@ class App:
             await clock.sleep_ms(FRAME_MS)
 
     def _idle(self):
-        # A collection on the Pico holds the loop for 10-30 ms. Made once a
-        # press's screens are all out, while the players read them, it is
-        # not forced by an allocation in the middle of the next press. (Asking
-        # gc.mem_free() whether one is due costs 8 ms itself.)
+        # What no press should wait for, done once a press's screens are all
+        # out, while the players read them: a collection (10-30 ms on the
+        # Pico; left to an allocation, it lands in the middle of the next
+        # press, and asking gc.mem_free() whether one is due costs 8 ms), a
+        # finished game's end, and the journal's seal of a full tail (an erase).
         if self.collect and True not in self.dirty:
             self.collect = False
             _tidy()
             if self.scene.kind == "play" and self.game.result() is not None:
                 self._ending()
+            self._record(self.journal.ready)
 
     async def _buttons(self):
         while True:

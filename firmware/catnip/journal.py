@@ -17,7 +17,8 @@
 # 512 bytes inline in its folder's metadata, so an append costs a metadata
 # commit and seldom an erase. When the tail would pass PAGE_BYTES it is
 # appended to `log` in one go and a new tail starts, named by its offset, so
-# a cut between those two steps is recognised and undone. (Appending each
+# a cut between those two steps is recognised and undone; ready() does it
+# ahead, while nobody waits, once the tail is nearly full. (Appending each
 # record to one big file makes littlefs copy its last block to a freshly
 # erased one on every flush: an erase, ~45 ms on the Pico, per action. And
 # keeping every page as its own file slows each commit as the folder grows.)
@@ -38,6 +39,7 @@ from binascii import crc32
 from catnip.rules.log import put_number, put_varint, put_word  # the log's own encoding
 
 PAGE_BYTES = 448  # the tail stays inline in littlefs's metadata (< 512)
+AHEAD_BYTES = 112  # ready() seals a tail with less room than this left
 RECORD_MAX = 2048  # largest JSON payload (a header, a note, a result)
 _FRAME_MAX = RECORD_MAX + 8  # no frame is longer: a torn one is shorter
 _CHUNK = 512  # bytes read at a time
@@ -274,10 +276,25 @@ class Journal:
                 f.write(frames)
                 f.flush()
         except OSError as e:
-            self._stopped = ("the journal stopped recording game %d: the flash refused a write "
-                             "(%s); end or abandon the game" % (game.gid, _why(e)))
-            raise JournalError(self._stopped)
+            self._refused(game, e)
         game.fill += n
+
+    def ready(self):
+        """Seal a nearly full tail now, while nobody waits (App._idle): the
+        seal copies a block of the log (a flash erase, some 45 ms on the
+        Pico), which the next record then does not wait for."""
+        game = self._live
+        if game is None or self._stopped is not None or game.fill <= PAGE_BYTES - AHEAD_BYTES:
+            return
+        try:
+            self._seal(game)
+        except OSError as e:
+            self._refused(game, e)
+
+    def _refused(self, game, e):
+        self._stopped = ("the journal stopped recording game %d: the flash refused a write "
+                         "(%s); end or abandon the game" % (game.gid, _why(e)))
+        raise JournalError(self._stopped)
 
     def _seal(self, game):
         # Move the full tail onto the end of the log; the next tail is named

@@ -106,6 +106,8 @@ def _tear(root):
     for folder in os.listdir(root):
         if folder.endswith(".playing"):
             pages = sorted(int(p) for p in os.listdir(root + "/" + folder) if p.isdigit())
+            if not pages:
+                return  # the tail was just sealed: no record is being written
             page = "%s/%s/%d" % (root, folder, pages[-1])
             with open(page, "rb") as f:
                 data = f.read()

@@ -7,7 +7,7 @@ import sys
 
 from check import message, raises
 
-from catnip.journal import PAGE_BYTES, Journal, JournalError
+from catnip.journal import AHEAD_BYTES, PAGE_BYTES, Journal, JournalError
 
 MICROPYTHON = sys.implementation.name == "micropython"
 HEADER = {"game": "stack", "config": {"players": 3, "mode": "composure"}, "seed": "s33d",
@@ -163,6 +163,29 @@ def test_compact_frames_and_a_small_tail():
     names = sorted(os.listdir(folder_of(root, gid)))
     assert names == [str(starts[-1]), "log"], names
     assert len(read(folder_of(root, gid) + "/" + names[0])) <= PAGE_BYTES
+
+
+def test_ready_seals_a_nearly_full_tail_so_the_next_record_does_not():
+    # The seal copies a block of the log (an erase on the Pico); the table
+    # asks for it while nobody waits, and the next move is one small commit.
+    root = scratch() + "/journal"
+    move = (3, ("offer", 18, 20))  # ten bytes on flash
+    j, gid, _, _ = record_game(root, [move] * 10, 1000)
+    j.ready()  # 100 bytes in the tail: room enough, nothing is done
+    assert sorted(os.listdir(folder_of(root, gid))) == ["0"]
+    while len(read(folder_of(root, gid) + "/0")) <= PAGE_BYTES - AHEAD_BYTES:
+        j.action(*move)
+    before = list(j.entries(gid))
+    j.ready()
+    names = sorted(os.listdir(folder_of(root, gid)))
+    assert names == ["log"], names  # sealed: the next record starts a new tail
+    assert Journal(root).resumable()[2] == len(before)  # a cut now loses nothing
+    j.action(*move)
+    names = sorted(os.listdir(folder_of(root, gid)))
+    assert len(names) == 2 and len(read(folder_of(root, gid) + "/" + names[0])) == 10, names
+    assert list(j.entries(gid)) == before + [("action",) + move]
+    again = Journal(root)
+    assert again.resumable()[2] == len(before) + 1, again.resumable()
 
 
 def test_resume_carries_on_the_same_game():
