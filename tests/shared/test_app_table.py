@@ -148,8 +148,7 @@ def test_the_last_move_is_shown_on_every_station_before_the_standings():
         forget("catnip.ui.end")  # as the Pico is during a game (an earlier test's may linger)
         app = rig.app
         while app.game.result() is None:
-            while app.scene.banner:
-                app.scene.next_banner(None)
+            tablebot.read_out(app)
             app.act(*tablebot.choose(app.game, "heist"))
         rig.run(50)
         assert app.scene.kind == "play" and app.scene.banner, "no reveal before the standings"
