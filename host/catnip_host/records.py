@@ -21,6 +21,7 @@ from catnip_host import verify
 TITLES = {"heist": "Meow Heist", "stack": "Stack O' Cats", "purrfect": "Purrfect"}
 READS = ("begin", "end", "game", "entry")  # a game's frames that say when, and what was played
 MODES = {"patient": "Patient Paws", "clowder": "Clowder"}  # Stack O' Cats' other modes
+VARIANTS = {"composure": "Catlike Composure", **MODES}  # a Stack O' Cats play's mode, by name
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class Play:
     table: str  # the table's unique id
     gid: int  # the table's journal number for it
     session: int  # where it began (or was pulled, if played while no laptop listened)
-    began: float  # Unix time the laptop first heard of it
+    began: float | None  # Unix time it began; None when nobody knows
     ended: float | None  # Unix time its end was announced live; None if not seen
     record: dict  # the rules' record: game, config, seed_commit, seed, salt, log, finished
     result: dict | None  # the rules' result(); None for an abandoned game
@@ -48,6 +49,27 @@ class Play:
         return f"{TITLES[self.name]}: {MODES[mode]}" if mode in MODES else TITLES[self.name]
 
     @property
+    def game(self) -> str:
+        """The published game this is a play of (BGG and BG Stats know one
+        Stack O' Cats; the mode is the play's variant)."""
+        return TITLES[self.name]
+
+    @property
+    def variant(self) -> str:
+        """How it was played, in the words of the rulebooks: Stack O' Cats'
+        mode (and the Black Cat variant), Meow Heist's original edition; ""
+        for the standard game."""
+        config = self.record["config"]
+        if self.name == "stack":
+            black = ", Black Cat" if config.get("black_cat") else ""
+            return VARIANTS.get(config.get("mode", "composure"), "") + black
+        return "Original edition" if config.get("variant") == "original" else ""
+
+    def anonymous(self, seat: int) -> bool:
+        """Nobody named this seat (it is still "S3 P1")."""
+        return seating.is_unnamed(self.players[seat])
+
+    @property
     def finished(self) -> bool:
         return self.result is not None
 
@@ -60,13 +82,20 @@ class Play:
         return bool(self.result) and self.result.get("goal") == "fewest points"
 
     @property
-    def date(self) -> dt.datetime:
-        return dt.datetime.fromtimestamp(self.began).astimezone()
+    def date(self) -> dt.datetime | None:
+        """When it began, in local time; None when nobody knows."""
+        return None if self.began is None else dt.datetime.fromtimestamp(self.began).astimezone()
+
+    @property
+    def end(self) -> dt.datetime | None:
+        return None if self.ended is None else dt.datetime.fromtimestamp(self.ended).astimezone()
 
     @property
     def minutes(self) -> int | None:
         """Whole minutes from the first move heard to the end announced."""
-        return None if self.ended is None else max(0, round((self.ended - self.began) / 60))
+        if self.ended is None or self.began is None:
+            return None
+        return max(0, round((self.ended - self.began) / 60))
 
     @property
     def start_player(self) -> int | None:
@@ -122,10 +151,10 @@ class Filter:
     player: str | None = None
 
     def keeps(self, play: Play) -> bool:
-        day = play.date.date()
+        day = play.date and play.date.date()  # a game of unknown date is in no range
         return ((not self.sessions or play.session in self.sessions)
-                and (self.since is None or day >= self.since)
-                and (self.until is None or day <= self.until)
+                and (self.since is None or (day is not None and day >= self.since))
+                and (self.until is None or (day is not None and day <= self.until))
                 and (self.game is None or play.name == self.game)
                 and (self.player is None or self.player in play.players))
 
@@ -155,7 +184,7 @@ def load(store, keep: Filter | None = None) -> Loaded:
                 continue
             if keep.keeps(play):
                 out.plays.append(play)
-    out.plays.sort(key=lambda p: (p.began, p.table, p.gid))
+    out.plays.sort(key=lambda p: (p.began is None, p.began or 0, p.table, p.gid))
     return out
 
 

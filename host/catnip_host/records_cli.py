@@ -97,36 +97,70 @@ def _none_match(keep: records.Filter) -> click.ClickException:
 
 @click.command()
 @selecting
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "bgstats", "csv"]),
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "bgstats", "bgstats-link", "csv"]),
               default="jsonl", show_default=True,
               help="jsonl: a whole game per line (header, seed, actions, public events, result; "
-              "abandoned games too); bgstats: the BG Stats app's import file; csv: BGG-style "
-              "play fields (date, game, length, players, scores, winners)")
+              "abandoned games too); bgstats: the BG Stats app's import file (save it as "
+              "NAME.bgsplay); bgstats-link: BG Stats' link that opens one game in the app "
+              "(pick it with --session and --gid); csv: BGG-style play fields (date, game, "
+              "variant, length, players, scores, winners)")
+@click.option("--gid", type=int, help="only this game of the session (its number in "
+              "`catnip sessions list`)")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True, path_type=Path),
               help="write here instead of to standard output")
 @click.option("--location", default="catnip table", show_default=True,
               help="the location the BG Stats plays are filed under")
-def export(store, loaded, keep, fmt: str, output: Path | None, location: str) -> None:
+@click.option("--bgg-id", "bgg_ids", multiple=True, metavar="GAME=ID",
+              help="the game's BoardGameGeek id (the number in its boardgamegeek.com "
+              "address), e.g. --bgg-id heist=123456; repeatable; wins over the settings file")
+@click.option("--settings", "settings", type=click.Path(dir_okay=False, path_type=Path),
+              help="the settings file whose [bgg-ids] table names each game's BGG id  "
+              "[default: settings.toml in your user config folder]")
+@click.option("--bom", is_flag=True, help="csv: begin with a UTF-8 byte order mark, so "
+              "spreadsheets that guess the encoding read names such as Zoë right")
+def export(store, loaded, keep, fmt: str, gid: int | None, output: Path | None, location: str,
+           bgg_ids: tuple[str, ...], settings: Path | None, bom: bool) -> None:
     """Export the stored games: one session (--session), a date range
-    (--since/--until) or everything, with the players' names.
+    (--since/--until) or everything, with the players' names, as UTF-8
+    whatever the console's encoding.
 
     Each game is rebuilt from its revealed seed and moves by the rules, so
     scores and winners are the rules' own. Games still in play or not pulled
     from the table yet are left out (and counted on standard error)."""
+    from catnip_host import bgg
     from catnip_host import export as formats
 
+    if bom and fmt != "csv":
+        raise click.UsageError("--bom is for --format csv: JSON readers refuse a byte order mark")
+    try:
+        ids = bgg.ids(bgg_ids, settings)
+    except bgg.SettingsError as e:
+        raise click.BadParameter(str(e), param_hint="--bgg-id/--settings") from e
     plays = loaded.plays if fmt == "jsonl" else [p for p in loaded.plays if p.finished]
+    plays = [p for p in plays if gid is None or p.gid == gid]
     if not plays:
         raise _none_match(keep)
+    if fmt == "bgstats-link" and len(plays) != 1:
+        raise click.UsageError(f"a BG Stats link carries one game and {len(plays)} match: pick "
+                               "one with --session N --gid G (`catnip sessions list`)")
+    unknown = sorted({p.game for p in plays if p.name not in ids})
+    if fmt.startswith("bgstats") and unknown:
+        click.echo("no BGG id for " + ", ".join(unknown) + ": BG Stats will ask which game it "
+                   "is (--bgg-id GAME=ID or the settings file tell it)", err=True)
     if output is None:
-        formats.write(fmt, plays, sys.stdout, location)
+        sys.stdout.flush()
+        formats.write(fmt, plays, sys.stdout.buffer, location, ids, bom)
+        sys.stdout.buffer.flush()
         return
     try:
-        with output.open("w", encoding="utf-8", newline="") as out:
-            formats.write(fmt, plays, out, location)
+        with output.open("wb") as out:
+            formats.write(fmt, plays, out, location, ids, bom)
     except OSError as e:
         raise click.ClickException(f"cannot write {output}: {e.strerror}") from e
     click.echo(f"{len(plays)} game(s) written to {output}", err=True)
+    if fmt == "bgstats" and output.suffix != ".bgsplay":
+        click.echo(f"BG Stats opens files named .bgsplay: rename it {output.stem}.bgsplay to "
+                   "open it there", err=True)
 
 
 @click.command()
