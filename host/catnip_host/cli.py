@@ -15,6 +15,7 @@ STORE_HELP = "the session store (default: sessions.sqlite3 in your user data fol
 
 
 @click.group()
+@click.version_option(package_name="catnip-table", message="catnip %(version)s")
 def main() -> None:
     """catnip: the laptop side of the table companion."""
 

@@ -27,10 +27,9 @@ from typing import Any, Iterator
 
 from platformdirs import user_data_dir
 
-ROOT = Path(__file__).resolve().parents[2]
-FIRMWARE = ROOT / "firmware"
-BOARDS = FIRMWARE / "boards"
-VIRTUAL = ROOT / "devsim" / "virtual.py"
+from catnip_host.tree import BOARDS, DEVSIM, FIRMWARE, ROOT
+
+VIRTUAL = DEVSIM / "virtual.py"
 
 
 class SimError(Exception):
@@ -86,7 +85,7 @@ def command(board: Path, journal: Path, clock: str, seed: str | None = None,
 
 def environment() -> dict[str, str]:
     """MICROPYPATH as the tests set it: the fake `machine`, the firmware, the repo."""
-    dirs = [ROOT / "devsim", FIRMWARE, ROOT]
+    dirs = [DEVSIM, FIRMWARE, ROOT]
     return dict(os.environ, MICROPYPATH=os.pathsep.join([".frozen", *map(str, dirs)]))
 
 
