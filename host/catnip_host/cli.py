@@ -37,20 +37,29 @@ def main() -> None:
               "fast as possible, print the standings, exit 1 if an expect step fails.")
 @click.option("--snapshots", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="With --headless: save the scenario's snap steps as PNGs here.")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="where the virtual table's games are kept, as a real table's are, marked "
+              "virtual  [default: the store export, stats and chart read]")
+@click.option("--no-store", is_flag=True, help="keep none of this run's games")
 def sim(board: str | None, stations: int | None, journal: Path | None, seed: str | None,
-        script: Path | None, headless: bool, snapshots: Path | None) -> None:
-    """Start the virtual table: the real firmware with simulated hardware."""
+        script: Path | None, headless: bool, snapshots: Path | None, store_path: Path | None,
+        no_store: bool) -> None:
+    """Start the virtual table: the real firmware with simulated hardware.
+    Its finished games are stored like a real table's (marked virtual)."""
     from catnip_host import sim as virtual
+
+    store = False if no_store else store_path
 
     try:
         if headless:
             if script is None:
                 raise click.UsageError("--headless plays a scenario: "
                                        "catnip sim --script FILE --headless")
-            outcome = virtual.run_script(script, board, journal, seed, snapshots, stations)
+            outcome = virtual.run_script(script, board, journal, seed, snapshots, stations,
+                                         store=store)
             click.echo(virtual.report(outcome))
             raise SystemExit(outcome.status)
-        virtual.interactive(board, journal, seed, stations, script)
+        virtual.interactive(board, journal, seed, stations, script, store)
     except virtual.SimError as e:
         raise click.ClickException(str(e)) from None
 

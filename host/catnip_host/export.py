@@ -65,7 +65,7 @@ def jsonl(plays: Iterable[Play]) -> Iterator[str]:
             "minutes": play.minutes, "players": list(play.players),
             "header": {"game": r["game"], "config": r["config"], "seed_commit": r["seed_commit"]},
             "seed": r["seed"], "salt": r["salt"], "actions": r["log"], "events": events,
-            "result": play.result, "finished": play.finished,
+            "result": play.result, "finished": play.finished, "virtual": play.virtual,
         }, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -161,7 +161,7 @@ def _seats(p: Play) -> list[dict]:
 
 
 def _comments(p: Play) -> str:
-    said = f"catnip table {p.table}, game {p.gid}"
+    said = f"catnip {'virtual table' if p.virtual else 'table'} {p.table}, game {p.gid}"
     if p.clowder:
         said = f"Clowder (cooperative): the clowder scored {p.result['team']} together; " + said
     if p.began is None:

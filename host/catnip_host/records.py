@@ -22,6 +22,7 @@ TITLES = {"heist": "Meow Heist", "stack": "Stack O' Cats", "purrfect": "Purrfect
 READS = ("begin", "end", "game", "entry")  # a game's frames that say when, and what was played
 MODES = {"patient": "Patient Paws", "clowder": "Clowder"}  # Stack O' Cats' other modes
 VARIANTS = {"composure": "Catlike Composure", **MODES}  # a Stack O' Cats play's mode, by name
+VIRTUAL_TABLE = "ca7f000d5e110001"  # devsim/machine.py's unique_id(): `catnip sim`'s table
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,11 @@ class Play:
             black = ", Black Cat" if config.get("black_cat") else ""
             return VARIANTS.get(config.get("mode", "composure"), "") + black
         return "Original edition" if config.get("variant") == "original" else ""
+
+    @property
+    def virtual(self) -> bool:
+        """Played on the virtual table (catnip sim), not a real one."""
+        return self.table == VIRTUAL_TABLE
 
     def anonymous(self, seat: int) -> bool:
         """Nobody named this seat (it is still "S3 P1")."""
