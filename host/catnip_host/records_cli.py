@@ -210,7 +210,13 @@ def chart(store, loaded, keep, kind: str, gid: int | None, output: Path | None,
         if len(keep.sessions) != 1:
             raise click.UsageError(f"the {kind} chart is of one session: add --session N")
         if kind == "tower":
+            others = sorted({p.game for p in plays if p.name != "stack"})
             plays = [p for p in plays if p.name == "stack"]
+            if not plays and others:
+                raise click.ClickException(
+                    f"session {keep.sessions[0]}{'' if gid is None else f' game {gid}'} has no "
+                    f"Stack O' Cats game (it played {', '.join(others)}); the tower chart is "
+                    "for Stack O' Cats: `catnip sessions list` shows the sessions")
     if not plays:
         raise _none_match(keep)
     if kind == "wins":
@@ -220,9 +226,11 @@ def chart(store, loaded, keep, kind: str, gid: int | None, output: Path | None,
         series = [one(p) for p in plays]
     path = output or Path(f"catnip-{kind}.png")
     try:
-        charts.draw(series, path)
+        notes = charts.draw(series, path)
     except OSError as e:
         raise click.ClickException(f"cannot write {path}: {e.strerror}") from e
+    for note in notes:
+        click.echo(note, err=True)
     click.echo(f"wrote {path}")
     if show:
         click.launch(str(path))
