@@ -64,9 +64,19 @@ def sim(board: str | None, stations: int | None, journal: Path | None, seed: str
         raise click.ClickException(str(e)) from None
 
 
-def _store(path: str | None):
+def _store(path: str | None, create: bool = True):
+    """The store at `path` (the default one if None). Only the commands that
+    record (`create`) start a new one: for the others a path that names no
+    file is a mistake to say, not an empty store to make."""
     from catnip_host.store import Store
 
+    if path is not None and not create and not Path(path).is_file():
+        near = sorted(p.name for p in Path(path).parent.glob("*.sqlite3")) \
+            if Path(path).parent.is_dir() else []
+        raise click.ClickException(
+            f"there is no session store at {path}" + (f" (that folder has {', '.join(near)})"
+                                                      if near else "")
+            + ": check the path; `catnip monitor --store PATH` starts a new one")
     try:
         return Store(path)
     except StoreError as e:
@@ -99,7 +109,7 @@ def sessions_list(store_path: str | None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    store = _store(store_path)
+    store = _store(store_path, create=False)
     found = store.sessions()
     if not found:
         click.echo(f"no sessions in {store.path} yet: `catnip monitor` records them")
@@ -122,7 +132,7 @@ def _ids(ids: list[int]) -> str:
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
 def sessions_show(session: int, raw: bool, store_path: str | None) -> None:
     """One session's frames, in the order they arrived."""
-    store = _store(store_path)
+    store = _store(store_path, create=False)
     try:
         info = store.info(session)
     except StoreError as e:
@@ -219,7 +229,7 @@ def replay(source: str, verify: bool, store_path: str | None) -> None:
 
     try:
         if source.isdigit() and not Path(source).exists():
-            checks = v.from_store(_store(store_path), int(source))
+            checks = v.from_store(_store(store_path, create=False), int(source))
         else:
             checks = v.from_file(Path(source))
     except (StoreError, OSError, ValueError) as e:

@@ -52,7 +52,7 @@ def selecting(command):
 
     @functools.wraps(command)
     def run(store_path, sessions, since, until, game, player, **rest):
-        store = _store(store_path)
+        store = _store(store_path, create=False)
         try:
             keep = _filter(store, sessions, since, until, game, player)
             loaded = records.load(store, keep)
@@ -252,7 +252,7 @@ def players_list(store_path: str | None) -> None:
 
     from catnip_host import players as seating
 
-    store = _store(store_path)
+    store = _store(store_path, create=False)
     if not store.sessions():
         click.echo(f"no sessions in {store.path} yet: `catnip monitor` records them")
         return
@@ -284,7 +284,7 @@ def players_name(session: int, pairs: tuple[str, ...], store_path: str | None) -
     without semicolons, quotes or '='."""
     from catnip_host import players as seating
 
-    store = _store(store_path)
+    store = _store(store_path, create=False)
     try:
         named = seating.name_seats(store, session, list(pairs))
     except (StoreError, seating.PlayerError) as e:
@@ -302,7 +302,7 @@ def players_merge(name: str, into: str, store_path: str | None) -> None:
     unnamed seat such as "S3 P1"): catnip players merge Ali Alice."""
     from catnip_host import players as seating
 
-    store = _store(store_path)
+    store = _store(store_path, create=False)
     try:
         seating.merge(store, name, into)
     except seating.PlayerError as e:
@@ -317,7 +317,7 @@ def players_unmerge(name: str, store_path: str | None) -> None:
     """Count NAME as itself again, undoing `catnip players merge`."""
     from catnip_host import players as seating
 
-    store = _store(store_path)
+    store = _store(store_path, create=False)
     try:
         was = seating.unmerge(store, name)
     except seating.PlayerError as e:
