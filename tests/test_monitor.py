@@ -100,6 +100,7 @@ def test_the_mirror_beside_the_virtual_table_talks_through_a_pty(tmp_path):
 def test_sessions_list_and_show(tmp_path):
     path = tmp_path / "s.sqlite3"
     runner = CliRunner()
+    Store(path).close()  # an empty store (a path naming none is refused)
     empty = runner.invoke(main, ["sessions", "list", "--store", str(path)])
     assert empty.exit_code == 0 and "no sessions" in empty.output
     store = Store(path)
