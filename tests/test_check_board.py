@@ -204,3 +204,29 @@ def test_stated_pull_ups_and_ratings_must_be_real_values(edit, why):
     with pytest.raises(board.BoardError) as e:
         board.parse(data)
     assert any(p.startswith(why) for p in e.value.problems), e.value.problems
+
+
+def test_a_fitted_clock_module_counts_on_its_bus():
+    def with_rtc(data):
+        data["rtc"] = {"bus": 0}
+
+    b = _board("direct", with_rtc)
+    assert b.rtc == {"bus": 0, "channel": None}
+    seg = cb.segments(b, 4)[0]
+    assert "DS3231" in [m.part for m in seg.modules]
+    found = _by_topic(cb.check(b))
+    assert "DS3231 400 kHz" in found["I2C0 speed"].text
+    assert "1 x DS3231 module" in found["power"].text
+
+    def without_its_pullups(data):
+        data["rtc"] = {"bus": 0, "pullup_ohm": None}
+
+    bare = cb.segments(_board("direct", without_its_pullups), 4)[0]
+    assert bare.pullup_ohm() == cb.segments(_board("direct"), 4)[0].pullup_ohm()
+
+    def behind_the_mux(data):
+        data["rtc"] = {"bus": 0, "channel": 3}
+
+    segs = {s.name: s for s in cb.segments(_board("mux", behind_the_mux), 8)}
+    assert "DS3231" in [m.part for m in segs["I2C0 mux channel 3"].modules]
+    assert "DS3231" not in [m.part for m in segs["I2C0 mux channel 2"].modules]

@@ -84,7 +84,8 @@ def parse(data):
         buzzer = {"pin": c.pin(_get(b, "pin"), "buzzer.pin")}
     rtc = None
     if data.get("rtc") is not None:  # a DS3231 clock module, so games carry their date
-        rtc = _place(c, data["rtc"], "rtc", i2c, mux, ("bus", "channel"))
+        rtc = _place(c, data["rtc"], "rtc", i2c, mux, ("bus", "channel", "pullup_ohm"))
+        rtc = _pullup(c, data["rtc"], "rtc", rtc)
         c.device(rtc["bus"], rtc["channel"], RTC_ADDR, "rtc")
     c.shared_pins()
     c.addresses(mux)

@@ -89,14 +89,15 @@ def tower_by_turn(play: Play) -> Series:
 def wins_over_time(plays: Iterable[Play]) -> Series:
     """Each player's wins so far, after every finished play, by date."""
     plays = [p for p in plays if p.finished]
-    s = Series("Wins over time", "date", "wins so far", steps=True)
+    dated = all(p.date is not None for p in plays)  # else by play: some dates are unknown
+    s = Series("Wins over time", "date" if dated else "game", "wins so far", steps=True)
     everyone = sorted({name for p in plays for name in p.players})
     wins = dict.fromkeys(everyone, 0)
     s.lines = {name: [] for name in everyone}
     for p in plays:
         for seat in p.winners():
             wins[p.players[seat]] += 1
-        s.x.append(p.date)
+        s.x.append(p.date if dated else len(s.x) + 1)
         for name in everyone:
             s.lines[name].append(wins[name])
     return s

@@ -54,6 +54,9 @@ PCF8574 = Module(10_000, 15, 2.5, "PCF8574", 100_000)  # chip 10 uA + power LED
 PCF8574A = replace(PCF8574, part="PCF8574A")
 MCP23017 = Module(10_000, 15, 3, "MCP23017")  # chip 1 mA + power LED; 1.7 MHz > the bus's cap
 MUX = Module(10_000, 20, 1.5, "TCA9548A")  # upstream pull-ups; the switch adds its own pF
+# DS3231 modules (the common ZS-042) carry 4.7 kohm pull-ups and a power LED; the chip is a
+# 400 kHz part and draws 0.2 mA (Maxim 19-5170).
+RTC = Module(4700, 15, 2.2, "DS3231")
 PICO_PIN_PF = 10  # RP2040 pad plus the Pico's trace
 # HX711 datasheet: 1.5 mA operating; plus the bridge: a 1 kohm bar cell across AVDD (~3.2 V when
 # the module is fed 3.3 V and its regulator sits in dropout).
@@ -127,11 +130,13 @@ def segments(b: board.Board, stations: int) -> list[Segment]:
             upstream.append(stated(MUX, b.mux))
         if b.table and b.table["bus"] == bus_id and b.table["channel"] is None:
             upstream.append(stated(OLED, b.table["oled"]))
+        if b.rtc and b.rtc["bus"] == bus_id and b.rtc["channel"] is None:
+            upstream.append(stated(RTC, b.rtc))
         for _, s in used:
             if s["bus"] == bus_id and s["channel"] is None:
                 upstream += _place_modules(b, s)
                 cables += 1
-        places = [s for _, s in used] + ([b.table] if b.table else [])
+        places = [s for _, s in used] + [p for p in (b.table, b.rtc) if p]
         channels = sorted({p["channel"] for p in places
                            if p["bus"] == bus_id and p["channel"] is not None})
         if not channels and (any(m.part != FITTED for m in upstream) or cables):
@@ -145,6 +150,8 @@ def segments(b: board.Board, stations: int) -> list[Segment]:
                     n += 1
             if b.table and b.table["bus"] == bus_id and b.table["channel"] == ch:
                 mods.append(stated(OLED, b.table["oled"]))
+            if b.rtc and b.rtc["bus"] == bus_id and b.rtc["channel"] == ch:
+                mods.append(stated(RTC, b.rtc))
             out.append(Segment(f"I2C{bus_id} mux channel {ch}", bus["freq"], tuple(mods), n))
     return out
 
@@ -298,6 +305,8 @@ def check_power(b: board.Board, stations: int, oled_ma: float = OLED.ma) -> list
         loads.append(("TCA9548A module", MUX.ma, 1))
     if b.tray:
         loads.append(("HX711 with a 1 kohm bridge", HX711_MA, len(b.tray["cells"])))
+    if b.rtc:
+        loads.append(("DS3231 module", RTC.ma, 1))
     total = sum(ma * n for _, ma, n in loads)
     parts = ", ".join(f"{n} x {name} {ma:g} mA" for name, ma, n in loads)
     text = (f"{total:.0f} mA of the {REGULATOR_MA} mA the Pico's 3V3 regulator should supply "

@@ -37,6 +37,8 @@ class Play:
     record: dict  # the rules' record: game, config, seed_commit, seed, salt, log, finished
     result: dict | None  # the rules' result(); None for an abandoned game
     players: tuple[str, ...]  # a name per seat (catnip players)
+    played_ms: int | None = None  # its length by the table's own ticks, when one run of them
+    dated: str = "live"  # where `began` comes from: live, table (its clock), person, unknown
 
     @property
     def name(self) -> str:
@@ -98,10 +100,11 @@ class Play:
 
     @property
     def minutes(self) -> int | None:
-        """Whole minutes from the first move heard to the end announced."""
-        if self.ended is None or self.began is None:
-            return None
-        return max(0, round((self.ended - self.began) / 60))
+        """Whole minutes from its beginning to its end, by the clocks, else
+        by the table's ticks (a game nobody dated still has a length)."""
+        if self.ended is not None and self.began is not None:
+            return max(0, round((self.ended - self.began) / 60))
+        return None if self.played_ms is None else round(self.played_ms / 60000)
 
     @property
     def start_player(self) -> int | None:
@@ -173,9 +176,12 @@ class Loaded:
 
 
 def load(store, keep: Filter | None = None) -> Loaded:
-    """Every pulled game in the store that `keep` keeps, oldest first."""
+    """Every pulled game in the store that `keep` keeps, oldest first (games
+    of unknown date last)."""
     keep = keep or Filter()
     names = seating.load(store)
+    given = {(uid, gid, commit): at for uid, gid, commit, at in
+             store.db.execute("SELECT uid, gid, seed_commit, began FROM game_dates")}
     out = Loaded([])
     for uid in store.tables():
         for g in verify.stored_games(store, uid, READS).values():
@@ -183,7 +189,7 @@ def load(store, keep: Filter | None = None) -> Loaded:
                 out.waiting += 1
                 continue
             try:
-                play = _play(uid, g, names)
+                play = _play(uid, g, names, given.get((uid, g.gid, g.seed_commit)))
             except (RuleError, KeyError, TypeError, ValueError) as e:
                 out.broken.append(f"game {g.gid} of session {min(g.sessions)}: {e} "
                                   f"(catnip replay {min(g.sessions)} --verify says more)")
@@ -194,16 +200,51 @@ def load(store, keep: Filter | None = None) -> Loaded:
     return out
 
 
-def _play(uid: str, g: verify.Game, names: seating.Names) -> Play:
+def _play(uid: str, g: verify.Game, names: seating.Names, given: float | None) -> Play:
     h = g.header
+    journal = g.journal()
     record = {"game": h["game"], "config": h["config"], "seed_commit": h["seed_commit"],
               "seed": h["seed"], "salt": h["salt"],
-              "log": [[e[1], list(e[2])] for e in g.journal() if e[0] == "action"],
+              "log": [[e[1], list(e[2])] for e in journal if e[0] == "action"],
               "finished": g.status == "finished"}
     game = rules.replay(record)
     session = min(g.sessions)
     seats = tuple(names.of(session, p) for p in range(game.players()))
-    return Play(uid, g.gid, session, g.began or 0.0, g.ended, record, game.result(), seats)
+    began, ended, played_ms, dated = when(g, journal, given)
+    return Play(uid, g.gid, session, began, ended, record, game.result(), seats, played_ms,
+                dated)
+
+
+TICKS = 1 << 30  # MicroPython's ticks_ms() wraps at this
+
+
+def when(g: verify.Game, journal: list[list], given: float | None
+         ) -> tuple[float | None, float | None, int | None, str]:
+    """(began, ended, played_ms, dated): the laptop's own times when it
+    watched live, else the table's clock notes, else the date a person gave
+    (catnip sessions date), else unknown; the length by the table's ticks
+    when it ran from beginning to end without a power cut."""
+    clock = {}
+    for e in journal:
+        if e[0] == "note" and isinstance(e[1], dict) and "clock" in e[1]:
+            clock.setdefault(e[1]["clock"], e[1])
+    played_ms = None
+    if "began" in clock and "ended" in clock and "resumed" not in clock:
+        played_ms = (clock["ended"]["ms"] - clock["began"]["ms"]) % TICKS
+    table_began = clock.get("began", {}).get("at")
+    table_ended = clock.get("ended", {}).get("at")
+    if given is not None:
+        began, dated = given, "person"
+    elif g.live_from is not None and g.began is not None:
+        began, dated = g.began, "live"
+    elif table_began is not None:
+        began, dated = float(table_began), "table"
+    else:
+        return None, None, played_ms, "unknown"
+    ended = g.ended if g.ended is not None and dated == "live" else \
+        float(table_ended) if table_ended is not None and dated != "person" else \
+        began + played_ms / 1000 if played_ms is not None else None
+    return began, ended, played_ms, dated
 
 
 def steps(play: Play) -> Iterator[tuple[int, tuple, list, object]]:
@@ -222,3 +263,9 @@ def warn_about(loaded: Loaded, say: Callable[[str], None]) -> None:
             "(still in play, or connect the table: catnip sessions pull)")
     for why in loaded.broken:
         say(f"left out {why}")
+    undated = [p for p in loaded.plays if p.began is None]
+    if undated:
+        which = ", ".join(f"session {p.session} game {p.gid}" for p in undated[:5])
+        say(f"{len(undated)} game(s) have no known date ({which}{' ...' if len(undated) > 5 else ''}"
+            "): played while the table had no clock and no laptop listened; "
+            "`catnip sessions date SESSION GID YYYY-MM-DD` sets one")

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from catnip_host import records
-from catnip_host.cli import STORE_HELP, _store
+from catnip_host.cli import STORE_HELP, _store, sessions
 from catnip_host.store import StoreError
 
 
@@ -179,7 +179,9 @@ def stats(store, loaded, keep) -> None:
     plays = [p for p in loaded.plays if p.finished]
     if not plays:
         raise _none_match(keep)
-    title = f"{len(plays)} game(s), {plays[0].date:%Y-%m-%d} to {plays[-1].date:%Y-%m-%d}"
+    days = [p.date for p in plays if p.date is not None]
+    title = f"{len(plays)} game(s)" + (f", {min(days):%Y-%m-%d} to {max(days):%Y-%m-%d}"
+                                       if days else "")
     Console().print(tally.render(tally.lines(plays, keep.player),
                                  tally.clowder_high_scores(plays), title))
 
@@ -323,6 +325,49 @@ def players_unmerge(name: str, store_path: str | None) -> None:
     except seating.PlayerError as e:
         raise click.ClickException(str(e)) from e
     click.echo(f"{name} is no longer counted as {was}")
+
+
+@sessions.command("date")
+@click.argument("session", type=int)
+@click.argument("gid", type=int)
+@click.argument("when", metavar="'YYYY-MM-DD [HH:MM]'")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
+def sessions_date(session: int, gid: int, when: str, store_path: str | None) -> None:
+    """Say when game GID of SESSION began (local time), for a game the table
+    could not date (no clock module, and no laptop listened):
+    catnip sessions date 3 2 '2026-11-28 19:30'. Its length, when the table
+    timed it, is kept; saying it again replaces the date."""
+    import datetime as dt
+
+    store = _store(store_path, create=False)
+    try:
+        store.info(session)  # names the sessions there are
+        plays = records.load(store, records.Filter(sessions=(session,))).plays
+    except StoreError as e:
+        raise click.ClickException(str(e)) from e
+    play = next((p for p in plays if p.gid == gid), None)
+    if play is None:
+        have = ", ".join(str(p.gid) for p in plays) or "none pulled yet"
+        raise click.ClickException(f"session {session} has no pulled game {gid} (its games: "
+                                   f"{have}; `catnip sessions list` shows them)")
+    for fmt in ("%Y-%m-%d %H:%M", "%Y-%m-%d"):
+        try:
+            at = dt.datetime.strptime(when.strip(), fmt).astimezone()
+            break
+        except ValueError:
+            continue
+    else:
+        raise click.BadParameter(f"{when!r} is not a date: write YYYY-MM-DD or "
+                                 "'YYYY-MM-DD HH:MM', e.g. '2026-11-28 19:30'", param_hint="WHEN")
+    if at > dt.datetime.now().astimezone():
+        raise click.BadParameter(f"{at:%Y-%m-%d %H:%M} is still to come", param_hint="WHEN")
+    store.db.execute("INSERT OR REPLACE INTO game_dates (uid, gid, seed_commit, began) "
+                     "VALUES (?, ?, ?, ?)", (play.table, gid, play.record["seed_commit"],
+                                             at.timestamp()))
+    was = "unknown" if play.date is None else f"{play.date:%Y-%m-%d %H:%M} " + {
+        "person": "as given before", "live": "as the laptop heard it",
+        "table": "by the table's clock"}[play.dated]
+    click.echo(f"game {gid} of session {session} began {at:%Y-%m-%d %H:%M} (was {was})")
 
 
 COMMANDS = (export, stats, chart, players)
