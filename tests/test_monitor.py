@@ -94,7 +94,7 @@ def test_the_mirror_beside_the_virtual_table_talks_through_a_pty(tmp_path):
         sim.stop()
     store = Store(tmp_path / "s.sqlite3")
     kinds = [f.kind for f in store.frames(1)]
-    assert kinds[:3] == ["hello", "snap", "synced"] and "say" in kinds
+    assert kinds[:4] == ["hello", "clock", "snap", "synced"] and "say" in kinds  # clock: set on hello
 
 
 def test_sessions_list_and_show(tmp_path):
