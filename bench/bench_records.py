@@ -20,27 +20,30 @@ Row = tuple[str, str, float | int | str, str, str]
 GAMES = 1000
 
 
-def _timed(store_path: Path, work) -> tuple[float, object]:
+def _timed(store_path: Path, work) -> tuple[float, float, object]:
+    """(CPU seconds, wall seconds, what `work` gave): the CPU figure is the
+    one to read on a machine shared with other work, where the wall clock
+    also counts the time others had the cores."""
     from catnip_host import records
     from catnip_host.store import Store
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     store = Store(store_path)
     plays = records.load(store).plays
     out = work(plays)
-    elapsed = time.perf_counter() - t0
+    cpu, elapsed = time.process_time() - c0, time.perf_counter() - t0
     store.close()
     assert len(plays) == GAMES
-    return elapsed, out
+    return cpu, elapsed, out
 
 
 def _export(fmt: str):
     from catnip_host import export
 
     def run(plays) -> int:
-        out = io.StringIO()
-        export.write(fmt, plays, out, "bench")
-        return len(out.getvalue().encode())
+        out = io.BytesIO()  # exports are UTF-8 bytes, whatever the console
+        export.write(fmt, plays, out, "bench", {"heist": 1, "stack": 2, "purrfect": 3})
+        return len(out.getvalue())
 
     return run
 
@@ -66,11 +69,13 @@ def rows() -> Iterator[Row]:
                "rules engine, random legal play, one transaction (bench setup)")
         for fmt, what in (("jsonl", "JSON Lines: every action and public event"),
                           ("bgstats", "BG Stats import file"), ("csv", "BGG-style CSV")):
-            elapsed, size = _timed(path, _export(fmt))
-            yield ("records", f"export of {GAMES:,} games, {fmt}", round(elapsed, 2), "s",
-                   f"{what}; {size / 1e6:.1f} MB; load + replay + write")
-        elapsed, lines = _timed(path, _stats)
-        yield ("records", f"stats over {GAMES:,} games", round(elapsed, 2), "s",
-               f"{lines} player x game lines and the Colonnade; load + replay + tally")
+            cpu, elapsed, size = _timed(path, _export(fmt))
+            yield ("records", f"export of {GAMES:,} games, {fmt}", round(cpu, 2), "s CPU",
+                   f"{what}; {size / 1e6:.1f} MB; load + replay + write; target under 2 s; "
+                   f"{elapsed:.2f} s wall clock")
+        cpu, elapsed, lines = _timed(path, _stats)
+        yield ("records", f"stats over {GAMES:,} games", round(cpu, 2), "s CPU",
+               f"{lines} player x game lines and the Colonnade; load + replay + tally; "
+               f"{elapsed:.2f} s wall clock")
     finally:
         shutil.rmtree(folder, ignore_errors=True)

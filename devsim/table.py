@@ -21,6 +21,7 @@ from devsim.models.button import Button
 from devsim.models.hx711 import HX711Model
 from devsim.models.line import Line
 from devsim.models.mcp23017 import MCP23017
+from devsim.models.ds3231 import DS3231
 from devsim.models.pcf8574 import PCF8574
 from devsim.models.ssd1306 import SSD1306, render
 from devsim.models.tca9548a import TCA9548A
@@ -46,8 +47,9 @@ class Table:
     a source is a conversion with no data (DOUT stays high).
     rate: the HX711s' 10 or 80 samples/s, as their RATE pins are wired."""
 
-    def __init__(self, board, clock=None, counts=EMPTY_TRAY, rate=10):
+    def __init__(self, board, clock=None, counts=EMPTY_TRAY, rate=10, rtc_unix=None):
         self.board = board
+        self.rtc_unix = rtc_unix  # the time a fitted DS3231's battery kept (None: lost)
         self.clock = clock or VirtualClock()
         self._cell_count = len(board.tray["cells"]) if board.tray is not None else 0
         self.counts = counts
@@ -71,6 +73,9 @@ class Table:
         self.display = None  # the table display's SSD1306 model
         if board.table is not None:
             self.display = self._panel(board.table)
+        self.rtc = None  # the DS3231 model, holding the time its battery kept
+        if getattr(board, "rtc", None) is not None:
+            self.rtc = self.segment(board.rtc).attach(0x68, DS3231(self.now_ms, self.rtc_unix))
         self.cells = []  # HX711 models, in the order of tray.cells
         if board.tray is not None:
             period = 100000 if rate == 10 else 12500

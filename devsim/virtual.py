@@ -281,7 +281,9 @@ class VirtualTable:
     def __init__(self, board, journal_dir, send, stations=None, seed=None, line_fd=None):
         self.board = board
         self.send = send
-        self.table = Table(board, rate=board.tray["rate"] if board.tray else 10)
+        # A fitted DS3231 kept the time: the computer's, as a set clock's would be.
+        self.table = Table(board, rate=board.tray["rate"] if board.tray else 10,
+                           rtc_unix=int(time.time()))
         self._quiet_buses()
         n = stations or len(board.stations)
         self.stations = n

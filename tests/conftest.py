@@ -10,6 +10,11 @@ ROOT = Path(__file__).resolve().parent.parent
 for folder in (ROOT, ROOT / "devsim", ROOT / "tests" / "shared"):
     sys.path.insert(0, str(folder))
 
+# Every command that keeps data (the session store, the virtual table's flash)
+# keeps it in a folder of this run, never in the person's own data folder.
+os.environ["XDG_DATA_HOME"] = str(Path(os.environ.get("TMPDIR", "/tmp"))
+                                  / f"catnip-test-data-{os.getpid()}")
+
 # A shared module whose first line is "# micropython-only: <why>" needs a part
 # of MicroPython that CPython lacks (e.g. the built-in framebuf); it runs only
 # through tests/test_under_micropython.py.

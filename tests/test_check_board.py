@@ -34,13 +34,18 @@ def test_rise_time_is_the_rc_30_to_70_percent_time():
     assert cb.rise_ns(1000, 100) == pytest.approx(84.73, abs=0.01)
 
 
+def _no_fitted_pullups(data):
+    for bus in data["i2c"]:
+        del bus["pullup_ohm"]
+
+
 def test_two_direct_stations_on_1_m_cables_are_just_too_slow_and_get_a_resistor():
-    found = _by_topic(cb.check(_board("direct"), cable_m=1.0))
+    found = _by_topic(cb.check(_board("direct", _no_fitted_pullups), cable_m=1.0))
     bus = found["I2C0"]
     assert bus.level == "warn"
     assert "2,350 ohm" in bus.text and "160 pF" in bus.text and "319 ns" in bus.text
     assert "6.8 kohm" in bus.text and "TCA9548A" in bus.text and "100000" in bus.text
-    seg = cb.segments(_board("direct"), 4)[0]
+    seg = cb.segments(_board("direct", _no_fitted_pullups), 4)[0]
     extra = cb.extra_pullup_ohm(seg, 1.0, cb.CABLE_PF_PER_M)
     both = 1 / (1 / seg.pullup_ohm() + 1 / extra)
     assert cb.rise_ns(both, 160) <= cb.MARGIN * 300  # fixed, with margin
@@ -48,9 +53,11 @@ def test_two_direct_stations_on_1_m_cables_are_just_too_slow_and_get_a_resistor(
 
 
 def test_short_cables_or_a_slow_bus_pass():
-    assert _by_topic(cb.check(_board("direct"), cable_m=0.5))["I2C0"].level == "ok"
+    assert _by_topic(cb.check(_board("direct", _no_fitted_pullups),
+                              cable_m=0.5))["I2C0"].level == "ok"
 
     def slow(data):
+        _no_fitted_pullups(data)
         for bus in data["i2c"]:
             bus["freq"] = 100000
 
@@ -76,14 +83,14 @@ def test_a_channel_unlike_the_others_is_named_on_its_own():
         data["table"]["channel"] = 2
 
     topics = [f.topic for f in cb.check(_board("mux", table_on_channel_2), stations=5)
-              if f.topic.startswith("I2C0")]
+              if f.topic.startswith("I2C0 mux")]
     assert topics == ["I2C0 mux channels 0-1", "I2C0 mux channel 2", "I2C0 mux channels 3-4"]
 
     def table_on_channel_7(data):
         data["table"]["channel"] = 7
 
     topics = [f.topic for f in cb.check(_board("mux", table_on_channel_7), stations=3)
-              if f.topic.startswith("I2C0")]
+              if f.topic.startswith("I2C0 mux")]
     assert topics == ["I2C0 mux channels 0-2", "I2C0 mux channel 7"]  # the table's own
 
 
@@ -125,7 +132,7 @@ def test_the_command_exits_by_what_it_found(tmp_path):
     ok = runner.invoke(catnip, ["check-board", str(BOARDS / "mux.json")])
     assert ok.exit_code == 0, ok.output
     assert "0 warnings" in ok.output and "ok   I2C0 mux channels 0-7" in ok.output
-    warn = runner.invoke(catnip, ["check-board", str(BOARDS / "direct.json"), "--cable", "1"])
+    warn = runner.invoke(catnip, ["check-board", str(BOARDS / "direct.json"), "--cable", "2"])
     assert warn.exit_code == 1 and "WARN I2C0" in warn.output and "2 warnings" in warn.output
     assert runner.invoke(cb.main, [str(BOARDS / "direct.json"), "--cable", "0.5"]).exit_code == 0
     broken = tmp_path / "board.json"
@@ -136,3 +143,90 @@ def test_the_command_exits_by_what_it_found(tmp_path):
     assert bad.exit_code == 2 and "unknown key 'statoins'" in bad.output
     many = runner.invoke(cb.main, [str(BOARDS / "direct.json"), "--stations", "6"])
     assert many.exit_code == 2 and "lists 4 stations, not 6" in many.output
+
+
+# ---- what board.json states: fitted pull-ups, module pull-ups, the parts' ratings ----------
+
+
+def test_the_shipped_direct_board_with_the_parts_lists_pull_ups_checks_clean():
+    out = CliRunner().invoke(catnip, ["check-board", "direct"])  # a shipped board by name
+    assert out.exit_code == 0 and "0 warnings" in out.output, out.output
+    assert "with the fitted 6.8 kohm" in out.output
+    assert _data("direct")["i2c"][0]["pullup_ohm"] == 6800  # the parts list's resistors
+
+
+def test_stated_module_pull_ups_replace_the_assumed_ones():
+    def bare_oleds(data):
+        for s in data["stations"]:
+            s["oled"]["pullup_ohm"] = None  # the maker took them off
+        _no_fitted_pullups(data)
+
+    assert "no pull-up" in _by_topic(cb.check(_board("direct", bare_oleds)))["I2C0"].text
+
+    def stronger(data):
+        for s in data["stations"]:
+            s["oled"]["pullup_ohm"] = 2200
+
+    seg = cb.segments(_board("direct", stronger), 4)[0]
+    assert seg.pullup_ohm() == pytest.approx(1 / (2 / 2200 + 1 / 6800))
+
+
+def test_a_pcf8574_is_100_khz_unless_the_board_says_which_it_is():
+    def unknown_maker(data):
+        for s in data["stations"]:
+            del s["buttons"]["expander"]["max_hz"]
+
+    found = _by_topic(cb.check(_board("mux", unknown_maker)))["I2C0 speed"]
+    assert found.level == "warn" and "faster than PCF8574 is rated for" in found.text
+    assert "TI's PCF8574 (rated 400 kHz; NXP's is 100 kHz" in found.text
+    assert "freq to 100000" in found.text
+
+    def slow(data):
+        unknown_maker(data)
+        data["i2c"][0]["freq"] = 100000
+
+    ok = _by_topic(cb.check(_board("mux", slow)))["I2C0 speed"]
+    assert ok.level == "ok" and "PCF8574 100 kHz" in ok.text and "TCA9548A 400 kHz" in ok.text
+    stated = _by_topic(cb.check(_board("mux")))["I2C0 speed"]
+    assert stated.level == "ok" and "PCF8574 400 kHz (as board.json states)" in stated.text
+
+
+@pytest.mark.parametrize(("edit", "why"), [
+    (lambda d: d["i2c"][0].update(pullup_ohm=50), "i2c[0].pullup_ohm: the pull-up on SDA"),
+    (lambda d: d["i2c"][0].update(pullup_ohm="6k8"), "i2c[0].pullup_ohm"),
+    (lambda d: d["stations"][0]["oled"].update(pullup_ohm=True), "stations[0].oled.pullup_ohm"),
+    (lambda d: d["stations"][0]["buttons"]["expander"].update(max_hz=1000000),
+     "stations[0].buttons.expander.max_hz: the bus speed the chip is rated for"),
+])
+def test_stated_pull_ups_and_ratings_must_be_real_values(edit, why):
+    data = _data("mux")
+    edit(data)
+    with pytest.raises(board.BoardError) as e:
+        board.parse(data)
+    assert any(p.startswith(why) for p in e.value.problems), e.value.problems
+
+
+def test_a_fitted_clock_module_counts_on_its_bus():
+    def with_rtc(data):
+        data["rtc"] = {"bus": 0}
+
+    b = _board("direct", with_rtc)
+    assert b.rtc == {"bus": 0, "channel": None}
+    seg = cb.segments(b, 4)[0]
+    assert "DS3231" in [m.part for m in seg.modules]
+    found = _by_topic(cb.check(b))
+    assert "DS3231 400 kHz" in found["I2C0 speed"].text
+    assert "1 x DS3231 module" in found["power"].text
+
+    def without_its_pullups(data):
+        data["rtc"] = {"bus": 0, "pullup_ohm": None}
+
+    bare = cb.segments(_board("direct", without_its_pullups), 4)[0]
+    assert bare.pullup_ohm() == cb.segments(_board("direct"), 4)[0].pullup_ohm()
+
+    def behind_the_mux(data):
+        data["rtc"] = {"bus": 0, "channel": 3}
+
+    segs = {s.name: s for s in cb.segments(_board("mux", behind_the_mux), 8)}
+    assert "DS3231" in [m.part for m in segs["I2C0 mux channel 3"].modules]
+    assert "DS3231" not in [m.part for m in segs["I2C0 mux channel 2"].modules]

@@ -49,6 +49,9 @@ class Table:
 
         return begin(self, station, loaded)
 
+    def set_time(self, t):  # as App.set_time: the games from now on carry their date
+        self.time = t
+
     def send(self, kind, **fields):
         if kind == "snap":
             fields.update(gid=None, game=None, public=None)

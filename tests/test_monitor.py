@@ -94,12 +94,13 @@ def test_the_mirror_beside_the_virtual_table_talks_through_a_pty(tmp_path):
         sim.stop()
     store = Store(tmp_path / "s.sqlite3")
     kinds = [f.kind for f in store.frames(1)]
-    assert kinds[:3] == ["hello", "snap", "synced"] and "say" in kinds
+    assert kinds[:4] == ["hello", "clock", "snap", "synced"] and "say" in kinds  # clock: set on hello
 
 
 def test_sessions_list_and_show(tmp_path):
     path = tmp_path / "s.sqlite3"
     runner = CliRunner()
+    Store(path).close()  # an empty store (a path naming none is refused)
     empty = runner.invoke(main, ["sessions", "list", "--store", str(path)])
     assert empty.exit_code == 0 and "no sessions" in empty.output
     store = Store(path)

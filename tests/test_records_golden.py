@@ -56,5 +56,5 @@ def test_each_format_matches_its_golden_file(tmp_path, utc, fixed_salts, fmt):
     assert out.exit_code == 0, out.output
     golden = GOLDEN / FILES[fmt]
     if os.environ.get("CATNIP_REGOLD"):
-        golden.write_text(out.stdout, encoding="utf-8")
-    assert out.stdout == golden.read_text(encoding="utf-8")
+        golden.write_bytes(out.stdout_bytes)
+    assert out.stdout_bytes == golden.read_bytes()

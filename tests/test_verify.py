@@ -136,6 +136,9 @@ def test_the_exit_status_says_verified_or_not(tmp_path):
     junk.write_text("nothing here\n")
     nothing = runner.invoke(main, ["replay", str(junk), "--verify"])
     assert nothing.exit_code == 1 and "no catnip frames" in nothing.output
+    from catnip_host.store import Store
+
+    Store(tmp_path / "empty.sqlite3").close()
     missing = runner.invoke(main, ["replay", "42", "--verify", "--store",
                                    str(tmp_path / "empty.sqlite3")])
     assert missing.exit_code == 1 and "no session 42" in missing.output

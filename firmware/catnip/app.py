@@ -68,6 +68,8 @@ class App:
         self.calibration = None  # a catnip.calibrate.Session while the tray is calibrated
         self.collect = False  # a press or a move: collect the heap once its screens are out
         self.ended = False  # the game in play is over and its end journaled (_ending)
+        self.wall = None  # (Unix seconds, ticks) the table's clock counts from; None: unknown
+        self._read_rtc()
         if line is not None:
             line.on_command = self.command
         self._setup()
@@ -132,6 +134,7 @@ class App:
         del header["log"], header["finished"]
         header["seats"] = seats
         self.gid = self._journal(self.journal.begin, header)
+        self._clock_note("began")
         self._play(name, game, seats)
         self.send("begin", gid=self.gid, header=game.header(), seats=seats, moves=0)
         self.send("snap")
@@ -147,6 +150,8 @@ class App:
                     game.act(entry[1], entry[2])
             seats = header["seats"]
             self.journal.resume(gid)
+            self.gid = gid
+            self._clock_note("resumed")
         except (RuleError, ValueError, KeyError, TypeError) as e:
             # Written by other firmware, or damaged in a way no CRC saw: the
             # game stays on flash for a laptop, and the table starts afresh.
@@ -185,6 +190,7 @@ class App:
             return
         self.ended = True
         result = self.game.result()
+        self._clock_note("ended")
         self._record(self.journal.finish, result)
         self.send("end", gid=self.gid, result=result)
         if self.name == "stack":
@@ -339,6 +345,44 @@ class App:
         if record is not None:
             self._record(self.journal.note, record)
         self._all_dirty()
+
+    # ---- the date ---------------------------------------------------------------
+
+    def _read_rtc(self):
+        rtc = getattr(self.hw, "rtc", None)
+        if rtc is None:
+            return
+        try:
+            t = rtc.time()
+        except OSError:  # the clock module does not answer: games go undated
+            return
+        if t is not None:
+            self.wall = (t, self.clock.ticks_ms())
+
+    def set_time(self, t):
+        """A laptop's clock (Unix seconds, UTC), sent whenever one connects:
+        the table keeps it, and sets the DS3231 if one is fitted."""
+        self.wall = (t, self.clock.ticks_ms())
+        rtc = getattr(self.hw, "rtc", None)
+        if rtc is not None:
+            try:
+                rtc.set(t)
+            except (OSError, ValueError):
+                pass  # the date holds until the next power cut, as without a module
+
+    def wall_time(self):
+        """Unix seconds now, or None while the table does not know the time."""
+        if self.wall is None:
+            return None
+        t, at = self.wall
+        return t + ticks_diff(self.clock.ticks_ms(), at) // 1000
+
+    def _clock_note(self, what):
+        """When the game began, resumed or ended, by the table's clock (None
+        when it has none), and its ticks: the laptop's date and length for a
+        game it did not watch."""
+        self._record(self.journal.note, {"clock": what, "at": self.wall_time(),
+                                         "ms": self.clock.ticks_ms()})
 
     def _record(self, write, *args):
         """A write to the game's journal: none when the journal could not

@@ -31,9 +31,12 @@ TRAY_CELLS = (1, 4)  # one load cell, or one per corner
 TRAY_RATES = (10, 80)  # HX711 readings a second, by its RATE pin
 MIN_I2C_HZ = 10000
 MAX_I2C_HZ = 400000  # the SSD1306's fastest I2C clock (datasheet 13, tcycle 2.5 µs)
+PULLUP_OHMS = (1000, 100000)  # a pull-up a maker could fit on SDA/SCL to 3V3
+RATED_HZ = (100000, 400000)  # I2C Standard-mode and Fast-mode parts
+RTC_ADDR = 0x68  # the DS3231's one address
 
 MAX_NAME = 32
-_TOP_KEYS = ("name", "about", "i2c", "mux", "stations", "tray", "buzzer", "table")
+_TOP_KEYS = ("name", "about", "i2c", "mux", "stations", "tray", "buzzer", "table", "rtc")
 
 
 def load(path="board.json"):
@@ -79,11 +82,16 @@ def parse(data):
         b = data["buzzer"]
         c.known(b, ("pin",), "buzzer")
         buzzer = {"pin": c.pin(_get(b, "pin"), "buzzer.pin")}
+    rtc = None
+    if data.get("rtc") is not None:  # a DS3231 clock module, so games carry their date
+        rtc = _place(c, data["rtc"], "rtc", i2c, mux, ("bus", "channel", "pullup_ohm"))
+        rtc = _pullup(c, data["rtc"], "rtc", rtc)
+        c.device(rtc["bus"], rtc["channel"], RTC_ADDR, "rtc")
     c.shared_pins()
     c.addresses(mux)
     if c.problems:
         raise BoardError(c.problems)
-    return Board(name, about, i2c, mux, stations, tray, buzzer, table)
+    return Board(name, about, i2c, mux, stations, tray, buzzer, table, rtc)
 
 
 def _address_text(text):
@@ -197,7 +205,7 @@ def _buses(c, value):
         return buses
     for i, b in enumerate(value):
         where = "i2c[%d]" % i
-        c.known(b, ("id", "sda", "scl", "freq"), where)
+        c.known(b, ("id", "sda", "scl", "freq", "pullup_ohm"), where)
         bus_id = _get(b, "id")
         if not _is_int(bus_id) or bus_id not in (0, 1):
             c.fail("%s.id: the RP2040 has I2C buses 0 and 1, not %s" % (where, describe(bus_id)))
@@ -217,8 +225,32 @@ def _buses(c, value):
         if not _is_int(freq) or not MIN_I2C_HZ <= freq <= MAX_I2C_HZ:
             c.fail("%s.freq: %s Hz is outside %d-%d Hz (the SSD1306 tops out at 400 kHz)"
                    % (where, describe(freq), MIN_I2C_HZ, MAX_I2C_HZ))
-        buses[bus_id] = {"sda": sda, "scl": scl, "freq": freq}
+        buses[bus_id] = _pullup(c, b, where, {"sda": sda, "scl": scl, "freq": freq})
     return buses
+
+
+def _pullup(c, value, where, out):
+    """`out` with the part's stated "pullup_ohm" (a resistor from SDA and
+    from SCL to 3V3; null: none fitted), if the file states one. Unstated,
+    the electrical check assumes a typical module's."""
+    if not isinstance(value, dict) or "pullup_ohm" not in value:
+        return out
+    ohm = value["pullup_ohm"]
+    if ohm is not None and (not _is_int(ohm) or not PULLUP_OHMS[0] <= ohm <= PULLUP_OHMS[1]):
+        c.fail("%s.pullup_ohm: the pull-up on SDA and SCL in ohms (%d-%d), or null for none, "
+               "not %s" % (where, PULLUP_OHMS[0], PULLUP_OHMS[1], describe(ohm)))
+    out["pullup_ohm"] = ohm
+    return out
+
+
+def _rated(c, value, where, out):
+    """`out` with the chip's stated I2C rating ("max_hz"), if the file states one."""
+    if isinstance(value, dict) and "max_hz" in value:
+        if value["max_hz"] not in RATED_HZ or not _is_int(value["max_hz"]):
+            c.fail("%s.max_hz: the bus speed the chip is rated for, 100000 (Standard-mode) or "
+                   "400000 (Fast-mode), not %s" % (where, describe(value["max_hz"])))
+        out["max_hz"] = value["max_hz"]
+    return out
 
 
 def _gps(pins):
@@ -228,14 +260,14 @@ def _gps(pins):
 def _mux(c, value, buses):
     if value is None:
         return None
-    c.known(value, ("bus", "addr", "reset"), "mux")
+    c.known(value, ("bus", "addr", "reset", "pullup_ohm"), "mux")
     bus = _bus_ref(c, _get(value, "bus"), "mux.bus", buses)
     addr = c.address(_get(value, "addr"), "mux.addr", MUX_ADDRS[0], MUX_ADDRS[1])
     c.device(bus, None, addr, "mux")
     reset = None
     if _get(value, "reset") is not None:
         reset = c.pin(value["reset"], "mux.reset")
-    return {"bus": bus, "addr": addr, "reset": reset}
+    return _pullup(c, value, "mux", {"bus": bus, "addr": addr, "reset": reset})
 
 
 def _bus_ref(c, value, where, buses):
@@ -268,7 +300,7 @@ def _place(c, value, where, buses, mux, keys):
 
 
 def _oled(c, value, where):
-    c.known(value, ("addr", "height", "flip"), where)
+    c.known(value, ("addr", "height", "flip", "pullup_ohm"), where)
     addr = c.address(_get(value, "addr"), where + ".addr", OLED_ADDRS[0], OLED_ADDRS[1])
     height = value.get("height", 64) if isinstance(value, dict) else 64
     if not _is_int(height) or height not in (32, 64):
@@ -276,7 +308,7 @@ def _oled(c, value, where):
     flip = value.get("flip", False) if isinstance(value, dict) else False
     if not isinstance(flip, bool):
         c.fail("%s.flip: true or false, not %s" % (where, describe(flip)))
-    return {"addr": addr, "height": height, "flip": flip}
+    return _pullup(c, value, where, {"addr": addr, "height": height, "flip": flip})
 
 
 def _stations(c, value, buses, mux):
@@ -308,7 +340,7 @@ def _buttons(c, value, where, station):
                              for n in names)}
     e = value["expander"]
     w = where + ".expander"
-    c.known(e, ("chip", "addr", "pins", "int"), w)
+    c.known(e, ("chip", "addr", "pins", "int", "pullup_ohm", "max_hz"), w)
     chip = _get(e, "chip")
     if not isinstance(chip, str) or chip not in EXPANDERS:
         c.fail("%s.chip: %s is not a supported expander (%s)"
@@ -331,7 +363,8 @@ def _buttons(c, value, where, station):
     if e.get("int") is not None:
         # Expander INT outputs are open drain: several may share one pin.
         interrupt = c.pin(e["int"], w + ".int", share="expander interrupt")
-    return {"expander": {"chip": chip, "addr": addr, "pins": pins, "int": interrupt}}
+    out = {"chip": chip, "addr": addr, "pins": pins, "int": interrupt}
+    return {"expander": _rated(c, e, w, _pullup(c, e, w, out))}
 
 
 def _button_names(c, value, where):

@@ -131,6 +131,11 @@ class Hardware:
         self.buzzer = None
         if board.buzzer is not None:
             self.buzzer = PWM(Pin(board.buzzer["pin"]), freq=BUZZER_HZ, duty_u16=0)
+        self.rtc = None  # a DS3231 that keeps the date through a power cut, if fitted
+        if board.rtc is not None:
+            from catnip.drivers.ds3231 import DS3231
+
+            self.rtc = DS3231(self._port(board.rtc))
 
     @property
     def tray(self):

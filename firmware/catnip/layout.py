@@ -28,15 +28,16 @@ class Board:
     """A validated board config. The attributes are plain data: ints for pins
     and addresses, dicts and lists shaped like the JSON file."""
 
-    def __init__(self, name, about, i2c, mux, stations, tray, buzzer, table):
+    def __init__(self, name, about, i2c, mux, stations, tray, buzzer, table, rtc=None):
         self.name = name
         self.about = about
-        self.i2c = i2c  # bus id -> {"sda", "scl", "freq"}
+        self.i2c = i2c  # bus id -> {"sda", "scl", "freq"[, "pullup_ohm"]}
         self.mux = mux  # None or {"bus", "addr", "reset"}
         self.stations = stations  # [{"bus", "channel", "oled", "buttons"}]
         self.tray = tray  # None or {"cells": [{"dout", "sck"}]}
         self.buzzer = buzzer  # None or {"pin"}
         self.table = table  # None or {"bus", "channel", "oled"}
+        self.rtc = rtc  # None or {"bus", "channel"}: a DS3231 clock
 
     def stations_for(self, players):
         """The stations a game with `players` players uses: the first ones in

@@ -35,7 +35,8 @@ PARTS = {
                  3.50),
     "oled32": Part("SSD1306 OLED module, I2C, 128x32, 0.91 in (4 pins)", 3.00),
     "button": Part("tactile push button, 12 x 12 mm, with cap", 0.20),
-    "pcf8574": Part("PCF8574 I/O expander module (address jumpers, INT pin)", 1.80),
+    "pcf8574": Part("PCF8574 I/O expander module, TI's chip (400 kHz; address jumpers, INT pin)",
+                    1.80),
     "pcf8574a": Part("PCF8574A I/O expander module (address jumpers, INT pin)", 1.80),
     "mcp23017": Part("MCP23017 I/O expander module", 2.50),
     "mux": Part("TCA9548A I2C multiplexer module", 2.50),
@@ -82,9 +83,14 @@ def quantities(b: board.Board, stations: int,
         q.update(cable=1, rj45=2, perfboard=1, headers=1, station_box=1)
     if b.mux:
         q["mux"] += 1
+    # The pull-ups board.json says are fitted, one on SDA and one on SCL of each bus in use.
+    segments = check_board.segments(b, stations)
+    for bus_id, bus in b.i2c.items():
+        if bus.get("pullup_ohm") and any(s.name.split(" ")[0] == f"I2C{bus_id}" for s in segments):
+            q[f"resistor {bus['pullup_ohm']:g}"] += 2
     # The pull-ups the full board needs also serve fewer stations, so a table can grow.
     full = {seg.name: _extra_pullup(seg) for seg in check_board.segments(b, len(b.stations))}
-    for seg in check_board.segments(b, stations):
+    for seg in segments:
         extra = full.get(seg.name) or _extra_pullup(seg)
         if extra:
             q[f"resistor {extra:g}"] += 2  # one on SDA, one on SCL

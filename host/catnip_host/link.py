@@ -250,6 +250,7 @@ class Keeper:
                         "stored for this power-up: stored frames are kept as they are")
         elif f.get("last", 0) > self.last:
             self.request("resync", **{"from": self.last})
+        self.request("clock", time=int(time.time()))  # so the games it journals carry their date
         self.request("snapshot")
         self.request("games")
 

@@ -140,17 +140,49 @@ def _standings(result: dict) -> Table:
     return t
 
 
+class _Told(deque):
+    """The feed, each line also written out as it comes (when the output is a
+    file or a pipe, where a live picture would write nothing)."""
+
+    def __init__(self, write) -> None:
+        super().__init__(maxlen=FEED)
+        self.write = write
+
+    def append(self, line: str) -> None:
+        super().append(line)
+        self.write(line)
+
+
 def watch(port: str | None, store: Store, console=None) -> None:
     """Mirror and store the table on `port` (found by its USB ids when None)
-    until Ctrl-C."""
+    until Ctrl-C; as a line per event when the output is not a terminal
+    (`catnip monitor > log`)."""
+    from rich.console import Console
+
+    console = console or Console()
     mirror = Mirror()
     keeper = Keeper(Link(port), store, notify=mirror.note, on_frame=mirror.apply)
+    plain = not console.is_terminal
+
+    def line(text: str) -> None:
+        print(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {text}", file=console.file, flush=True)
 
     def status(text: str) -> None:
         mirror.status = text if text != "connected" else \
             f"connected to {port or 'the Pico'}, storing in {store.path}"
         mirror.changed = True
+        if plain:
+            line(mirror.status)
 
+    if plain:
+        mirror.feed = _Told(line)
+        try:
+            serve(keeper, lambda: False, status)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            keeper.link.close()
+        return
     with Live(mirror.render(), console=console, refresh_per_second=8, screen=False) as live:
         def until() -> bool:
             if mirror.changed:

@@ -21,6 +21,8 @@ from catnip_host import verify
 TITLES = {"heist": "Meow Heist", "stack": "Stack O' Cats", "purrfect": "Purrfect"}
 READS = ("begin", "end", "game", "entry")  # a game's frames that say when, and what was played
 MODES = {"patient": "Patient Paws", "clowder": "Clowder"}  # Stack O' Cats' other modes
+VARIANTS = {"composure": "Catlike Composure", **MODES}  # a Stack O' Cats play's mode, by name
+VIRTUAL_TABLE = "ca7f000d5e110001"  # devsim/machine.py's unique_id(): `catnip sim`'s table
 
 
 @dataclass(frozen=True)
@@ -30,11 +32,13 @@ class Play:
     table: str  # the table's unique id
     gid: int  # the table's journal number for it
     session: int  # where it began (or was pulled, if played while no laptop listened)
-    began: float  # Unix time the laptop first heard of it
+    began: float | None  # Unix time it began; None when nobody knows
     ended: float | None  # Unix time its end was announced live; None if not seen
     record: dict  # the rules' record: game, config, seed_commit, seed, salt, log, finished
     result: dict | None  # the rules' result(); None for an abandoned game
     players: tuple[str, ...]  # a name per seat (catnip players)
+    played_ms: int | None = None  # its length by the table's own ticks, when one run of them
+    dated: str = "live"  # where `began` comes from: live, table (its clock), person, unknown
 
     @property
     def name(self) -> str:
@@ -46,6 +50,32 @@ class Play:
         Composure (each mode scores differently, so each is its own game)."""
         mode = self.record["config"].get("mode") if self.name == "stack" else None
         return f"{TITLES[self.name]}: {MODES[mode]}" if mode in MODES else TITLES[self.name]
+
+    @property
+    def game(self) -> str:
+        """The published game this is a play of (BGG and BG Stats know one
+        Stack O' Cats; the mode is the play's variant)."""
+        return TITLES[self.name]
+
+    @property
+    def variant(self) -> str:
+        """How it was played, in the words of the rulebooks: Stack O' Cats'
+        mode (and the Black Cat variant), Meow Heist's original edition; ""
+        for the standard game."""
+        config = self.record["config"]
+        if self.name == "stack":
+            black = ", Black Cat" if config.get("black_cat") else ""
+            return VARIANTS.get(config.get("mode", "composure"), "") + black
+        return "Original edition" if config.get("variant") == "original" else ""
+
+    @property
+    def virtual(self) -> bool:
+        """Played on the virtual table (catnip sim), not a real one."""
+        return self.table == VIRTUAL_TABLE
+
+    def anonymous(self, seat: int) -> bool:
+        """Nobody named this seat (it is still "S3 P1")."""
+        return seating.is_unnamed(self.players[seat])
 
     @property
     def finished(self) -> bool:
@@ -60,13 +90,21 @@ class Play:
         return bool(self.result) and self.result.get("goal") == "fewest points"
 
     @property
-    def date(self) -> dt.datetime:
-        return dt.datetime.fromtimestamp(self.began).astimezone()
+    def date(self) -> dt.datetime | None:
+        """When it began, in local time; None when nobody knows."""
+        return None if self.began is None else dt.datetime.fromtimestamp(self.began).astimezone()
+
+    @property
+    def end(self) -> dt.datetime | None:
+        return None if self.ended is None else dt.datetime.fromtimestamp(self.ended).astimezone()
 
     @property
     def minutes(self) -> int | None:
-        """Whole minutes from the first move heard to the end announced."""
-        return None if self.ended is None else max(0, round((self.ended - self.began) / 60))
+        """Whole minutes from its beginning to its end, by the clocks, else
+        by the table's ticks (a game nobody dated still has a length)."""
+        if self.ended is not None and self.began is not None:
+            return max(0, round((self.ended - self.began) / 60))
+        return None if self.played_ms is None else round(self.played_ms / 60000)
 
     @property
     def start_player(self) -> int | None:
@@ -122,10 +160,10 @@ class Filter:
     player: str | None = None
 
     def keeps(self, play: Play) -> bool:
-        day = play.date.date()
+        day = play.date and play.date.date()  # a game of unknown date is in no range
         return ((not self.sessions or play.session in self.sessions)
-                and (self.since is None or day >= self.since)
-                and (self.until is None or day <= self.until)
+                and (self.since is None or (day is not None and day >= self.since))
+                and (self.until is None or (day is not None and day <= self.until))
                 and (self.game is None or play.name == self.game)
                 and (self.player is None or self.player in play.players))
 
@@ -138,9 +176,12 @@ class Loaded:
 
 
 def load(store, keep: Filter | None = None) -> Loaded:
-    """Every pulled game in the store that `keep` keeps, oldest first."""
+    """Every pulled game in the store that `keep` keeps, oldest first (games
+    of unknown date last)."""
     keep = keep or Filter()
     names = seating.load(store)
+    given = {(uid, gid, commit): at for uid, gid, commit, at in
+             store.db.execute("SELECT uid, gid, seed_commit, began FROM game_dates")}
     out = Loaded([])
     for uid in store.tables():
         for g in verify.stored_games(store, uid, READS).values():
@@ -148,27 +189,62 @@ def load(store, keep: Filter | None = None) -> Loaded:
                 out.waiting += 1
                 continue
             try:
-                play = _play(uid, g, names)
+                play = _play(uid, g, names, given.get((uid, g.gid, g.seed_commit)))
             except (RuleError, KeyError, TypeError, ValueError) as e:
                 out.broken.append(f"game {g.gid} of session {min(g.sessions)}: {e} "
                                   f"(catnip replay {min(g.sessions)} --verify says more)")
                 continue
             if keep.keeps(play):
                 out.plays.append(play)
-    out.plays.sort(key=lambda p: (p.began, p.table, p.gid))
+    out.plays.sort(key=lambda p: (p.began is None, p.began or 0, p.table, p.gid))
     return out
 
 
-def _play(uid: str, g: verify.Game, names: seating.Names) -> Play:
+def _play(uid: str, g: verify.Game, names: seating.Names, given: float | None) -> Play:
     h = g.header
+    journal = g.journal()
     record = {"game": h["game"], "config": h["config"], "seed_commit": h["seed_commit"],
               "seed": h["seed"], "salt": h["salt"],
-              "log": [[e[1], list(e[2])] for e in g.journal() if e[0] == "action"],
+              "log": [[e[1], list(e[2])] for e in journal if e[0] == "action"],
               "finished": g.status == "finished"}
     game = rules.replay(record)
     session = min(g.sessions)
     seats = tuple(names.of(session, p) for p in range(game.players()))
-    return Play(uid, g.gid, session, g.began or 0.0, g.ended, record, game.result(), seats)
+    began, ended, played_ms, dated = when(g, journal, given)
+    return Play(uid, g.gid, session, began, ended, record, game.result(), seats, played_ms,
+                dated)
+
+
+TICKS = 1 << 30  # MicroPython's ticks_ms() wraps at this
+
+
+def when(g: verify.Game, journal: list[list], given: float | None
+         ) -> tuple[float | None, float | None, int | None, str]:
+    """(began, ended, played_ms, dated): the laptop's own times when it
+    watched live, else the table's clock notes, else the date a person gave
+    (catnip sessions date), else unknown; the length by the table's ticks
+    when it ran from beginning to end without a power cut."""
+    clock = {}
+    for e in journal:
+        if e[0] == "note" and isinstance(e[1], dict) and "clock" in e[1]:
+            clock.setdefault(e[1]["clock"], e[1])
+    played_ms = None
+    if "began" in clock and "ended" in clock and "resumed" not in clock:
+        played_ms = (clock["ended"]["ms"] - clock["began"]["ms"]) % TICKS
+    table_began = clock.get("began", {}).get("at")
+    table_ended = clock.get("ended", {}).get("at")
+    if given is not None:
+        began, dated = given, "person"
+    elif g.live_from is not None and g.began is not None:
+        began, dated = g.began, "live"
+    elif table_began is not None:
+        began, dated = float(table_began), "table"
+    else:
+        return None, None, played_ms, "unknown"
+    ended = g.ended if g.ended is not None and dated == "live" else \
+        float(table_ended) if table_ended is not None and dated != "person" else \
+        began + played_ms / 1000 if played_ms is not None else None
+    return began, ended, played_ms, dated
 
 
 def steps(play: Play) -> Iterator[tuple[int, tuple, list, object]]:
@@ -187,3 +263,9 @@ def warn_about(loaded: Loaded, say: Callable[[str], None]) -> None:
             "(still in play, or connect the table: catnip sessions pull)")
     for why in loaded.broken:
         say(f"left out {why}")
+    undated = [p for p in loaded.plays if p.began is None]
+    if undated:
+        which = ", ".join(f"session {p.session} game {p.gid}" for p in undated[:5])
+        say(f"{len(undated)} game(s) have no known date ({which}{' ...' if len(undated) > 5 else ''}"
+            "): played while the table had no clock and no laptop listened; "
+            "`catnip sessions date SESSION GID YYYY-MM-DD` sets one")

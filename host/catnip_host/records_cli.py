@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from catnip_host import records
-from catnip_host.cli import STORE_HELP, _store
+from catnip_host.cli import STORE_HELP, _store, sessions
 from catnip_host.store import StoreError
 
 
@@ -52,7 +52,7 @@ def selecting(command):
 
     @functools.wraps(command)
     def run(store_path, sessions, since, until, game, player, **rest):
-        store = _store(store_path)
+        store = _store(store_path, create=False)
         try:
             keep = _filter(store, sessions, since, until, game, player)
             loaded = records.load(store, keep)
@@ -97,36 +97,70 @@ def _none_match(keep: records.Filter) -> click.ClickException:
 
 @click.command()
 @selecting
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "bgstats", "csv"]),
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "bgstats", "bgstats-link", "csv"]),
               default="jsonl", show_default=True,
               help="jsonl: a whole game per line (header, seed, actions, public events, result; "
-              "abandoned games too); bgstats: the BG Stats app's import file; csv: BGG-style "
-              "play fields (date, game, length, players, scores, winners)")
+              "abandoned games too); bgstats: the BG Stats app's import file (save it as "
+              "NAME.bgsplay); bgstats-link: BG Stats' link that opens one game in the app "
+              "(pick it with --session and --gid); csv: BGG-style play fields (date, game, "
+              "variant, length, players, scores, winners)")
+@click.option("--gid", type=int, help="only this game of the session (its number in "
+              "`catnip sessions list`)")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True, path_type=Path),
               help="write here instead of to standard output")
 @click.option("--location", default="catnip table", show_default=True,
               help="the location the BG Stats plays are filed under")
-def export(store, loaded, keep, fmt: str, output: Path | None, location: str) -> None:
+@click.option("--bgg-id", "bgg_ids", multiple=True, metavar="GAME=ID",
+              help="the game's BoardGameGeek id (the number in its boardgamegeek.com "
+              "address), e.g. --bgg-id heist=123456; repeatable; wins over the settings file")
+@click.option("--settings", "settings", type=click.Path(dir_okay=False, path_type=Path),
+              help="the settings file whose [bgg-ids] table names each game's BGG id  "
+              "[default: settings.toml in your user config folder]")
+@click.option("--bom", is_flag=True, help="csv: begin with a UTF-8 byte order mark, so "
+              "spreadsheets that guess the encoding read names such as Zoë right")
+def export(store, loaded, keep, fmt: str, gid: int | None, output: Path | None, location: str,
+           bgg_ids: tuple[str, ...], settings: Path | None, bom: bool) -> None:
     """Export the stored games: one session (--session), a date range
-    (--since/--until) or everything, with the players' names.
+    (--since/--until) or everything, with the players' names, as UTF-8
+    whatever the console's encoding.
 
     Each game is rebuilt from its revealed seed and moves by the rules, so
     scores and winners are the rules' own. Games still in play or not pulled
     from the table yet are left out (and counted on standard error)."""
+    from catnip_host import bgg
     from catnip_host import export as formats
 
+    if bom and fmt != "csv":
+        raise click.UsageError("--bom is for --format csv: JSON readers refuse a byte order mark")
+    try:
+        ids = bgg.ids(bgg_ids, settings)
+    except bgg.SettingsError as e:
+        raise click.BadParameter(str(e), param_hint="--bgg-id/--settings") from e
     plays = loaded.plays if fmt == "jsonl" else [p for p in loaded.plays if p.finished]
+    plays = [p for p in plays if gid is None or p.gid == gid]
     if not plays:
         raise _none_match(keep)
+    if fmt == "bgstats-link" and len(plays) != 1:
+        raise click.UsageError(f"a BG Stats link carries one game and {len(plays)} match: pick "
+                               "one with --session N --gid G (`catnip sessions list`)")
+    unknown = sorted({p.game for p in plays if p.name not in ids})
+    if fmt.startswith("bgstats") and unknown:
+        click.echo("no BGG id for " + ", ".join(unknown) + ": BG Stats will ask which game it "
+                   "is (--bgg-id GAME=ID or the settings file tell it)", err=True)
     if output is None:
-        formats.write(fmt, plays, sys.stdout, location)
+        sys.stdout.flush()
+        formats.write(fmt, plays, sys.stdout.buffer, location, ids, bom)
+        sys.stdout.buffer.flush()
         return
     try:
-        with output.open("w", encoding="utf-8", newline="") as out:
-            formats.write(fmt, plays, out, location)
+        with output.open("wb") as out:
+            formats.write(fmt, plays, out, location, ids, bom)
     except OSError as e:
         raise click.ClickException(f"cannot write {output}: {e.strerror}") from e
     click.echo(f"{len(plays)} game(s) written to {output}", err=True)
+    if fmt == "bgstats" and output.suffix != ".bgsplay":
+        click.echo(f"BG Stats opens files named .bgsplay: rename it {output.stem}.bgsplay to "
+                   "open it there", err=True)
 
 
 @click.command()
@@ -145,7 +179,9 @@ def stats(store, loaded, keep) -> None:
     plays = [p for p in loaded.plays if p.finished]
     if not plays:
         raise _none_match(keep)
-    title = f"{len(plays)} game(s), {plays[0].date:%Y-%m-%d} to {plays[-1].date:%Y-%m-%d}"
+    days = [p.date for p in plays if p.date is not None]
+    title = f"{len(plays)} game(s)" + (f", {min(days):%Y-%m-%d} to {max(days):%Y-%m-%d}"
+                                       if days else "")
     Console().print(tally.render(tally.lines(plays, keep.player),
                                  tally.clowder_high_scores(plays), title))
 
@@ -176,7 +212,13 @@ def chart(store, loaded, keep, kind: str, gid: int | None, output: Path | None,
         if len(keep.sessions) != 1:
             raise click.UsageError(f"the {kind} chart is of one session: add --session N")
         if kind == "tower":
+            others = sorted({p.game for p in plays if p.name != "stack"})
             plays = [p for p in plays if p.name == "stack"]
+            if not plays and others:
+                raise click.ClickException(
+                    f"session {keep.sessions[0]}{'' if gid is None else f' game {gid}'} has no "
+                    f"Stack O' Cats game (it played {', '.join(others)}); the tower chart is "
+                    "for Stack O' Cats: `catnip sessions list` shows the sessions")
     if not plays:
         raise _none_match(keep)
     if kind == "wins":
@@ -186,9 +228,11 @@ def chart(store, loaded, keep, kind: str, gid: int | None, output: Path | None,
         series = [one(p) for p in plays]
     path = output or Path(f"catnip-{kind}.png")
     try:
-        charts.draw(series, path)
+        notes = charts.draw(series, path)
     except OSError as e:
         raise click.ClickException(f"cannot write {path}: {e.strerror}") from e
+    for note in notes:
+        click.echo(note, err=True)
     click.echo(f"wrote {path}")
     if show:
         click.launch(str(path))
@@ -210,7 +254,7 @@ def players_list(store_path: str | None) -> None:
 
     from catnip_host import players as seating
 
-    store = _store(store_path)
+    store = _store(store_path, create=False)
     if not store.sessions():
         click.echo(f"no sessions in {store.path} yet: `catnip monitor` records them")
         return
@@ -242,7 +286,7 @@ def players_name(session: int, pairs: tuple[str, ...], store_path: str | None) -
     without semicolons, quotes or '='."""
     from catnip_host import players as seating
 
-    store = _store(store_path)
+    store = _store(store_path, create=False)
     try:
         named = seating.name_seats(store, session, list(pairs))
     except (StoreError, seating.PlayerError) as e:
@@ -260,7 +304,7 @@ def players_merge(name: str, into: str, store_path: str | None) -> None:
     unnamed seat such as "S3 P1"): catnip players merge Ali Alice."""
     from catnip_host import players as seating
 
-    store = _store(store_path)
+    store = _store(store_path, create=False)
     try:
         seating.merge(store, name, into)
     except seating.PlayerError as e:
@@ -275,12 +319,55 @@ def players_unmerge(name: str, store_path: str | None) -> None:
     """Count NAME as itself again, undoing `catnip players merge`."""
     from catnip_host import players as seating
 
-    store = _store(store_path)
+    store = _store(store_path, create=False)
     try:
         was = seating.unmerge(store, name)
     except seating.PlayerError as e:
         raise click.ClickException(str(e)) from e
     click.echo(f"{name} is no longer counted as {was}")
+
+
+@sessions.command("date")
+@click.argument("session", type=int)
+@click.argument("gid", type=int)
+@click.argument("when", metavar="'YYYY-MM-DD [HH:MM]'")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
+def sessions_date(session: int, gid: int, when: str, store_path: str | None) -> None:
+    """Say when game GID of SESSION began (local time), for a game the table
+    could not date (no clock module, and no laptop listened):
+    catnip sessions date 3 2 '2026-11-28 19:30'. Its length, when the table
+    timed it, is kept; saying it again replaces the date."""
+    import datetime as dt
+
+    store = _store(store_path, create=False)
+    try:
+        store.info(session)  # names the sessions there are
+        plays = records.load(store, records.Filter(sessions=(session,))).plays
+    except StoreError as e:
+        raise click.ClickException(str(e)) from e
+    play = next((p for p in plays if p.gid == gid), None)
+    if play is None:
+        have = ", ".join(str(p.gid) for p in plays) or "none pulled yet"
+        raise click.ClickException(f"session {session} has no pulled game {gid} (its games: "
+                                   f"{have}; `catnip sessions list` shows them)")
+    for fmt in ("%Y-%m-%d %H:%M", "%Y-%m-%d"):
+        try:
+            at = dt.datetime.strptime(when.strip(), fmt).astimezone()
+            break
+        except ValueError:
+            continue
+    else:
+        raise click.BadParameter(f"{when!r} is not a date: write YYYY-MM-DD or "
+                                 "'YYYY-MM-DD HH:MM', e.g. '2026-11-28 19:30'", param_hint="WHEN")
+    if at > dt.datetime.now().astimezone():
+        raise click.BadParameter(f"{at:%Y-%m-%d %H:%M} is still to come", param_hint="WHEN")
+    store.db.execute("INSERT OR REPLACE INTO game_dates (uid, gid, seed_commit, began) "
+                     "VALUES (?, ?, ?, ?)", (play.table, gid, play.record["seed_commit"],
+                                             at.timestamp()))
+    was = "unknown" if play.date is None else f"{play.date:%Y-%m-%d %H:%M} " + {
+        "person": "as given before", "live": "as the laptop heard it",
+        "table": "by the table's clock"}[play.dated]
+    click.echo(f"game {gid} of session {session} began {at:%Y-%m-%d %H:%M} (was {was})")
 
 
 COMMANDS = (export, stats, chart, players)

@@ -27,10 +27,9 @@ from typing import Any, Iterator
 
 from platformdirs import user_data_dir
 
-ROOT = Path(__file__).resolve().parents[2]
-FIRMWARE = ROOT / "firmware"
-BOARDS = FIRMWARE / "boards"
-VIRTUAL = ROOT / "devsim" / "virtual.py"
+from catnip_host.tree import BOARDS, DEVSIM, FIRMWARE, ROOT
+
+VIRTUAL = DEVSIM / "virtual.py"
 
 
 class SimError(Exception):
@@ -86,7 +85,7 @@ def command(board: Path, journal: Path, clock: str, seed: str | None = None,
 
 def environment() -> dict[str, str]:
     """MICROPYPATH as the tests set it: the fake `machine`, the firmware, the repo."""
-    dirs = [ROOT / "devsim", FIRMWARE, ROOT]
+    dirs = [DEVSIM, FIRMWARE, ROOT]
     return dict(os.environ, MICROPYPATH=os.pathsep.join([".frozen", *map(str, dirs)]))
 
 
@@ -309,8 +308,10 @@ def load_scenario(path: Path) -> dict[str, Any]:
 
 def run_script(script: Path, board: str | None = None, journal: Path | None = None,
                seed: str | None = None, snapshots: Path | None = None,
-               stations: int | None = None, timeout: float = 600) -> Outcome:
-    """Play a scenario file as fast as the table goes."""
+               stations: int | None = None, timeout: float = 600,
+               store: Path | None | bool = None) -> Outcome:
+    """Play a scenario file as fast as the table goes; a game it finished is
+    stored in `store` (None: the default store; False: nowhere)."""
     data = load_scenario(script)
     board_path = board_file(board or data.get("board") or "direct")
     with tempfile.TemporaryDirectory(prefix="catnip-sim-") as fresh:
@@ -330,6 +331,8 @@ def run_script(script: Path, board: str | None = None, journal: Path | None = No
         if table.proc.returncode not in (0, 1):
             said = "\n".join(state.noise) or table.errors()
             raise SimError("the virtual table stopped:\n" + said)
+        if store is not False and state.standings:
+            keep_records(board_path, flash, store or None, stations)
     saved = []
     if snapshots is not None:
         from catnip_host.screens import save_png
@@ -667,7 +670,8 @@ class Keyboard:
 
 
 def interactive(board: str | None = None, journal: Path | None = None, seed: str | None = None,
-                stations: int | None = None, script: Path | None = None) -> None:
+                stations: int | None = None, script: Path | None = None,
+                store: Path | None | bool = None) -> None:
     """Play at the virtual table in this terminal until q or Ctrl-C; with a
     scenario, watch it play in real time first (from a fresh flash folder
     unless `journal` is given), then play on."""
@@ -681,7 +685,7 @@ def interactive(board: str | None = None, journal: Path | None = None, seed: str
     fresh = tempfile.TemporaryDirectory(prefix="catnip-sim-") if script and not journal else None
     flash = journal or (Path(fresh.name) if fresh else journal_dir())
     named = load_scenario(script).get("board") if script is not None else None
-    mirror = laptop_mirror(flash)
+    mirror = laptop_mirror(store)
     table = Table(command(board_file(board or named or "direct"), flash, "live", seed, stations,
                           script.resolve() if script else None,
                           mirror.fd if mirror is not None else None),
@@ -729,15 +733,40 @@ def interactive(board: str | None = None, journal: Path | None = None, seed: str
         raise SimError("the virtual table stopped: " + table.errors())
 
 
-def laptop_mirror(flash: Path):
+def laptop_mirror(store: Path | None | bool = None):
     """The laptop's mirror of the virtual table (catnip monitor's, through a
-    pseudo-terminal as through a Pico's USB port), its sessions stored beside
-    the table's flash; None where there are no pseudo-terminals (Windows)."""
+    pseudo-terminal as through a Pico's USB port), its games stored in
+    `store` like a real table's (None: the default store that export, stats
+    and chart read; False: a throwaway one); None where there are no
+    pseudo-terminals (Windows)."""
     if not hasattr(os, "openpty"):
         return None
     from catnip_host.simlink import SimMirror
 
-    return SimMirror(flash / "sessions.sqlite3")
+    if store is False:
+        return SimMirror(":memory:")
+    return SimMirror(store)
+
+
+def keep_records(board: Path, flash: Path, store: Path | None, stations: int | None,
+                 timeout: float = 60) -> int:
+    """Store the games that ended on the virtual table, as a laptop plugged
+    in after play stores a Pico's (catnip sessions pull); how many."""
+    mirror = laptop_mirror(store)
+    if mirror is None:
+        return 0
+    table = Table(command(board, flash, "live", None, stations, line_fd=mirror.fd),
+                  pass_fds=(mirror.fd,))
+    try:
+        table.wait_ready(TableState())
+        mirror.start()
+        deadline = time.monotonic() + timeout
+        while not mirror.idle and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        table.close()
+        mirror.stop()
+    return mirror.pulled
 
 
 def report(outcome: Outcome) -> str:

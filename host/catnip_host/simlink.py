@@ -35,6 +35,7 @@ class SimMirror:
         self.mirror = Mirror()
         self._stopping = False
         self._thread: threading.Thread | None = None
+        self.keeper: Keeper | None = None
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="catnip-mirror", daemon=True)
@@ -42,8 +43,8 @@ class SimMirror:
 
     def _run(self) -> None:
         store = Store(self.store_path)  # sqlite objects stay in the thread that made them
-        keeper = Keeper(Link(self.port), store, notify=self.mirror.note,
-                        on_frame=self.mirror.apply)
+        keeper = self.keeper = Keeper(Link(self.port), store, notify=self.mirror.note,
+                                      on_frame=self.mirror.apply)
 
         def status(text: str) -> None:
             self.mirror.status = f"virtual table on {self.port}: {text}"
@@ -54,6 +55,15 @@ class SimMirror:
         finally:
             keeper.link.close()
             store.close()
+
+    @property
+    def idle(self) -> bool:
+        """Connected, and nothing left to pull."""
+        return self.keeper is not None and self.keeper.idle
+
+    @property
+    def pulled(self) -> int:
+        return len(self.keeper.pulled) if self.keeper is not None else 0
 
     def render(self):
         return self.mirror.render()

@@ -92,6 +92,17 @@ MIGRATIONS: list[str] = [
         name TEXT NOT NULL
     );
     """,
+    # 2 -> 3: when a game was played, as a person says (catnip sessions date), for a
+    # game the table could not date (no clock, no laptop listening). Theirs to change.
+    """
+    CREATE TABLE game_dates (
+        uid TEXT NOT NULL,
+        gid INTEGER NOT NULL,
+        seed_commit TEXT NOT NULL,
+        began REAL NOT NULL,        -- Unix time
+        PRIMARY KEY (uid, gid, seed_commit)
+    );
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -38,7 +38,7 @@ def _calibration(path, per_cat=PER_CAT):
 
 def _notes(journal):
     gid = journal.games()[-1][0]
-    return [e[1] for e in journal.entries(gid) if e[0] == "note"]
+    return [e[1] for e in journal.entries(gid) if e[0] == "note" and "clock" not in e[1]]
 
 
 def _attempts(rig, load, wait):

@@ -1,0 +1,76 @@
+# micropython-only: the table app draws into MicroPython's built-in framebuf.
+#
+# A date for every game: with a DS3231 on the bus (or once a laptop set the
+# clock) the journal says when each game began and ended by the table's own
+# clock; without one it says the time is unknown, and gives the table's ticks
+# so the laptop can still tell how long the game took.
+import os
+
+import tablebot
+from apprig import AppRig, remove_tree
+from catnip.journal import Journal
+from devsim.table import Table
+from tablerig import load
+
+ROOT = "/tmp/catnip-clock-" + "".join("%02x" % b for b in os.urandom(6))
+KEPT = 1796287500  # 2026-12-03 08:45:00 UTC, what the module's battery kept
+
+
+def _rig(name, board, kept=None):
+    path = ROOT + "-" + name
+    remove_tree(path)
+    os.mkdir(path)
+    table = Table(board, rtc_unix=kept)
+    return AppRig(Journal(path + "/journal"), table=table), path
+
+
+def _clock_notes(journal):
+    gid = journal.games()[-1][0]
+    return [e[1] for e in journal.entries(gid) if e[0] == "note" and "clock" in e[1]]
+
+
+def _with_rtc(data):
+    data["rtc"] = {"bus": 0}
+
+
+def test_a_table_with_a_clock_journals_when_each_game_began_and_ended():
+    rig, path = _rig("rtc", load("direct", _with_rtc), KEPT)
+    try:
+        began_ms = rig.table.ticks_ms()
+        tablebot.play(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        began, ended = _clock_notes(rig.app.journal)
+        assert (began["clock"], ended["clock"]) == ("began", "ended")
+        assert KEPT <= began["at"] <= ended["at"]
+        played_ms = ended["ms"] - began["ms"]
+        assert played_ms > 0 and abs((ended["at"] - began["at"]) - played_ms // 1000) <= 1
+        assert began["at"] - KEPT == (began["ms"] - began_ms) // 1000 + began_ms // 1000
+    finally:
+        remove_tree(path)
+
+
+def test_without_a_clock_the_time_is_unknown_until_a_laptop_sets_it():
+    rig, path = _rig("none", load("direct"))
+    try:
+        tablebot.play(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        began, ended = _clock_notes(rig.app.journal)
+        assert began["at"] is None and ended["at"] is None and ended["ms"] > began["ms"]
+    finally:
+        remove_tree(path)
+    rig, path = _rig("laptop", load("direct"))
+    try:
+        rig.app.set_time(KEPT)  # a laptop connected
+        tablebot.play(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        began, ended = _clock_notes(rig.app.journal)
+        assert KEPT <= began["at"] <= ended["at"] <= KEPT + 3600
+    finally:
+        remove_tree(path)
+
+
+def test_the_laptops_clock_is_written_to_the_module_for_the_next_power_up():
+    rig, path = _rig("set", load("direct", _with_rtc), None)
+    try:
+        assert rig.app.wall_time() is None  # the module lost the time
+        rig.app.set_time(KEPT)
+        assert abs(rig.table.rtc.unix() - KEPT) <= 1 and rig.table.rtc.regs[0x0F] & 0x80 == 0
+    finally:
+        remove_tree(path)
