@@ -180,7 +180,10 @@ class Keeper:
     def handle(self, item: tuple) -> None:
         if item[0] == "frame":
             _, seq, kind, fields, raw = item
-            if seq:
+            why = wire.message(seq, kind, fields)
+            if why is not None:
+                self._malformed(seq, fields, why, raw)
+            elif seq:
                 self._stream(seq, kind, fields, raw)
             elif "re" not in fields:
                 self._pushed(kind, fields, raw)
@@ -191,6 +194,22 @@ class Keeper:
         self.store.noise(self.session, item[0], text)
         if item[0] == "bad":
             self.notify(f"a damaged frame was skipped ({item[1]})")
+
+    def _malformed(self, seq: int, fields: dict, why: str, raw: bytes) -> None:
+        """A whole frame, its CRC good, whose fields are not what its kind
+        needs (catnip.wire.MESSAGES): logged as bad and skipped. A stream
+        frame's number is stored as a gap, so it is not asked for again; an
+        answer to the command waiting ends that command."""
+        self.store.noise(self.session, "bad", f"{why}: {wire._show(raw[:40])}")
+        self.notify(f"a malformed frame from the table was skipped ({why})")
+        if seq and self.session is not None and seq == self.last + 1:
+            self.store.gap(self.session, seq, seq, f"the frame was malformed ({why})")
+            self.last = seq
+        w = self.waiting
+        if not seq and w is not None and fields.get("re") == w.cmd:
+            self.waiting = None
+            if w.kind == "pull":
+                self.pull = None
 
     def _stream(self, seq: int, kind: str, fields: dict, raw: bytes) -> None:
         if self.session is None:
@@ -205,8 +224,11 @@ class Keeper:
         self.on_frame(kind, fields)  # shown first: the store's fsync takes longer
         self.store.frame(self.session, seq, kind, fields.get("gid"), raw)
         self.last = seq
-        if kind == "end" and not self._asked("games"):
-            self.request("games")  # pull it now that it has ended
+        if kind == "lost":
+            self.notify(f"game {fields['gid']} ({fields['status']}) is gone from the table's "
+                        f"journal: {fields['why']}")
+        if kind in ("end", "lost") and not self._asked("games"):
+            self.request("games")  # pull it now that it has ended; hear what is left
 
     def _pushed(self, kind: str, fields: dict, raw: bytes) -> None:
         """A frame the table pushes outside the stream (the public state now)."""

@@ -1,0 +1,218 @@
+"""What arrives never crashes the laptop: every frame is checked against
+catnip.wire.MESSAGES, a malformed one is logged as bad and skipped (a stream
+frame's number kept as a gap, so it is not asked for again), and the mirror
+draws whatever order begin, snap, resync and damage come in."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from rich.console import Console
+
+from catnip import rules, wire
+from catnip_host.link import Keeper, Link
+from catnip_host.monitor import Mirror
+from catnip_host.store import Store
+from test_verify import _frames
+
+
+def _shown(mirror: Mirror) -> str:
+    console = Console(record=True, width=110)
+    console.print(mirror.render())
+    return console.export_text()
+
+
+def _begin(name, gid, players=3):
+    game = rules.new(name, {"players": players}, "s")
+    return game, {"gid": gid, "header": game.header(), "seats": list(range(players)), "moves": 0}
+
+
+def test_a_replug_after_another_title_began_never_crashes_the_mirror():
+    heist, begin_heist = _begin("heist", 1)
+    stack, begin_stack = _begin("stack", 2)
+    mirror = Mirror()
+    mirror.apply("begin", begin_heist)
+    mirror.apply("snap", {"gid": 1, "game": "heist", "public": heist.public()})
+    assert "safe card" in _shown(mirror)
+    mirror.apply("begin", begin_stack)  # resync replays the new begin before its snapshot
+    shown = _shown(mirror)
+    assert "Stack O' Cats (game 2): waiting for the table's state" in shown
+    mirror.apply("snap", {"gid": 2, "game": "stack", "public": stack.public()})
+    assert "tower" in _shown(mirror)
+    mirror.apply("begin", begin_heist)  # an old begin again, its snap damaged on the way
+    assert "waiting" in _shown(mirror)
+
+
+def test_a_state_the_mirror_does_not_know_is_shown_as_text():
+    mirror = Mirror()
+    mirror.apply("begin", _begin("stack", 1)[1])
+    mirror.apply("snap", {"gid": 1, "game": "stack", "public": {"tower": "x", "turn": [1]}})
+    assert "tower" in _shown(mirror)
+    mirror.apply("end", {"gid": 1, "result": {"ranks": ["a", None, 3]}})
+    assert "ranks" in _shown(mirror)
+
+
+@pytest.mark.parametrize(("kind", "fields"), [
+    ("begin", {"gid": 1, "header": [], "seats": [0], "moves": 0}),
+    ("begin", {"gid": 1, "header": {"game": 3}, "seats": [0], "moves": 0}),
+    ("act", {"gid": 1, "n": "2", "events": []}),
+    ("act", {"gid": 1, "n": 2, "events": ["x"]}),
+    ("end", {"gid": 1, "result": None}),
+    ("say", {"text": 5}),
+    ("snap", {"gid": 1, "game": 7, "public": {}}),
+])
+def test_the_mirror_names_and_skips_a_malformed_frame(kind, fields):
+    mirror = Mirror()
+    mirror.apply(kind, fields)
+    assert "malformed" in mirror.feed[-1]
+    _shown(mirror)
+
+
+class _Port:
+    """A port the test writes the table's bytes into."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+        self.sent: list[bytes] = []
+
+    @property
+    def in_waiting(self) -> int:
+        return len(self.data)
+
+    def read(self, n: int) -> bytes:
+        out = bytes(self.data[:n])
+        del self.data[:n]
+        return out
+
+    def write(self, data: bytes) -> None:
+        self.sent.append(data)
+
+    def close(self) -> None:
+        pass
+
+
+def _connected(tmp_path):
+    port = _Port()
+    store = Store(tmp_path / "s.sqlite3")
+    notes: list[str] = []
+    mirror = Mirror()
+    keeper = Keeper(Link("fake", opener=lambda p, timeout: port), store, notify=notes.append,
+                    on_frame=mirror.apply)
+    keeper.link.open()
+    keeper.connected()
+    keeper.step()
+    hello = {"proto": 1, "fw": "0.1.0", "board": "direct", "uid": "u1", "boot": "b1", "last": 0,
+             "stations": 4, "game": None, "gid": None, "re": keeper.waiting.cmd}
+    port.data += wire.encode("hello", 0, hello)
+    keeper.step()
+    assert keeper.session is not None
+    return port, store, keeper, notes, mirror
+
+
+def test_a_games_answer_with_a_text_gid_is_skipped_and_named(tmp_path):
+    port, store, keeper, notes, _ = _connected(tmp_path)
+    while keeper.waiting is None or keeper.waiting.kind != "games":
+        keeper.waiting = None
+        keeper.step()
+    port.data += wire.encode("games", 0, {"games": [["1", "finished"]], "re": keeper.waiting.cmd})
+    keeper.step()
+    assert any("malformed" in n and "games" in n for n in notes), notes
+    assert keeper.waiting is None or keeper.waiting.kind != "games"
+    assert ("bad",) == tuple({k for k, _ in store.noise_lines(keeper.session)} - {"noise"})
+
+
+def test_a_stream_frame_with_a_huge_gid_is_kept_as_a_gap_not_asked_for_forever(tmp_path):
+    port, store, keeper, notes, mirror = _connected(tmp_path)
+    port.data += wire.encode("say", 1, {"text": "hi"})
+    port.data += wire.encode("act", 2, {"gid": 2**63, "n": 1, "events": []})
+    port.data += wire.encode("say", 3, {"text": "after"})
+    keeper.step()
+    assert keeper.last == 3 and keeper.resyncs == 0
+    assert store.gaps(keeper.session) == [(2, 2, store.gaps(keeper.session)[0][2])]
+    assert "malformed" in store.gaps(keeper.session)[0][2]
+    assert mirror.notice == "after"
+
+
+def test_deeply_nested_json_is_a_bad_frame_not_a_recursion_error():
+    deep = b"[" * 100_000 + b"]" * 100_000
+    body = b"1 1 say {\"text\":" + deep + b"}"
+    frame = b"\x1e#" + body + b" %08x\n" % (wire.crc32(body) & 0xFFFFFFFF)
+    out = wire.Reader(max_line=1 << 20).feed(frame)
+    assert [i[0] for i in out] == ["bad"] and "nested" in out[0][1]
+    with pytest.raises(ValueError, match="nested"):
+        wire.loads(b"{\"a\":" + deep + b"}")
+    assert wire.loads('{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}')["a"][:2] == "[["
+
+
+def test_a_command_cut_after_its_version_is_not_called_a_version_mismatch():
+    with pytest.raises(wire.WireError, match="cut short"):
+        wire.decode(b"\x1e>1", wire.LAPTOP)
+
+
+def _mutants(rng: random.Random, frames: list[tuple[str, dict]], n: int):
+    """CRC-valid frames whose fields were bent: a value swapped for one of
+    another type, a field dropped, nested deep, a huge number."""
+    odd = [None, True, -1, 2**63, 1.5, "", "x", [], {}, [[1]], {"a": [None]}, "٣", 2**31]
+    for _ in range(n):
+        kind, fields = rng.choice(frames)
+        fields = json.loads(json.dumps(fields))
+        for _ in range(rng.randint(1, 3)):
+            target = fields
+            path = []
+            while isinstance(target, (dict, list)) and target and rng.random() < 0.6:
+                key = rng.choice(list(target)) if isinstance(target, dict) else \
+                    rng.randrange(len(target))
+                path.append((target, key))
+                target = target[key]
+            if not path:
+                fields = rng.choice(odd) if rng.random() < 0.1 else fields
+                continue
+            parent, key = path[-1]
+            if rng.random() < 0.2 and isinstance(parent, dict):
+                del parent[key]
+            else:
+                parent[key] = json.loads(json.dumps(rng.choice(odd)))
+        if not isinstance(fields, dict):
+            fields = {"v": fields}
+        yield rng.choice([kind, kind, kind, "snap", "games", "page"]), fields
+
+
+def _real_frames() -> list[tuple[str, dict]]:
+    out = []
+    for name, players in (("heist", 3), ("stack", 3), ("purrfect", 4)):
+        game = rules.new(name, {"players": players}, "f")
+        out.append(("snap", {"gid": 1, "game": name, "public": game.public()}))
+        out += _frames(name, {"players": players})
+    out += [("games", {"games": [[1, "finished"], [2, "playing"]]}),
+            ("page", {"gid": 1, "next": 24, "done": False}), ("synced", {"last": 5}),
+            ("gap", {"first": 1, "last": 3})]
+    return out
+
+
+def fuzz_keeper_and_mirror(tmp_path, inputs: int, seed: int = 1) -> int:
+    """Feed `inputs` mutated, CRC-valid frames to a connected Keeper and its
+    Mirror (rendered after each); returns how many were fed."""
+    port, store, keeper, notes, mirror = _connected(tmp_path)
+    rng = random.Random(seed)
+    frames = _real_frames()
+    fed = 0
+    for kind, fields in _mutants(rng, frames, inputs):
+        how = wire.MESSAGES.get(kind, (wire.ANSWER,))[0]
+        seq = keeper.last + 1 if how == wire.STREAMED and rng.random() < 0.9 else \
+            rng.choice([0, 0, keeper.last + 1])
+        if how == wire.ANSWER and rng.random() < 0.9:
+            fields["re"] = keeper.waiting.cmd if keeper.waiting else 1
+        port.data += wire.encode(kind, seq, fields)
+        keeper.step()
+        if keeper.waiting is not None and rng.random() < 0.1:
+            keeper.waiting.sent = -10.0  # let it ask again
+        fed += 1
+        if fed % 7 == 0:
+            _shown(mirror)
+    return fed
+
+
+def test_mutated_valid_frames_never_crash_the_keeper_or_the_mirror(tmp_path):
+    assert fuzz_keeper_and_mirror(tmp_path, 1500) == 1500
