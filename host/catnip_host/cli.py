@@ -202,13 +202,14 @@ def replay(source: str, verify: bool, store_path: str | None) -> None:
     """Rebuild the games of a stored SESSION (its number) or a FILE (frames
     from `catnip sessions show ID --raw`, or a game record as JSON).
 
-    Exit status with --verify: 0 every game verified, 1 a game does not
-    verify (named, with the first move that disagrees), 3 nothing disagrees
-    but some game cannot be verified yet (not pulled from the table)."""
+    Exit status with --verify: 0 every game verified, 1 a game or a frame
+    does not verify (named, with the first move that disagrees), whatever
+    else cannot be verified yet; 3 nothing disagrees but some game cannot be
+    verified yet (not pulled from the table, or damaged on it)."""
     from catnip_host import verify as v
 
     try:
-        if source.isdigit() and not Path(source).exists():
+        if source.isascii() and source.isdigit() and not Path(source).exists():
             checks = v.from_store(_store(store_path), int(source))
         else:
             checks = v.from_file(Path(source))
@@ -221,7 +222,7 @@ def replay(source: str, verify: bool, store_path: str | None) -> None:
         for why in c.problems:
             click.echo(f"  {why}")
     if verify:
-        sys.exit(max(c.status for c in checks))
+        sys.exit(v.exit_status(checks))
 
 
 @main.command()

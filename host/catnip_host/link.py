@@ -198,12 +198,13 @@ class Keeper:
     def _malformed(self, seq: int, fields: dict, why: str, raw: bytes) -> None:
         """A whole frame, its CRC good, whose fields are not what its kind
         needs (catnip.wire.MESSAGES): logged as bad and skipped. A stream
-        frame's number is stored as a gap, so it is not asked for again; an
-        answer to the command waiting ends that command."""
+        frame is stored as it came (with no game: replay --verify names it),
+        so it is not asked for again; an answer to the command waiting ends
+        that command."""
         self.store.noise(self.session, "bad", f"{why}: {wire._show(raw[:40])}")
         self.notify(f"a malformed frame from the table was skipped ({why})")
         if seq and self.session is not None and seq == self.last + 1:
-            self.store.gap(self.session, seq, seq, f"the frame was malformed ({why})")
+            self.store.frame(self.session, seq, "bad", None, raw)
             self.last = seq
         w = self.waiting
         if not seq and w is not None and fields.get("re") == w.cmd:
