@@ -14,7 +14,19 @@ from catnip_host.store import StoreError
 STORE_HELP = "the session store (default: sessions.sqlite3 in your user data folder)"
 
 
-@click.group()
+class _Catnip(click.Group):
+    """The command group: a session store that fails mid-command (a full
+    disk, a damaged file, another catnip writing) is a message, not a
+    traceback."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except StoreError as e:
+            raise click.ClickException(str(e)) from None
+
+
+@click.group(cls=_Catnip)
 def main() -> None:
     """catnip: the laptop side of the table companion."""
 
@@ -54,11 +66,11 @@ def sim(board: str | None, stations: int | None, journal: Path | None, seed: str
         raise click.ClickException(str(e)) from None
 
 
-def _store(path: str | None):
+def _store(path: str | None, readonly: bool = False):
     from catnip_host.store import Store
 
     try:
-        return Store(path)
+        return Store(path, readonly=readonly)
     except StoreError as e:
         raise click.ClickException(str(e)) from e
 
@@ -89,7 +101,7 @@ def sessions_list(store_path: str | None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    store = _store(store_path)
+    store = _store(store_path, readonly=True)
     found = store.sessions()
     if not found:
         click.echo(f"no sessions in {store.path} yet: `catnip monitor` records them")
@@ -112,7 +124,7 @@ def _ids(ids: list[int]) -> str:
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
 def sessions_show(session: int, raw: bool, store_path: str | None) -> None:
     """One session's frames, in the order they arrived."""
-    store = _store(store_path)
+    store = _store(store_path, readonly=True)
     try:
         info = store.info(session)
     except StoreError as e:
@@ -210,7 +222,7 @@ def replay(source: str, verify: bool, store_path: str | None) -> None:
 
     try:
         if source.isascii() and source.isdigit() and not Path(source).exists():
-            checks = v.from_store(_store(store_path), int(source))
+            checks = v.from_store(_store(store_path, readonly=True), int(source))
         else:
             checks = v.from_file(Path(source))
     except (StoreError, OSError, ValueError) as e:
