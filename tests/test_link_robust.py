@@ -216,3 +216,64 @@ def fuzz_keeper_and_mirror(tmp_path, inputs: int, seed: int = 1) -> int:
 
 def test_mutated_valid_frames_never_crash_the_keeper_or_the_mirror(tmp_path):
     assert fuzz_keeper_and_mirror(tmp_path, 1500) == 1500
+
+
+# ---- nothing finished is lost unsaid --------------------------------------------
+
+
+def test_a_game_the_table_removed_unpulled_is_said_and_acknowledged(tmp_path):
+    from catnip.journal import Journal
+    from test_link import Table, _keeper, _settle
+
+    table = Table(tmp_path)
+    for k in range(13):  # the 13th makes room: game 1, finished, nobody pulled it
+        table.play(seed=f"g{k}")
+    assert table.journal.lost == [(1, "finished", "heist")]
+    store = Store(tmp_path / "s.sqlite3")
+    notes: list[str] = []
+    keeper = _keeper(table, store, notes)
+    _settle(keeper)
+    assert any("game 1 was removed from the table's journal" in n for n in notes), notes
+    assert table.journal.lost == [] and Journal(str(tmp_path / "journal")).lost == []
+    assert len(keeper.pulled) == 12
+
+
+def test_a_broken_game_is_pulled_as_far_as_it_reads_and_marked_incomplete(tmp_path):
+    from catnip.journal import Journal
+    from click.testing import CliRunner
+
+    from catnip_host.cli import main
+    from test_link import Table, _keeper, _settle
+
+    table = Table(tmp_path)
+    table.play(seed="b")
+    folder = tmp_path / "journal" / "1.finished"
+    log = folder / "log"
+    data = bytearray(log.read_bytes())
+    data[-20] ^= 0x40  # past the header: the first moves still read
+    log.write_bytes(bytes(data))
+    table.journal = Journal(str(tmp_path / "journal"))  # the table powers up again
+    assert table.journal.games() == [(1, "broken")]
+    store = Store(tmp_path / "s.sqlite3")
+    notes: list[str] = []
+    keeper = _keeper(table, store, notes)
+    _settle(keeper)
+    assert keeper.pulled == [1], notes
+    assert any("damaged on the table" in n and "incomplete" in n for n in notes), notes
+    assert table.journal.games() == [(1, "pulled")]
+    out = CliRunner().invoke(main, ["replay", str(keeper.session), "--verify", "--store",
+                                    str(tmp_path / "s.sqlite3")])
+    assert out.exit_code == 3 and "damaged on the table" in out.output, out.output
+
+
+def test_moves_a_resumed_game_lost_from_its_journal_are_named(tmp_path):
+    port, store, keeper, notes, _ = _connected(tmp_path)
+    game, begin = _begin("heist", 1)
+    seq = 0
+    for kind, fields in [("begin", begin)] + [("act", {"gid": 1, "n": n, "events": []})
+                                               for n in range(1, 11)]:
+        seq += 1
+        port.data += wire.encode(kind, seq, fields)
+    port.data += wire.encode("begin", seq + 1, dict(begin, moves=7))  # resumed after move 7
+    keeper.step()
+    assert any("resumed after move 7, but moves 8-10 were announced" in n for n in notes), notes

@@ -72,7 +72,7 @@ MESSAGES = {
     "games": (ANSWER, {"games": [("n", "s")]}),
     "game": (ANSWER, {"gid": "n", "status": "s", "header": _HEADER}),
     "entry": (ANSWER, {"gid": "n", "i": "n", "e": "l"}),
-    "page": (ANSWER, {"gid": "n", "next": "n", "done": "b"}),
+    "page": (ANSWER, {"gid": "n", "next": "n", "done": "b", "damage": "s?"}),
     "acked": (ANSWER, {"gid": "n"}),
     "started": (ANSWER, {"gid": "n"}),
     "aborted": (ANSWER, {"gid": "n?"}),

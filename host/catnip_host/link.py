@@ -222,6 +222,8 @@ class Keeper:
             if not self._asked("resync"):
                 self.request("resync", first=True, **{"from": self.last})
             return
+        if kind == "begin":
+            self._resumed(fields)  # before it is stored: what was heard of it until now
         self.on_frame(kind, fields)  # shown first: the store's fsync takes longer
         self.store.frame(self.session, seq, kind, fields.get("gid"), raw)
         self.last = seq
@@ -229,7 +231,17 @@ class Keeper:
             self.notify(f"game {fields['gid']} ({fields['status']}) is gone from the table's "
                         f"journal: {fields['why']}")
         if kind in ("end", "lost") and not self._asked("games"):
-            self.request("games")  # pull it now that it has ended; hear what is left
+            self.request("games")  # pull it now that it has ended; hear of what is gone
+
+    def _resumed(self, f: dict) -> None:
+        """A game resumed after a power cut: moves announced live beyond
+        where its journal resumes are lost from it, and said."""
+        heard = self.store.last_move(str(self.hello.get("uid")), f["gid"],
+                                     f["header"]["seed_commit"])
+        if heard > f["moves"]:
+            self.notify(f"game {f['gid']} resumed after move {f['moves']}, but moves "
+                        f"{f['moves'] + 1}-{heard} were announced before the power cut: the "
+                        "table's journal lost them")
 
     def _pushed(self, kind: str, fields: dict, raw: bytes) -> None:
         """A frame the table pushes outside the stream (the public state now)."""
@@ -292,9 +304,13 @@ class Keeper:
 
     def _on_games(self, f: dict, raw: bytes) -> None:
         self.waiting = None
-        for gid, status in f.get("games", []):
-            if status in ("finished", "abandoned"):
+        for gid, status in f["games"]:
+            if status in ("finished", "abandoned", "broken"):  # broken: what can be read
                 self.request("pull", gid=gid, **{"from": 0})
+            elif status == "lost":  # removed to make room: heard (and stored) now
+                self.notify(f"game {gid} was removed from the table's journal to make room "
+                            "before a laptop pulled it")
+                self.request("ack", gid=gid)
 
     def _on_game(self, f: dict, raw: bytes) -> None:
         commit = str(f["header"].get("seed_commit"))
@@ -318,7 +334,10 @@ class Keeper:
             self.request("ack", first=True, gid=pull.gid)
             return
         pull.frames.append(("page", raw))
-        if not f["done"] or f["next"] != pull.next:
+        if f.get("damage") is not None and f["next"] == pull.next:
+            self.notify(f"game {pull.gid} is damaged on the table: its {pull.next} readable "
+                        f"entries are stored, marked incomplete ({f['damage']})")
+        elif not f["done"] or f["next"] != pull.next:
             self.request("pull", first=True, gid=pull.gid, **{"from": pull.next})
             return
         self.store.pulled_game(self.session, str(self.hello.get("uid")), pull.gid,

@@ -310,6 +310,26 @@ class Store:
                               (session,)).fetchone()[0]
         return max(found or 0, gap or 0)
 
+    def last_move(self, uid: str, gid: int, seed_commit: str) -> int:
+        """The newest move announced live of one table's game (0 if none):
+        the act frames stored since that game's newest begin."""
+        begun = self.db.execute(
+            "SELECT MAX(frames.id) FROM frames JOIN sessions ON sessions.id = frames.session "
+            "WHERE sessions.uid = ? AND frames.kind = 'begin' AND frames.gid = ? AND "
+            "instr(frames.raw, ?) > 0", (uid, gid, f'"seed_commit":"{seed_commit}"')).fetchone()[0]
+        if begun is None:
+            return 0
+        row = self.db.execute(
+            "SELECT frames.raw FROM frames JOIN sessions ON sessions.id = frames.session "
+            "WHERE sessions.uid = ? AND frames.kind = 'act' AND frames.gid = ? AND frames.id > ? "
+            "ORDER BY frames.id DESC LIMIT 1", (uid, gid, begun)).fetchone()
+        if row is None:
+            return 0
+        from catnip_host.verify import fields_of
+
+        n = fields_of(row[0]).get("n")
+        return n if type(n) is int else 0
+
     def has_pulled(self, uid: str, gid: int, seed_commit: str) -> bool:
         return self.db.execute("SELECT 1 FROM pulls WHERE uid = ? AND gid = ? AND seed_commit = ?",
                                (uid, gid, seed_commit)).fetchone() is not None
