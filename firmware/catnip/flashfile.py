@@ -5,13 +5,33 @@
 import json
 
 _open = open  # tests cut the power through it
+MAX_BYTES = 16384  # no file of the table's is near it; a bigger one would not fit the heap
+
+
+def read(path):
+    """The JSON at `path`: OSError if it cannot be read, ValueError naming
+    why it is not one of the table's files (not JSON, larger than MAX_BYTES,
+    nested deeper than catnip.wire.MAX_DEPTH)."""
+    import os
+
+    from catnip import wire
+
+    size = os.stat(path)[6]
+    if size > MAX_BYTES:
+        raise ValueError("%d bytes, more than the %d any of the table's files takes"
+                         % (size, MAX_BYTES))
+    with open(path) as f:
+        text = f.read()
+    try:
+        return wire.loads(text)
+    except (RuntimeError, MemoryError):  # nested past what the parser can hold
+        raise ValueError("nested too deeply to be one of the table's files")
 
 
 def load(path, default=None):
     """The JSON at `path`; `default` if it is missing or unreadable."""
     try:
-        with open(path) as f:
-            return json.load(f)
+        return read(path)
     except (OSError, ValueError):
         return default
 
