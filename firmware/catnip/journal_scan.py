@@ -52,9 +52,12 @@ def adopt(j, name):
 def check_ended(j, gid):
     # An ended game no laptop has pulled is read through once at start-up,
     # so damage is said now, while the game can still be pulled as it is.
+    decoder = Decoder()
     try:
-        for _ in walk(j, gid, Decoder()):
+        for _ in walk(j, gid, decoder):
             pass
+        if j._status[gid] == "finished" and not decoder.ended:
+            raise Damaged("its last records, its end among them, are missing")
     except Damaged as e:
         j.problems.append(str(broken(j, gid, e)))
 
