@@ -351,11 +351,13 @@ class Store:
                     ) -> Iterator[tuple[int, str, int | None, bytes, float]]:
         """(session, kind, gid, raw, at) of every frame of these kinds from one
         table, in the order stored, the frame as the bytes that came over the
-        wire: what replay --verify and the records read and parse."""
+        wire: what replay --verify and the records read and parse. The cursor
+        itself, for speed: an SQLite error while reading it is the caller's to
+        explain (store.explained)."""
         marks = ", ".join("?" * len(kinds))
         # Read in the table's own (id) order: through an index, SQLite would
         # sort every row, text and all, to give that order back.
-        yield from self.db.execute(
+        return self.db.execute(
             "SELECT session, kind, gid, CAST(raw AS BLOB), at FROM frames WHERE +session IN "
             f"(SELECT id FROM sessions WHERE uid = ?) AND kind IN ({marks}) ORDER BY id",
             (uid, *kinds))

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import gc
 import json
+import sqlite3
+from binascii import crc32
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -44,6 +46,7 @@ STREAM_KINDS = tuple(k for k, (how, _) in wire.MESSAGES.items() if how == wire.S
 KINDS = tuple(dict.fromkeys(("begin", "act", "end", "game", "entry", "page", "acked", "gap",
                              "bad") + STREAM_KINDS))  # "bad": a malformed frame, as it came
 PUBLIC_ONLY = ("seed", "salt")  # what the pulled header adds to the one sent live
+_BULK = ("act", "entry")  # most of a store: their fields are checked a game at a time
 # A stored frame as a check reads it: (session, kind, gid, the frame's bytes,
 # when the laptop stored it).
 Stored = tuple[int, str, int | None, bytes, float]
@@ -188,6 +191,16 @@ class _Stream:
 
     def sound(self, session: int, kind: str, gid: int | None, raw: bytes) -> bool:
         raw = raw.rstrip(b"\r\n")
+        if kind in _BULK:  # CRC and number only: their fields are checked with their game's
+            try:
+                if crc32(raw[2:-9]) != int(raw[-8:], 16) or raw[:2] != wire.TABLE:
+                    raise ValueError
+                seq = int(raw[4:raw.index(b" ", 4)])
+            except ValueError:
+                self._say(session, gid, f"a stored {kind} frame is damaged (its CRC or its "
+                          "number does not read)")
+                return False
+            return self._numbered(session, gid, seq)
         try:
             seq, kind_sent, fields = wire.decode(raw)
         except wire.WireError as e:
@@ -203,6 +216,13 @@ class _Stream:
             if seq:
                 self.last[session] = max(seq, self.last.get(session, 0))
             return False
+        if kind == "gap":
+            self.gapped.add(session)
+            self.last[session] = max(self.last.get(session, 0), fields["last"])
+        return self._numbered(session, gid, seq)
+
+    def _numbered(self, session: int, gid: int | None, seq: int) -> bool:
+        """A stream frame must follow the one before it."""
         last = self.last.get(session, 0)
         if seq:
             if seq != last + 1:
@@ -211,9 +231,6 @@ class _Stream:
                           + (f"frames {last + 1}-{seq - 1} are missing and no gap says so"
                              if seq > last + 1 else "frames were removed, repeated or reordered"))
             self.last[session] = max(seq, last)
-        elif kind == "gap":
-            self.gapped.add(session)
-            self.last[session] = max(last, fields["last"])
         return True
 
     def _say(self, session: int, gid: int | None, why: str) -> None:
@@ -256,7 +273,10 @@ def _malformed(g: Game) -> str | None:
 
 
 def _check(g: Game, c: Check) -> Check:
-    announced = {f["n"]: f["events"] for f in _parsed(g.acts)}  # move n -> events, latest kept
+    acts = _parsed(g.acts)
+    if any(type(f.get("n")) is not int or type(f.get("events")) is not list for f in acts):
+        return _fail(c, f"its record is malformed and cannot be checked ({_malformed(g)})")
+    announced = {f["n"]: f["events"] for f in acts}  # move n -> events, latest kept
     if g.header is None:
         if g.acked and g.live_headers:
             return _fail(c, "the laptop acknowledged storing it, but its pulled record is "
@@ -277,6 +297,9 @@ def _check(g: Game, c: Check) -> Check:
     except (RuleError, ValueError, KeyError, TypeError) as e:
         return _fail(c, f"the game cannot be set up from its header: {e}")
     pulled = _parsed(g.entries)
+    if any(type(f.get("i")) is not int or type(f.get("e")) is not list or not f["e"]
+           for f in pulled):
+        return _fail(c, f"its record is malformed and cannot be checked ({_malformed(g)})")
     journal = [f["e"] for f in pulled]
     _whole(c, g, [f["i"] for f in pulled])
     result = None
@@ -416,7 +439,12 @@ def stored_games(store, uid: str, kinds: tuple[str, ...] = KINDS,
     """Every game of one table the store holds, by (gid, seed_commit), from
     the frames of these kinds (leave out "act" when the live events are not
     needed); `stray` as gather() takes it."""
-    return gather(store.game_frames(uid, kinds), stray)
+    from catnip_host.store import explained
+
+    try:
+        return gather(store.game_frames(uid, kinds), stray)
+    except sqlite3.Error as e:  # a page of the store that does not read
+        raise explained(e, store.path) from e
 
 
 def from_file(path: Path) -> list[Check]:
