@@ -138,7 +138,7 @@ def keeper(n: int, seed: int = 1) -> Outcome:
     rng = random.Random(seed)
     console = Console(file=open(os.devnull, "w"), width=100)
     try:
-        port = _Port()
+        port = Port()
         store = Store(folder / "s.sqlite3")
         mirror = Mirror()
         k = Keeper(Link("fake", opener=lambda p, timeout: port), store, on_frame=mirror.apply)
@@ -169,7 +169,9 @@ def keeper(n: int, seed: int = 1) -> Outcome:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-class _Port:
+class Port:
+    """A serial port the test writes the table's bytes into."""
+
     def __init__(self) -> None:
         self.data = bytearray()
 

@@ -12,6 +12,7 @@ from catnip import rules, wire
 from catnip_host.link import Keeper, Link
 from catnip_host.monitor import Mirror
 from catnip_host.store import Store
+from laptop_doors import Port
 
 
 def _shown(mirror: Mirror) -> str:
@@ -66,31 +67,8 @@ def test_the_mirror_names_and_skips_a_malformed_frame(kind, fields):
     _shown(mirror)
 
 
-class _Port:
-    """A port the test writes the table's bytes into."""
-
-    def __init__(self) -> None:
-        self.data = bytearray()
-        self.sent: list[bytes] = []
-
-    @property
-    def in_waiting(self) -> int:
-        return len(self.data)
-
-    def read(self, n: int) -> bytes:
-        out = bytes(self.data[:n])
-        del self.data[:n]
-        return out
-
-    def write(self, data: bytes) -> None:
-        self.sent.append(data)
-
-    def close(self) -> None:
-        pass
-
-
 def _connected(tmp_path):
-    port = _Port()
+    port = Port()
     store = Store(tmp_path / "s.sqlite3")
     notes: list[str] = []
     mirror = Mirror()
