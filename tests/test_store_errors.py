@@ -88,6 +88,7 @@ def test_a_frame_of_bytes_no_catnip_wrote_is_a_message(tmp_path):
     db = sqlite3.connect(path)
     db.execute("DROP TRIGGER frames_no_update")
     db.execute("UPDATE frames SET raw = CAST(X'1e23ff00fe' AS TEXT) WHERE id = 2")
+    db.execute("UPDATE frames SET raw = 'x' WHERE id = 3")  # text, but not a frame
     db.commit()
     db.close()
     for args in (["sessions", "show", str(sid)], ["replay", str(sid), "--verify"]):

@@ -140,7 +140,8 @@ def sessions_show(session: int, raw: bool, store_path: str | None) -> None:
         click.echo(f"  gap: frames {first}-{last} ({why})")
     for f in store.frames(session):
         stamp = time.strftime("%H:%M:%S", time.localtime(f.at))
-        body = f.raw.split(" ", 3)[3][:-9]
+        parts = f.raw.split(" ", 3)  # marker+version, seq, kind, fields and CRC
+        body = parts[3][:-9] if len(parts) == 4 else repr(f.raw)  # else not a frame: shown as is
         click.echo(f"{stamp} {f.seq or '':>5} {f.kind:<7} {body[:100]}")
 
 
