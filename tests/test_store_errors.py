@@ -149,3 +149,10 @@ def test_a_full_disk_while_monitoring_is_a_message(tmp_path, monkeypatch):
     out = _cli("monitor", "--store", str(path))
     assert out.exit_code == 1 and "full" in out.output and "free some space" in out.output, \
         out.output
+
+
+@pytest.mark.parametrize("args", [["sessions", "list", "--store", "s\udcff.sqlite3"],
+                                  ["replay", "x\udcff.catnip", "--verify"]])
+def test_an_undecodable_path_is_refused_by_name(args):
+    out = _cli(*args)
+    assert out.exit_code == 1 and "not text in this system's encoding" in out.output, out.output

@@ -14,6 +14,16 @@ from catnip_host.store import StoreError
 STORE_HELP = "the session store (default: sessions.sqlite3 in your user data folder)"
 
 
+def _text(arg: str) -> bool:
+    """Whether a command-line argument decoded as text (not bytes the
+    system's encoding could not read, which Python keeps as surrogates)."""
+    try:
+        arg.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class _Catnip(click.Group):
     """The command group: a session store that fails mid-command (a full
     disk, a damaged file, another catnip writing) is a message, not a
@@ -69,6 +79,9 @@ def sim(board: str | None, stations: int | None, journal: Path | None, seed: str
 def _store(path: str | None, readonly: bool = False):
     from catnip_host.store import Store
 
+    if path is not None and not _text(path):
+        raise click.ClickException(f"the --store path {path!r} holds bytes that are not text in "
+                                   "this system's encoding: rename it, or give another path")
     try:
         return Store(path, readonly=readonly)
     except StoreError as e:
@@ -221,6 +234,9 @@ def replay(source: str, verify: bool, store_path: str | None) -> None:
     verified yet (not pulled from the table, or damaged on it)."""
     from catnip_host import verify as v
 
+    if not _text(source):
+        raise click.ClickException(f"{source!r} holds bytes that are not text in this system's "
+                                   "encoding: rename the file, or give its session number")
     try:
         if source.isascii() and source.isdigit() and not Path(source).exists():
             checks = v.from_store(_store(store_path, readonly=True), int(source))
