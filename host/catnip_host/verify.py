@@ -28,7 +28,6 @@ from __future__ import annotations
 import gc
 import json
 import sqlite3
-from binascii import crc32
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -46,7 +45,6 @@ STREAM_KINDS = tuple(k for k, (how, _) in wire.MESSAGES.items() if how == wire.S
 KINDS = tuple(dict.fromkeys(("begin", "act", "end", "game", "entry", "page", "acked", "gap",
                              "bad") + STREAM_KINDS))  # "bad": a malformed frame, as it came
 PUBLIC_ONLY = ("seed", "salt")  # what the pulled header adds to the one sent live
-_BULK = ("act", "entry")  # most of a store: their fields are checked a game at a time
 # A stored frame as a check reads it: (session, kind, gid, the frame's bytes,
 # when the laptop stored it).
 Stored = tuple[int, str, int | None, bytes, float]
@@ -137,16 +135,27 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
     current: dict[tuple[int, int], tuple[int, str]] = {}  # (session, gid) -> game key
     pulling: Game | None = None
     follow = _Stream(games, current, stray) if stray is not None else None
+    last = follow.last if follow is not None else {}  # session -> newest stream number
     for session, kind, gid, raw, at in frames:  # the commonest kinds first
-        if follow is not None and not follow.sound(session, kind, gid, raw):
-            continue
         if kind == "act":
+            if follow is not None:  # its number only, inline: most of a store is acts
+                try:
+                    seq = int(raw[4:raw.index(b" ", 4)])
+                except ValueError:
+                    follow.damaged(session, gid)
+                    continue
+                if seq == last.get(session, 0) + 1:
+                    last[session] = seq
+                else:
+                    follow.numbered(session, gid, seq)
             key = current.get((session, gid))
             if key is not None:  # else its begin was lost in a gap: nothing to pin it to
                 games[key].acts.append(raw)
-        elif kind == "entry":
+        elif kind == "entry":  # its number and fields are checked with its game's
             if pulling is not None and pulling.gid == gid:
                 pulling.entries.append(raw)
+        elif follow is not None and not follow.sound(session, kind, gid, raw):
+            continue
         elif kind in ("begin", "game"):
             f = orjson.loads(_fields(raw))
             h = f["header"]
@@ -191,16 +200,6 @@ class _Stream:
 
     def sound(self, session: int, kind: str, gid: int | None, raw: bytes) -> bool:
         raw = raw.rstrip(b"\r\n")
-        if kind in _BULK:  # CRC and number only: their fields are checked with their game's
-            try:
-                if crc32(raw[2:-9]) != int(raw[-8:], 16) or raw[:2] != wire.TABLE:
-                    raise ValueError
-                seq = int(raw[4:raw.index(b" ", 4)])
-            except ValueError:
-                self._say(session, gid, f"a stored {kind} frame is damaged (its CRC or its "
-                          "number does not read)")
-                return False
-            return self._numbered(session, gid, seq)
         try:
             seq, kind_sent, fields = wire.decode(raw)
         except wire.WireError as e:
@@ -219,9 +218,12 @@ class _Stream:
         if kind == "gap":
             self.gapped.add(session)
             self.last[session] = max(self.last.get(session, 0), fields["last"])
-        return self._numbered(session, gid, seq)
+        return self.numbered(session, gid, seq)
 
-    def _numbered(self, session: int, gid: int | None, seq: int) -> bool:
+    def damaged(self, session: int, gid: int | None) -> None:
+        self._say(session, gid, "a stored act frame is damaged (its number does not read)")
+
+    def numbered(self, session: int, gid: int | None, seq: int) -> bool:
         """A stream frame must follow the one before it."""
         last = self.last.get(session, 0)
         if seq:
