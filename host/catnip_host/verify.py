@@ -127,10 +127,11 @@ def rebuild(header: dict):
 def gather(frames: Iterable[Stored], stray: list[str] | None = None
            ) -> dict[tuple[int, str], Game]:
     """Games from frames (session, kind, gid, the frame, when it was stored)
-    in the order they arrived. With `stray` given (a check), each frame's
-    CRC is checked too, the table's stream numbers followed for holes, and
-    what is wrong with a frame lands on its game's problems, or in `stray`
-    when it belongs to none."""
+    in the order they arrived. With `stray` given (a check), every frame
+    but the acts and entries is decoded again (CRC and fields; those two, most
+    of a store, are checked a game at a time), the table's stream numbers are
+    followed for holes, and what is wrong with a frame lands on its game's
+    problems, or in `stray` when it belongs to none."""
     games: dict[tuple[int, str], Game] = {}
     current: dict[tuple[int, int], tuple[int, str]] = {}  # (session, gid) -> game key
     pulling: Game | None = None
