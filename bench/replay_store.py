@@ -26,8 +26,6 @@ TITLES = (  # a title, its options at the table and the table sizes played
     ("purrfect", {"mode": "stations"}, (4, 5, 6, 7)),
 )
 PULL_PAGE = 24  # entries per "page", as catnip.remote answers a pull
-STREAM = ("begin", "act", "say", "end")  # numbered, as catnip.line numbers them
-PUSH = ("snap",)
 
 
 class Frames:
@@ -39,10 +37,11 @@ class Frames:
         self.rows: list[tuple[int, str, int | None, str]] = []  # (seq, kind, gid, raw)
 
     def send(self, kind: str, fields: dict) -> None:
-        if kind in STREAM:
+        how = wire.MESSAGES[kind][0]  # numbered as catnip.line numbers them
+        if how == wire.STREAMED:
             self.seq += 1
             seq = self.seq
-        elif kind in PUSH:
+        elif how == wire.PUSHED:
             seq = 0
         else:
             asked = kind in ("games", "game", "acked") or (  # a command's first answer

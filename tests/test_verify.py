@@ -36,7 +36,8 @@ def _frames(name="heist", config=None, seed="v", pulled=True, live=True):
     game = rules.new(name, config or {"players": 3}, seed)
     out = []
     if live:
-        out.append(("begin", {"gid": 1, "header": game.header(), "seats": [0, 1, 2], "moves": 0}))
+        out.append(("begin", {"gid": 1, "header": game.header(),
+                              "seats": list(range(game.players())), "moves": 0}))
     rng = Rng(seed)
     entries = []
     while game.result() is None:
@@ -50,7 +51,8 @@ def _frames(name="heist", config=None, seed="v", pulled=True, live=True):
         out.append(("end", {"gid": 1, "result": game.result()}))
     if pulled:
         header = game.journal()
-        del header["log"]
+        del header["log"], header["finished"]
+        header["seats"] = list(range(game.players()))  # as App journals it
         out.append(("game", {"gid": 1, "status": "finished", "header": header}))
         out += [("entry", {"gid": 1, "i": i, "e": e}) for i, e in enumerate(entries)]
     return json.loads(json.dumps(out))
@@ -108,10 +110,22 @@ def test_a_game_played_without_the_laptop_verifies_from_the_journal_alone():
     assert c.status == verify.VERIFIED and c.compared == 0 and c.unseen == c.moves > 0
 
 
-def _file(tmp_path, frames):
-    path = tmp_path / "session.catnip"
-    path.write_bytes(b"boot banner\r\n" + b"".join(wire.encode(k, i + 1, f)
-                                                   for i, (k, f) in enumerate(frames)))
+def _numbered(frames):
+    """The frames as the table's line sends them: stream frames numbered
+    1, 2, ..., answers with the number of the command they answer."""
+    out, seq = [], 0
+    for kind, f in frames:
+        if wire.MESSAGES[kind][0] == wire.STREAMED:
+            seq += 1
+            out.append(wire.encode(kind, seq, f))
+        else:
+            out.append(wire.encode(kind, 0, dict(f, re=1)))
+    return out
+
+
+def _file(tmp_path, frames, name="session.catnip"):
+    path = tmp_path / name
+    path.write_bytes(b"boot banner\r\n" + b"".join(_numbered(frames)))
     return str(path)
 
 
@@ -150,7 +164,7 @@ def _into_store(store, session, frames, uid="t1", seq=0):
     pulled = []
     for kind, f in frames:
         if kind in ("game", "entry"):
-            pulled.append((kind, wire.encode(kind, 0, f)[:-1]))
+            pulled.append((kind, wire.encode(kind, 0, dict(f, re=1))[:-1]))
             continue
         seq += 1
         raw = wire.encode(kind, seq, f)[:-1] + b"\r"  # as a line ending in CRLF arrives

@@ -75,6 +75,7 @@ class App:
         self._setup()
         for text in list(notices) + list(journal.problems):
             self.say(text)
+        self._lost(journal.lost)
 
     # ---- scenes -------------------------------------------------------------
 
@@ -133,8 +134,10 @@ class App:
         header = game.journal()  # seed and salt included: the journal keeps the secrets
         del header["log"], header["finished"]
         header["seats"] = seats
+        known = list(self.journal.lost)
         self.gid = self._journal(self.journal.begin, header)
         self._clock_note("began")
+        self._lost([g for g in self.journal.lost if g not in known])  # rotated out to make room
         self._play(name, game, seats)
         self.send("begin", gid=self.gid, header=game.header(), seats=seats, moves=0)
         self.send("snap")
@@ -416,6 +419,15 @@ class App:
         self.notices.append(text)
         self.send("say", text=text)
         self._all_dirty()
+
+    def _lost(self, games):
+        """Say on every station and on the line (kept for a laptop's resync)
+        that these games were removed before a laptop pulled them; the
+        journal keeps the list until a laptop acknowledges each."""
+        for gid, status, title in games:
+            why = "removed to make room before a laptop pulled it"
+            self.say("Game %d (%s, %s) was %s" % (gid, TITLES.get(title, title), status, why))
+            self.send("lost", gid=gid, game=title, status=status, why=why)
 
     def send(self, kind, **fields):
         if self.line is None:

@@ -3,15 +3,34 @@
 # beside the old file, read back, then renamed over it, so a power cut leaves
 # the old file or the new, never half of one.
 import json
+import os
 
 _open = open  # tests cut the power through it
+MAX_BYTES = 16384  # no file of the table's is near it; a bigger one would not fit the heap
+
+
+def read(path):
+    """The JSON at `path`: OSError if it cannot be read, ValueError naming
+    why it is not one of the table's files (not JSON, larger than MAX_BYTES,
+    nested deeper than catnip.wire.MAX_DEPTH)."""
+    from catnip import wire
+
+    size = os.stat(path)[6]
+    if size > MAX_BYTES:
+        raise ValueError("%d bytes, more than the %d any of the table's files takes"
+                         % (size, MAX_BYTES))
+    with open(path) as f:
+        text = f.read()
+    try:
+        return wire.loads(text)
+    except (RuntimeError, MemoryError):  # nested past what the parser can hold
+        raise ValueError("nested too deeply to be one of the table's files")
 
 
 def load(path, default=None):
     """The JSON at `path`; `default` if it is missing or unreadable."""
     try:
-        with open(path) as f:
-            return json.load(f)
+        return read(path)
     except (OSError, ValueError):
         return default
 
@@ -19,8 +38,6 @@ def load(path, default=None):
 def save(path, data):
     """`data` as JSON at `path`, all or nothing. OSError if the flash did not
     take it; the old file is then as it was."""
-    import os
-
     scratch = path + ".new"
     with _open(scratch, "w") as f:
         json.dump(data, f)

@@ -23,10 +23,16 @@
 # erased one on every flush: an erase, ~45 ms on the Pico, per action. And
 # keeping every page as its own file slows each commit as the folder grows.)
 #
-# A record is one frame: kind (1 byte), payload length (varint), payload,
-# CRC-32 of all that (4 bytes, little-endian). Kinds:
-#   H header (JSON)   W word (UTF-8)   A action (varints)   N note (JSON)
-#   E end, the result (JSON)
+# A record is one frame: kind (1 byte), its number in the game (1 byte, mod
+# 256), payload length (varint), payload, CRC-32 of all that (4 bytes,
+# little-endian) carried on from the record before's CRC (0 for the header),
+# so a record missing, repeated or moved fails its check. Kinds:
+#   h header (JSON)   w word (UTF-8)   a action (varints)   n note (JSON)
+#   e end, the result (JSON)
+# Journals written before records were numbered use the capitals, with no
+# number and a CRC of the record alone; they are still read. A numbered
+# game always has a tail file (a seal makes the next before it moves the
+# old), so a tail that went missing is seen too.
 # An action is the player, then each item: an int n as zigzag(n) << 1, a word
 # as (its index among the game's W frames) << 1 | 1, so ("offer", 18, 20) is
 # four payload bytes and ten on flash. Compact frames keep a 1,400-action game
@@ -45,8 +51,9 @@ _FRAME_MAX = RECORD_MAX + 8  # no frame is longer: a torn one is shorter
 _CHUNK = 512  # bytes read at a time
 _NUMBER_MAX = 1 << 28
 STATUSES = ("playing", "finished", "abandoned", "pulled", "broken")
-_KINDS = b"HWANE"
+_KINDS = b"hwane"  # numbered, chained records; b"HWANE": the older, unchained ones
 _LOG = "log"
+_LOST = "lost"  # games removed to make room before a laptop heard of it
 _NEW = "new"  # a file being rewritten without its torn end
 _GONE = ".gone"  # a game being rotated out: removed at the next start if cut
 
@@ -66,6 +73,8 @@ class _Game:
         self.ended = False
         self.sealed = 0  # bytes in the log file; the tail starts there
         self.fill = 0  # bytes in the tail
+        self.records = 0  # records written: the next one's number
+        self.chain = 0  # the last record's CRC, which the next one's carries on
 
 
 class Journal:
@@ -78,6 +87,7 @@ class Journal:
         self._open = {}  # gid -> _Game, for intact unfinished games
         self._live = None  # the _Game being recorded
         self._stopped = None  # why recording stopped after a flash error
+        self.lost = []  # (gid, status, title) removed unpulled, until a laptop hears of it
         try:
             _ensure_folder(self.root)
         except OSError as e:
@@ -103,13 +113,15 @@ class Journal:
         if "log" in header:
             raise JournalError("the header holds the start of the game only: leave out 'log' "
                                "(the journal records each action as it happens)")
-        frame = _frame(b"H", _json(header, "header"))
+        frame = _frame(b"h", _json(header, "header"), 0, 0)
         if not _is_folder(self.root):
             raise JournalError("the journal folder %s cannot be used: no game can be saved; "
                                "check the flash" % self.root)
         gid = 1  # numbered before rotation, so a number is never used twice
         for known in self._status:
             gid = max(gid, known + 1)
+        for known in self.lost:
+            gid = max(gid, known[0] + 1)
         from catnip.journal_scan import rotate
 
         rotate(self)
@@ -123,7 +135,7 @@ class Journal:
         self._status[gid] = "playing"
         self._open[gid] = self._live = _Game(gid, header)
         self._stopped = None
-        self._append(frame)
+        self._append(frame, 1)
         return gid
 
     def resume(self, gid):
@@ -150,7 +162,8 @@ class Journal:
                 i = game.words.get(item, words.get(item))
                 if i is None:
                     i = words[item] = len(game.words) + len(words)
-                    frames += _frame(b"W", item.encode())
+                    frames += _frame(b"w", item.encode(), game.records + len(words) - 1,
+                                     _last_crc(frames, game.chain))
                 put_word(payload, i)
             elif isinstance(item, int) and not isinstance(item, bool) and \
                     -_NUMBER_MAX < item < _NUMBER_MAX:
@@ -158,22 +171,23 @@ class Journal:
             else:
                 raise JournalError("cannot record %r: action items are words or whole numbers "
                                    "below 2**28" % (item,))
-        frames += _frame(b"A", payload)
-        self._append(frames)
+        frames += _frame(b"a", payload, game.records + len(words), _last_crc(frames, game.chain))
+        self._append(frames, len(words) + 1)
         game.words.update(words)
         game.actions += 1
 
     def note(self, data):
         """Record a JSON-ready dict (a tray proposal and the answer given)."""
-        self._recording()
+        game = self._recording()
         if not isinstance(data, dict):
             raise JournalError("a note is a dict, e.g. {'tray': 'placed', 'answer': 3}")
-        self._append(_frame(b"N", _json(data, "note")))
+        self._append(_frame(b"n", _json(data, "note"), game.records, game.chain), 1)
 
     def finish(self, result):
         """The game ended: record its result; it stays until a laptop pulls it."""
         game = self._recording()
-        self._append(_frame(b"E", _json(result, "result")), bounded=False)
+        self._append(_frame(b"e", _json(result, "result"), game.records, game.chain), 1,
+                     bounded=False)
         game.ended = True
         self._mark(game.gid, "finished")
 
@@ -190,7 +204,15 @@ class Journal:
         self._mark(gid, "abandoned")
 
     def release(self, gid):
-        """A laptop has stored this game: mark it pulled, first to rotate out."""
+        """A laptop has stored this game: mark it pulled, first to rotate out.
+        For a game removed to make room, the laptop has heard of it: it is
+        forgotten."""
+        for gone in self.lost:
+            if gone[0] == gid:
+                from catnip.journal_scan import forget_lost
+
+                forget_lost(self, gid)
+                return
         self._known(gid)
         status = self._status[gid]
         if status == "playing":
@@ -260,7 +282,7 @@ class Journal:
             raise JournalError("no game is being recorded: begin() or resume() one first")
         return self._live
 
-    def _append(self, frames, bounded=True):
+    def _append(self, frames, count, bounded=True):
         game = self._live
         n = len(frames)
         if bounded and game.sealed + game.fill + n > self.max_game_bytes:
@@ -278,6 +300,8 @@ class Journal:
         except OSError as e:
             self._refused(game, e)
         game.fill += n
+        game.records += count
+        game.chain = _last_crc(frames, 0)
 
     def ready(self):
         """Seal a nearly full tail now, while nobody waits (App._idle): the
@@ -297,15 +321,18 @@ class Journal:
         raise JournalError(self._stopped)
 
     def _seal(self, game):
-        # Move the full tail onto the end of the log; the next tail is named
-        # by where it starts, so a cut in between is recognised (catnip.journal_scan.settle).
+        # Move the full tail onto the end of the log. The next tail, named by
+        # where it starts, is made first, so a game always has one, and a cut
+        # in between is recognised (catnip.journal_scan.settle).
         tail = self._file(game.gid, str(game.sealed))
         data = _read_at(tail, 0, game.fill)
+        end = game.sealed + game.fill
+        open(self._file(game.gid, str(end)), "wb").close()
         with open(self._file(game.gid, _LOG), "ab") as f:
             f.write(data)
             f.flush()
         os.remove(tail)
-        game.sealed += game.fill
+        game.sealed = end
         game.fill = 0
 
     def _mark(self, gid, status):
@@ -339,15 +366,23 @@ class Journal:
         return "%s/%s" % (self._folder(gid, self._status[gid]), name)
 
 
-def _frame(kind, payload):
+def _frame(kind, payload, number, chain):
+    # Record `number` of its game, its CRC carried on from `chain`, the CRC
+    # of the record before it.
     if len(payload) > RECORD_MAX:
         raise JournalError("a record of %d bytes is more than the journal takes (%d); "
                            "keep notes short" % (len(payload), RECORD_MAX))
     frame = bytearray(kind)
+    frame.append(number & 0xFF)
     put_varint(frame, len(payload))
     frame += payload
-    frame += (crc32(frame) & 0xFFFFFFFF).to_bytes(4, "little")
+    frame += (crc32(frame, chain) & 0xFFFFFFFF).to_bytes(4, "little")
     return frame
+
+
+def _last_crc(frames, otherwise):
+    # The CRC that ends these frames, or `otherwise` when there are none.
+    return int.from_bytes(frames[-4:], "little") if frames else otherwise
 
 
 def _json(data, what):

@@ -7,9 +7,12 @@ import json
 import os
 from binascii import crc32
 
-from catnip.journal import (_CHUNK, _FRAME_MAX, _GONE, _KINDS, _LOG, _NEW, RECORD_MAX,
+from catnip.journal import (_CHUNK, _FRAME_MAX, _GONE, _KINDS, _LOG, _LOST, _NEW, RECORD_MAX,
                             STATUSES, JournalError, _Game, _is_folder, _read_at, _remove_tree,
                             _size, _why)
+
+_OLD_KINDS = b"HWANE"  # records written before they were numbered and chained
+_ENDED = ("finished", "abandoned")  # checked at start-up too: a laptop has not pulled them
 
 
 class Damaged(Exception):
@@ -23,6 +26,12 @@ class Damaged(Exception):
 def adopt(j, name):
     # One entry of the journal folder, found at start-up.
     path = j._path(name)
+    if name == _LOST:
+        read_lost(j)
+        return
+    if name == _LOST + _NEW:  # its rewrite was cut: the old list stands
+        os.remove(path)
+        return
     gid, status = _parse(name)
     if status == _GONE:
         _remove_tree(path)
@@ -36,6 +45,21 @@ def adopt(j, name):
     j._status[gid] = status
     if status == "playing":
         check(j, gid)
+    elif status in _ENDED:
+        check_ended(j, gid)
+
+
+def check_ended(j, gid):
+    # An ended game no laptop has pulled is read through once at start-up,
+    # so damage is said now, while the game can still be pulled as it is.
+    decoder = Decoder()
+    try:
+        for _ in walk(j, gid, decoder):
+            pass
+        if j._status[gid] == "finished" and not decoder.ended:
+            raise Damaged("its last records, its end among them, are missing")
+    except Damaged as e:
+        j.problems.append(str(broken(j, gid, e)))
 
 
 def check(j, gid):
@@ -66,6 +90,7 @@ def check(j, gid):
         return
     game = j._open[gid] = _Game(gid, decoder.header)
     game.words, game.actions = decoder.words, decoder.actions
+    game.records, game.chain = decoder.records, decoder.chain
     files = game_files(j, gid)
     game.sealed = _size(j._file(gid, _LOG))
     game.fill = files[-1][2] - game.sealed if files else 0
@@ -90,6 +115,10 @@ def settle(j, gid):
         elif start < sealed < end and _read_at(tail, 0, len(copied)) == copied:
             _cut(j._file(gid, _LOG), start, j._file(gid, _NEW))
             sealed = start
+    for name in os.listdir(j._folder(gid, "playing")):
+        path = j._file(gid, name)
+        if name.isdigit() and int(name) > sealed and _size(path) == 0:
+            os.remove(path)  # the next tail of a seal that was cut before its copy
 
 
 def walk(j, gid, decoder):
@@ -98,8 +127,10 @@ def walk(j, gid, decoder):
     for i in range(len(files)):
         path, start, end = files[i]
         try:
-            for kind, payload in _file_frames(path, start, end, i == len(files) - 1):
-                entry = decoder.decode(kind, payload)
+            for kind, number, payload, crc in _file_frames(path, start, end,
+                                                           i == len(files) - 1, decoder.chain):
+                entry = decoder.decode(kind, number, payload)
+                decoder.chain = crc
                 if entry is not None:
                     yield entry
         except (ValueError, IndexError, KeyError, TypeError) as e:
@@ -120,6 +151,8 @@ def game_files(j, gid):
     tails = [int(n) for n in names if n.isdigit()]
     if len(tails) > 1 or tails and tails[0] != sealed:
         raise Damaged("records are missing after byte %d" % min([sealed] + tails))
+    if not tails and sealed and _read_at(files[0][0], 0, 1) not in _OLD_KINDS:
+        raise Damaged("its newest records are missing: no tail follows byte %d" % sealed)
     if tails:
         files.append((j._file(gid, str(sealed)), sealed,
                       sealed + _size(j._file(gid, str(sealed)))))
@@ -157,6 +190,8 @@ def rotate(j):
         title = _title(safe_header(j, victim))
         gone = j._path("%d%s" % (victim, _GONE))
         try:
+            if status != "pulled":
+                note_lost(j, victim, status, title)  # on flash until a laptop hears of it
             os.rename(j._folder(victim, status), gone)
             del j._status[victim]
             _remove_tree(gone)
@@ -167,6 +202,39 @@ def rotate(j):
         if status != "pulled":
             j.problems.append("game %d (%s, %s) was removed to make room before a laptop "
                               "had pulled it" % (victim, title, status))
+
+
+def read_lost(j):
+    # The games removed to make room that no laptop has heard of yet.
+    with open(j._path(_LOST)) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) == 3 and parts[0].isdigit():
+                j.lost.append((int(parts[0]), parts[1], parts[2]))
+
+
+def note_lost(j, gid, status, title):
+    if gid not in [g for g, _, _ in j.lost]:
+        j.lost.append((gid, status, title))
+        _write_lost(j)
+
+
+def forget_lost(j, gid):
+    j.lost = [g for g in j.lost if g[0] != gid]
+    _write_lost(j)
+
+
+def _write_lost(j):
+    # Rewritten beside and renamed over, so a cut leaves the old list or the new.
+    scratch = j._path(_LOST + _NEW)
+    with open(scratch, "w") as f:
+        for gid, status, title in j.lost:
+            f.write("%d %s %s\n" % (gid, status, title.replace(" ", "_")))
+    try:
+        os.rename(scratch, j._path(_LOST))
+    except OSError:  # a filesystem that will not rename over a file
+        os.remove(j._path(_LOST))
+        os.rename(scratch, j._path(_LOST))
 
 
 def broken(j, gid, damage):
@@ -196,8 +264,21 @@ class Decoder:
         self._list = []
         self.actions = 0
         self.ended = False
+        self.records = 0  # records read
+        self.chain = 0  # the CRC of the last one
+        self._kinds = None  # the game's kinds: numbered (_KINDS) or not (_OLD_KINDS)
 
-    def decode(self, kind, payload):
+    def decode(self, kind, number, payload):
+        kinds = _KINDS if kind in _KINDS else _OLD_KINDS
+        if kinds != self._kinds:  # an old game resumed by this firmware goes on numbered
+            if self._kinds is _KINDS:
+                raise ValueError("an unnumbered record after numbered ones")
+            self._kinds = kinds
+        if number is not None and number != self.records & 0xFF:
+            raise ValueError("record %d is numbered %d: one is missing, repeated or moved"
+                             % (self.records, number))
+        self.records += 1
+        kind = kind.upper()
         if self.header is None:
             if kind != b"H":
                 raise ValueError("the game does not start with its header")
@@ -239,14 +320,15 @@ class Decoder:
         return player, tuple(items)
 
 
-def _file_frames(path, start, end, last):
-    """Each (kind, payload) of a file that holds the game's bytes start..end,
-    read a chunk at a time; Damaged at the first bad frame, torn if it ends
-    the game (`last`), is no longer than a frame, and nothing good follows."""
+def _file_frames(path, start, end, last, chain):
+    """Each (kind, number, payload, CRC) of a file that holds the game's
+    bytes start..end, read a chunk at a time, the first record's CRC carried
+    on from `chain`; Damaged at the first bad frame, torn if it ends the game
+    (`last`), is no longer than a frame, and nothing good follows."""
     size = end - start
     buf, offset, at = b"", 0, 0  # buf holds the file from byte `offset`
     while offset + at < size:
-        found = _frame_at(buf, at)
+        found = _frame_at(buf, at, chain)
         if found is None and len(buf) - at < _FRAME_MAX and offset + len(buf) < size:
             more = _read_at(path, offset + len(buf), _CHUNK)
             if not more:  # shorter than it said
@@ -254,26 +336,32 @@ def _file_frames(path, start, end, last):
             buf, offset, at = buf[at:] + more, offset + at, 0
             continue
         if found is None:
-            rest = buf[at:]
-            torn = last and offset + len(buf) >= size and len(rest) <= _FRAME_MAX
-            later = 1
+            rest = chain.to_bytes(4, "little") + buf[at:]  # a record's chain: the 4 bytes before
+            torn = last and offset + len(buf) >= size and len(rest) <= _FRAME_MAX + 4
+            later = 5
             while torn and later < len(rest):
-                torn = _frame_at(rest, later) is None
+                torn = _frame_at(rest, later, int.from_bytes(rest[later - 4:later],
+                                                             "little")) is None
                 later += 1
             raise Damaged("the record at byte %d is bad" % (start + offset + at), torn, path,
                            offset + at)
-        kind, first, stop = found
-        yield kind, buf[first:stop]
+        kind, number, first, stop = found
+        chain = int.from_bytes(buf[stop:stop + 4], "little")
+        yield kind, number, buf[first:stop], chain
         at = stop + 4
 
 
-def _frame_at(data, pos):
-    # (kind, payload start, payload stop) of a whole, intact frame at pos.
+def _frame_at(data, pos, chain):
+    # (kind, number, payload start, payload stop) of a whole, intact frame
+    # at pos; a numbered one's CRC carries on from `chain`.
     kind = data[pos:pos + 1]
-    if kind not in _KINDS:
+    if kind in _KINDS:
+        number, start = (data[pos + 1] if pos + 1 < len(data) else -1), pos + 2
+    elif kind in _OLD_KINDS:
+        number, start, chain = None, pos + 1, 0
+    else:
         return None
     n = shift = 0
-    start = pos + 1
     while True:
         if start >= len(data) or shift > 14:
             return None
@@ -286,10 +374,10 @@ def _frame_at(data, pos):
     stop = start + n
     if n > RECORD_MAX or stop + 4 > len(data):
         return None
-    if crc32(memoryview(data)[pos:stop]) & 0xFFFFFFFF != int.from_bytes(data[stop:stop + 4],
-                                                                        "little"):
+    if crc32(memoryview(data)[pos:stop], chain) & 0xFFFFFFFF != \
+            int.from_bytes(data[stop:stop + 4], "little"):
         return None
-    return kind, start, stop
+    return kind, number, start, stop
 
 
 def _read_varint(data, pos):

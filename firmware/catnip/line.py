@@ -1,10 +1,10 @@
 # The serial line: the table's end of the wire (catnip.wire, docs/link.md).
 #
-# Out: stream frames (STREAM: a game's start, each move's public events, its
+# Out: stream frames (wire.STREAMED: a game's start, each move's public events, its
 # end, messages) are numbered 1, 2, ... from power-up and the newest
 # RING_BYTES of them are kept, so a laptop that was away asks "resync from N"
 # and gets the same bytes again, or a "gap" frame saying which ones are gone.
-# A snapshot (PUSH) follows every move unnumbered: it is the state now and the
+# A snapshot (wire.PUSHED) follows every move unnumbered: it is the state now and the
 # next one supersedes it. Every other frame answers a command (seq 0, "re" =
 # the command's number). A write that fails (nobody listening, a full
 # buffer) is dropped: the table plays on.
@@ -19,8 +19,6 @@ from catnip import wire
 
 MAX_IN = 256
 RING_BYTES = 4096
-STREAM = ("begin", "act", "say", "end")  # numbered and kept for resync
-PUSH = ("snap",)  # the current public state: superseded by the next, so not kept
 _NL = 10
 _BETWEEN = -1  # not in a frame: a printable byte makes the line stray
 _SKIP = -2  # the rest of a refused command, up to its newline
@@ -51,11 +49,12 @@ class Line:
     # ---- out ----------------------------------------------------------------
 
     def send(self, kind, **fields):
-        if kind in STREAM:
+        how = wire.MESSAGES.get(kind, (wire.ANSWER,))[0]
+        if how == wire.STREAMED:  # numbered and kept for resync
             self.seq += 1
             frame = wire.encode(kind, self.seq, fields)
             self._keep(frame)
-        elif kind in PUSH:
+        elif how == wire.PUSHED:  # the state now, superseded by the next: not kept
             frame = wire.encode(kind, 0, fields)
         else:
             if kind == "hello":

@@ -1,6 +1,7 @@
 # What the table does for a laptop's commands (catnip.wire.COMMANDS; the
 # line has checked their fields). A command that cannot be carried out is
 # answered with an "err" frame saying why, and changes nothing.
+from catnip.journal import JournalError
 from catnip.rules.engine import RuleError
 
 FIRMWARE = "0.1.0"
@@ -26,15 +27,19 @@ class Remote:
         line.send("synced", last=line.seq)
 
     def _games(self, line, fields):
-        line.send("games", games=[list(g) for g in self.app.journal.games()])
+        journal = self.app.journal
+        line.send("games", games=[list(g) for g in journal.games()] +
+                  [[gid, "lost"] for gid, _, _ in journal.lost])
 
     def _pull(self, line, fields):
         """One page of a game that ended: its header (seed included) with the
-        first page, then PULL_PAGE entries from `from`, then "page"."""
+        first page, then PULL_PAGE entries from `from`, then "page". A
+        damaged game gives what is readable, its last page saying where the
+        damage begins."""
         gid, start = fields["gid"], fields["from"]
         journal = self.app.journal
         status = dict(journal.games()).get(gid)
-        if status not in ("finished", "pulled", "abandoned"):
+        if status not in ("finished", "pulled", "abandoned", "broken"):
             line.error("game %s is %s: only a game that has ended can be pulled"
                        % (gid, status or "not in the journal"))
             return
@@ -44,20 +49,26 @@ class Remote:
         if reading is None or reading[0] != gid or reading[1] != start:
             reading = [gid, 0, journal.entries(gid)]  # read on from flash, one entry at a time
         entries = reading[2]
-        done = False
-        while reading[1] < start:  # a laptop asking for a page again
-            if next(entries, None) is None:
-                break
-            reading[1] += 1
-        for _ in range(PULL_PAGE):
-            entry = next(entries, None)
-            if entry is None:
-                done = True
-                break
-            line.send("entry", gid=gid, i=reading[1], e=list(entry))
-            reading[1] += 1
+        done = damage = None
+        try:
+            while reading[1] < start:  # a laptop asking for a page again
+                if next(entries, None) is None:
+                    break
+                reading[1] += 1
+            for _ in range(PULL_PAGE):
+                entry = next(entries, None)
+                if entry is None:
+                    done = True
+                    break
+                line.send("entry", gid=gid, i=reading[1], e=list(entry))
+                reading[1] += 1
+        except JournalError as e:  # the rest cannot be read: what was is the game
+            done, damage = True, str(e)
         self._reading = None if done else reading
-        line.send("page", gid=gid, next=reading[1], done=done)
+        if damage is None:
+            line.send("page", gid=gid, next=reading[1], done=bool(done))
+        else:
+            line.send("page", gid=gid, next=reading[1], done=True, damage=damage)
 
     def _ack(self, line, fields):
         gid = fields["gid"]
@@ -128,7 +139,7 @@ class Remote:
         t = time.gmtime(fields["time"])
         RTC().datetime((t[0], t[1], t[2], t[6], t[3], t[4], t[5], 0))
         self.app.set_time(fields["time"])  # games journal their date from now on
-        line.send("clock", time=time.time())
+        line.send("clock", time=int(time.time()))
 
     def _stop(self, line, fields):
         line.send("bye", why="the app stops; the REPL is yours")

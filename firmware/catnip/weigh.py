@@ -18,7 +18,8 @@
 # sets `wanted`) may take the readings instead: `taker`. A tray with no
 # calibration is read only while one runs; otherwise its HX711s sleep.
 import asyncio
-import json
+
+from catnip import flashfile
 
 _REPORTS = {"height": "place", "fell": "collapse", "cats": "cats"}
 BASE_CATS = 4  # wedged into the base at setup (the rulebook's four)
@@ -37,8 +38,7 @@ class Weigh:
         self.attempt = None  # (turn, log length) of the last attempt begun
         self.open = False  # the tray has an attempt waiting for its verdict
         try:
-            with open(calibration_file) as f:
-                self.cal = json.load(f)
+            self.cal = flashfile.read(calibration_file)
         except OSError:
             self.problem = "not calibrated"
         except ValueError as e:

@@ -31,20 +31,58 @@ MAX_KIND = 12
 MAX_TIME = 1 << 33  # seconds since 1970: a one-off big int, past the year 2200
 _V = b"1 "
 
-# Commands a laptop may send, with the fields each must carry and their type.
+MAX_DEPTH = 32  # JSON nested deeper is refused: no real frame or file comes near it
+
+# What each end may send, by kind: one table for both ends. A field's value
+# is a type code ("n" a number 0-MAX_SEQ, "t" seconds since 1970 up to
+# MAX_TIME, "s" text, "d" an object, "l" a list, "b" true/false, "a" any;
+# "?" after it: or null), an object's own fields as a dict, or a list of
+# one spec that each item meets, ("n", "s") each item such a pair.
+#
+# Commands a laptop may send; any other field is refused.
 COMMANDS = {
     "hello": {},  # who are you: protocol, firmware, board, boot, last seq
-    "resync": {"from": int},  # every stream frame after this seq
+    "resync": {"from": "n"},  # every stream frame after this seq
     "snapshot": {},  # the public state now, as a stream frame
     "games": {},  # the journal's games and their status
-    "pull": {"gid": int, "from": int},  # a finished game's entries, a page at a time
-    "ack": {"gid": int},  # the laptop has stored that game: the table may free it
-    "start": {"game": str, "config": dict, "seats": list},  # begin a game
+    "pull": {"gid": "n", "from": "n"},  # a finished game's entries, a page at a time
+    "ack": {"gid": "n"},  # the laptop has stored that game: the table may free it
+    "start": {"game": "s", "config": "d", "seats": "l"},  # begin a game
     "abort": {},  # end the game in play without a result
-    "calibrate": {"step": str},  # a tray calibration step
-    "clock": {"time": int},  # set the clock: seconds since 1970-01-01 UTC
+    "calibrate": {"step": "s"},  # a tray calibration step
+    "clock": {"time": "t"},  # set the clock: seconds since 1970-01-01 UTC
     "stop": {},  # stop the app and hand back the REPL
 }
+# What the table sends, and how: STREAMED (numbered, kept for resync),
+# PUSHED (seq 0, no "re": the state now) or an ANSWER (seq 0, "re" = the
+# command's number). A newer table may add fields; the laptop reads these.
+STREAMED, PUSHED, ANSWER = 1, 2, 3
+_HEADER = {"game": "s", "config": "d", "seed_commit": "s"}
+MESSAGES = {
+    "begin": (STREAMED, {"gid": "n", "header": _HEADER, "seats": ["n"], "moves": "n"}),
+    "act": (STREAMED, {"gid": "n", "n": "n", "events": ["d"]}),
+    "end": (STREAMED, {"gid": "n", "result": "d"}),
+    "say": (STREAMED, {"text": "s"}),
+    "lost": (STREAMED, {"gid": "n", "game": "s", "status": "s", "why": "s"}),
+    "snap": (PUSHED, {"gid": "n?", "game": "s?", "public": "d?"}),
+    "hello": (ANSWER, {"proto": "n", "fw": "s", "board": "s", "uid": "s", "boot": "s",
+                       "last": "n", "stations": "n", "game": "s?", "gid": "n?"}),
+    "synced": (ANSWER, {"last": "n"}),
+    "gap": (ANSWER, {"first": "n", "last": "n"}),
+    "games": (ANSWER, {"games": [("n", "s")]}),
+    "game": (ANSWER, {"gid": "n", "status": "s", "header": _HEADER}),
+    "entry": (ANSWER, {"gid": "n", "i": "n", "e": "l"}),
+    "page": (ANSWER, {"gid": "n", "next": "n", "done": "b", "damage": "s?"}),
+    "acked": (ANSWER, {"gid": "n"}),
+    "started": (ANSWER, {"gid": "n"}),
+    "aborted": (ANSWER, {"gid": "n?"}),
+    "calib": (ANSWER, {"step": "s"}),
+    "clock": (ANSWER, {"time": "t"}),
+    "bye": (ANSWER, {"why": "s"}),
+    "err": (ANSWER, {"why": "s"}),
+}
+_TYPES = {"n": int, "t": int, "s": str, "d": dict, "l": list, "b": bool}
+_NAMES = {"n": "int", "t": "int", "s": "str", "d": "dict", "l": "list", "b": "bool"}
 
 
 class WireError(Exception):
@@ -65,6 +103,8 @@ def decode(line, mark=TABLE):
     if line[:2] != mark:
         raise WireError("not a frame: it does not start with the marker")
     body = line[2:]
+    if body.isdigit():
+        raise WireError("frame cut short after its version")
     if body[:2] != _V:
         raise WireError("protocol version %s, this end speaks %d: update the older side"
                         % (_show(body[:body.find(b" ")] if b" " in body else body[:8]), VERSION))
@@ -86,9 +126,9 @@ def decode(line, mark=TABLE):
     if not kind.isalpha() or not kind.islower() or len(kind) > MAX_KIND:
         raise WireError("frame's kind %s is not a lower-case word" % _show(kind))
     try:
-        fields = json.loads(fields)
-    except ValueError:
-        raise WireError("frame's fields are not JSON")
+        fields = loads(fields)
+    except ValueError as e:
+        raise WireError("frame's fields are not JSON (%s)" % e)
     if not isinstance(fields, dict):
         raise WireError("frame's fields are not a JSON object")
     return int(seq), kind.decode(), fields
@@ -100,19 +140,118 @@ def command(kind, fields):
     if wants is None:
         raise WireError("unknown command %s; commands: %s"
                         % (_show(kind), " ".join(sorted(COMMANDS))))
-    for name in wants:
-        value = fields.get(name)
-        if value is None:
-            raise WireError("%s needs %s (%s)" % (kind, name, wants[name].__name__))
-        if type(value) is not wants[name]:
-            raise WireError("%s: %s must be %s, not %s" % (kind, name, wants[name].__name__,
-                                                          _show(json.dumps(value))))
-        top = MAX_TIME if name == "time" else MAX_SEQ
-        if wants[name] is int and not 0 <= value <= top:
-            raise WireError("%s: %s is out of range 0-%d" % (kind, name, top))
-    for name in fields:
-        if name not in wants:
-            raise WireError("%s does not take %s" % (kind, _show(name)))
+    why = _mismatch(fields, wants, kind)
+    if why is None:
+        for name in fields:
+            if name not in wants:
+                why = "%s does not take %s" % (kind, _show(name))
+                break
+    if why is not None:
+        raise WireError(why)
+
+
+def message(seq, kind, fields):
+    """Why a frame from the table does not fit MESSAGES (its kind, how it
+    came, its fields), or None when it does."""
+    known = MESSAGES.get(kind)
+    if known is None:
+        return "a frame of unknown kind %s" % _show(kind)
+    how = known[0]
+    if (seq > 0) != (how == STREAMED):
+        return "a %s frame %s" % (kind, "numbered %d" % seq if seq else "without a number")
+    if how == ANSWER and not (type(fields.get("re")) is int and 0 <= fields["re"] <= MAX_SEQ):
+        return "a %s answer without the number of its command (re)" % kind
+    return fields_problem(kind, fields)
+
+
+def fields_problem(kind, fields):
+    """Why these fields do not make a `kind` frame (MESSAGES), or None."""
+    known = MESSAGES.get(kind)
+    if known is None:
+        return "a frame of unknown kind %s" % _show(kind)
+    return _mismatch(fields, known[1], kind)
+
+
+def _mismatch(value, spec, where):
+    # Why `value` does not meet `spec` (see MESSAGES), or None.
+    if isinstance(spec, dict):
+        if type(value) is not dict:
+            return "%s must be an object, not %s" % (where, _shown(value))
+        for name in spec:
+            if name not in value and not (type(spec[name]) is str and spec[name][-1:] == "?"):
+                return "%s needs %s" % (where, name) if type(spec[name]) is not str else \
+                    "%s needs %s (%s)" % (where, name, _NAMES.get(spec[name][0], "any"))
+            why = _mismatch(value.get(name), spec[name], "%s: %s" % (where, name))
+            if why is not None:
+                return why
+        return None
+    if isinstance(spec, tuple):
+        return _pair(value, spec, where)
+    if isinstance(spec, list):
+        if type(value) is not list:
+            return "%s must be list, not %s" % (where, _shown(value))
+        for i in range(len(value)):
+            why = _mismatch(value[i], spec[0], "%s[%d]" % (where, i))
+            if why is not None:
+                return why
+        return None
+    if value is None and spec[-1:] == "?":
+        return None
+    code = spec[0]
+    if code == "a":
+        return None
+    if type(value) is not _TYPES[code]:
+        return "%s must be %s, not %s" % (where, _NAMES[code], _shown(value))
+    top = MAX_TIME if code == "t" else MAX_SEQ
+    if code in "nt" and not 0 <= value <= top:
+        return "%s is out of range 0-%d" % (where, top)
+    return None
+
+
+def _pair(value, specs, where):
+    # An item that is a fixed list: one spec a position.
+    if type(value) is not list or len(value) != len(specs):
+        return "%s must be a list of %d, not %s" % (where, len(specs), _shown(value))
+    for i in range(len(specs)):
+        why = _mismatch(value[i], specs[i], "%s[%d]" % (where, i))
+        if why is not None:
+            return why
+    return None
+
+
+def loads(text):
+    """JSON from a peer or a file, nested at most MAX_DEPTH deep; ValueError
+    otherwise (deeper input would exhaust the stack or the heap)."""
+    if nesting(text) > MAX_DEPTH:
+        raise ValueError("JSON nested more than %d deep" % MAX_DEPTH)
+    return json.loads(text)
+
+
+def nesting(text):
+    """How deep the arrays and objects of JSON `text` (bytes or str) nest
+    at most; strings are skipped, so a quoted bracket does not count."""
+    data = text.encode() if isinstance(text, str) else text
+    if data.count(b"[") + data.count(b"{") <= MAX_DEPTH:
+        return 0  # too few to nest deeper: the common case, counted in C
+    depth = deepest = 0
+    quoted = escaped = False
+    for b in data:
+        if quoted:
+            if escaped:
+                escaped = False
+            elif b == 0x5C:  # backslash
+                escaped = True
+            elif b == 0x22:
+                quoted = False
+        elif b == 0x22:
+            quoted = True
+        elif b == 0x5B or b == 0x7B:
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        elif b == 0x5D or b == 0x7D:
+            depth -= 1
+    return deepest
 
 
 class Reader:
@@ -196,6 +335,13 @@ def _text(raw):
         return raw.decode()
     except UnicodeError:
         return repr(bytes(raw))
+
+
+def _shown(value):
+    try:
+        return _show(json.dumps(value))
+    except (TypeError, ValueError):
+        return _show(repr(value))
 
 
 def _show(raw):

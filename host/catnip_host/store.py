@@ -9,16 +9,24 @@ carries on the same session. Games pulled from the table's journal are stored
 in one transaction with a `pulls` row, so each is stored exactly once.
 
 The schema is versioned with SQLite's user_version; MIGRATIONS[i] takes a
-store from version i to i + 1, and opening a store runs whatever it lacks.
+store from version i to i + 1, and opening a store runs whatever it lacks,
+reading the version inside the same transaction (two catnips opening a new
+store at once migrate it once). Commands that only read open the store
+read-only. Every SQLite error becomes a StoreError that says what happened
+and what to do: busy, a full disk, read-only, damaged (the one that means
+"move it aside").
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import sqlite3
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 import platformdirs
 
@@ -145,33 +153,120 @@ class SessionInfo:
     gaps: int
 
 
-class Store:
-    def __init__(self, path: Path | str | None = None) -> None:
-        self.path = Path(path) if path is not None else default_path()
+def explained(e: sqlite3.Error, path: Path) -> StoreError:
+    """What an SQLite error means for the person, and what to do."""
+    name = getattr(e, "sqlite_errorname", "") or ""
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in str(e):
+        why = (f"the session store {path} is busy: another catnip (a monitor, a sessions pull) "
+               "is writing to it. Let it finish or stop it, then try again")
+    elif name.startswith("SQLITE_FULL") or "disk is full" in str(e):
+        why = (f"the disk holding the session store {path} is full: free some space, then run "
+               "it again (what was stored is kept; a table keeps its games until they are "
+               "pulled)")
+    elif name.startswith("SQLITE_READONLY") or "readonly" in str(e):
+        why = (f"the session store {path} is read-only (its file's or folder's permissions, or "
+               "a read-only disk): make it writable, or pass --store PATH for another")
+    elif name.startswith("SQLITE_CANTOPEN"):
+        why = (f"the session store {path} cannot be opened (a missing folder, or no permission "
+               "to it): pass --store PATH to put it elsewhere")
+    elif name.startswith("SQLITE_IOERR"):
+        why = (f"the disk failed while reading or writing the session store {path}: check the "
+               "disk, then try again")
+    else:  # SQLITE_CORRUPT, SQLITE_NOTADB, a schema or a row no catnip wrote
+        why = (f"the session store {path} is damaged: move it aside (rename it) to start a new "
+               "one, and keep the old file, which SQLite's .recover may still read")
+    return StoreError(f"{why} ({e})")
+
+
+def _guarded(method):
+    """A Store method whose SQLite errors come out as StoreError."""
+    if inspect.isgeneratorfunction(method):
+        @functools.wraps(method)
+        def rows(self, *args, **kwargs):
+            try:
+                yield from method(self, *args, **kwargs)
+            except (sqlite3.Error, UnicodeDecodeError) as e:
+                raise _as_store_error(e, self.path) from e
+        return rows
+
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.execute("PRAGMA foreign_keys=ON")
-            self._migrate()
-        except sqlite3.DatabaseError as e:
-            raise StoreError(f"the session store {self.path} cannot be opened ({e}); move it "
-                             "aside to start a new one, or pass --store PATH") from e
+            return method(self, *args, **kwargs)
+        except (sqlite3.Error, UnicodeDecodeError) as e:
+            raise _as_store_error(e, self.path) from e
+    return call
+
+
+def _as_store_error(e: Exception, path: Path) -> StoreError:
+    if isinstance(e, sqlite3.Error):
+        return explained(e, path)
+    return StoreError(f"the session store {path} is damaged: a row holds bytes no catnip "
+                      "wrote; move it aside (rename it) to start a new one")
+
+
+def _every_method_guarded(cls):
+    for name, member in list(vars(cls).items()):
+        if inspect.isfunction(member) and not name.startswith("__"):
+            setattr(cls, name, _guarded(member))
+    return cls
+
+
+SQLITE_INTEGER = range(-(2**63), 2**63)
+BUSY_S = 10.0  # how long a write waits for another catnip's to end
+
+
+@_every_method_guarded
+class Store:
+    def __init__(self, path: Path | str | None = None, readonly: bool = False) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        self.readonly = readonly
+        try:
+            self.db = self._connect()
+        except sqlite3.Error as e:
+            raise explained(e, self.path) from e
         except OSError as e:
             raise StoreError(f"cannot create the session store at {self.path} ({e}); "
                              "pass --store PATH to put it elsewhere") from e
 
+    def _connect(self) -> sqlite3.Connection:
+        if self.readonly and not self.path.exists():
+            db = sqlite3.connect(":memory:", isolation_level=None)  # nothing stored yet
+            self.db = db
+            self._migrate()
+            return db
+        if self.readonly:
+            db = sqlite3.connect(f"file:{quote(str(self.path))}?mode=ro", uri=True,
+                                 isolation_level=None, timeout=BUSY_S)
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version < SCHEMA_VERSION:  # an older store: brought up to date once, writably
+                db.close()
+                Store(self.path).close()
+                return self._connect()
+            self._newer(version)
+            return db
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = self.db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_S)
+        _patiently(db, "PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        self._migrate()
+        return db
+
     def _migrate(self) -> None:
-        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        with self._transaction():  # the version read and changed in one transaction
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            self._newer(version)
+            for step in range(version, SCHEMA_VERSION):
+                for statement in _statements(MIGRATIONS[step]):
+                    self.db.execute(statement)
+            if version < SCHEMA_VERSION:
+                self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def _newer(self, version: int) -> None:
         if version > SCHEMA_VERSION:
             raise StoreError(f"the session store {self.path} is schema {version}, newer than "
                              f"this catnip knows ({SCHEMA_VERSION}): update catnip")
-        for step in range(version, SCHEMA_VERSION):
-            with self._transaction():
-                for statement in _statements(MIGRATIONS[step]):
-                    self.db.execute(statement)
-                self.db.execute(f"PRAGMA user_version = {step + 1}")
 
     def _transaction(self):
         return _Transaction(self.db)
@@ -226,6 +321,26 @@ class Store:
                               (session,)).fetchone()[0]
         return max(found or 0, gap or 0)
 
+    def last_move(self, uid: str, gid: int, seed_commit: str) -> int:
+        """The newest move announced live of one table's game (0 if none):
+        the act frames stored since that game's newest begin."""
+        begun = self.db.execute(
+            "SELECT MAX(frames.id) FROM frames JOIN sessions ON sessions.id = frames.session "
+            "WHERE sessions.uid = ? AND frames.kind = 'begin' AND frames.gid = ? AND "
+            "instr(frames.raw, ?) > 0", (uid, gid, f'"seed_commit":"{seed_commit}"')).fetchone()[0]
+        if begun is None:
+            return 0
+        row = self.db.execute(
+            "SELECT frames.raw FROM frames JOIN sessions ON sessions.id = frames.session "
+            "WHERE sessions.uid = ? AND frames.kind = 'act' AND frames.gid = ? AND frames.id > ? "
+            "ORDER BY frames.id DESC LIMIT 1", (uid, gid, begun)).fetchone()
+        if row is None:
+            return 0
+        from catnip_host.verify import fields_of
+
+        n = fields_of(row[0]).get("n")
+        return n if type(n) is int else 0
+
     def has_pulled(self, uid: str, gid: int, seed_commit: str) -> bool:
         return self.db.execute("SELECT 1 FROM pulls WHERE uid = ? AND gid = ? AND seed_commit = ?",
                                (uid, gid, seed_commit)).fetchone() is not None
@@ -247,7 +362,9 @@ class Store:
                     ) -> Iterator[tuple[int, str, int | None, bytes, float]]:
         """(session, kind, gid, raw, at) of every frame of these kinds from one
         table, in the order stored, the frame as the bytes that came over the
-        wire: what replay --verify and the records read and parse."""
+        wire: what replay --verify and the records read and parse. The cursor
+        itself, for speed: an SQLite error while reading it is the caller's to
+        explain (store.explained)."""
         marks = ", ".join("?" * len(kinds))
         # Read in the table's own (id) order: through an index, SQLite would
         # sort every row, text and all, to give that order back.
@@ -289,13 +406,29 @@ class Store:
         return self._session_row(session)[1]
 
     def _session_row(self, session: int) -> tuple:
-        row = self.db.execute("SELECT * FROM sessions WHERE id = ?", (session,)).fetchone()
+        row = self.db.execute("SELECT * FROM sessions WHERE id = ?", (session,)).fetchone() \
+            if session in SQLITE_INTEGER else None
         if row is None:
             known = [r[0] for r in self.db.execute("SELECT id FROM sessions ORDER BY id")]
             raise StoreError(f"no session {session} in {self.path}; "
                              + (f"sessions are {_ranges(known)}" if known else
                                 "it has none yet: `catnip monitor` records them"))
         return row
+
+
+def _patiently(db: sqlite3.Connection, statement: str) -> None:
+    """Run `statement`, waiting up to BUSY_S while another connection holds
+    the lock: SQLite answers a change of journal mode "locked" at once
+    instead of waiting (two catnips opening a new store together)."""
+    deadline = time.monotonic() + BUSY_S
+    while True:
+        try:
+            db.execute(statement)
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 class _Transaction:

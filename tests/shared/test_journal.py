@@ -114,8 +114,7 @@ def lay_out(root, gid, status, data, sealed):
     os.mkdir(folder)
     if sealed:
         write(folder + "/log", data[:sealed])
-    if len(data) > sealed:
-        write("%s/%d" % (folder, sealed), data[sealed:])
+    write("%s/%d" % (folder, sealed), data[sealed:])  # a game always has its tail
 
 
 def remove_tree(path):
@@ -158,7 +157,7 @@ def test_compact_frames_and_a_small_tail():
     root = scratch() + "/journal"
     j, gid, written, starts = record_game(root, [(3, ("offer", 18, 20))] * 200, 1000)
     per_action = (written[-1][1] - written[1][1]) / 199
-    assert per_action == 10, per_action  # kind, length, 4 payload bytes, CRC
+    assert per_action == 11, per_action  # kind, number, length, 4 payload bytes, CRC
     assert len(starts) >= 4, starts
     names = sorted(os.listdir(folder_of(root, gid)))
     assert names == [str(starts[-1]), "log"], names
@@ -169,7 +168,7 @@ def test_ready_seals_a_nearly_full_tail_so_the_next_record_does_not():
     # The seal copies a block of the log (an erase on the Pico); the table
     # asks for it while nobody waits, and the next move is one small commit.
     root = scratch() + "/journal"
-    move = (3, ("offer", 18, 20))  # ten bytes on flash
+    move = (3, ("offer", 18, 20))  # eleven bytes on flash
     j, gid, _, _ = record_game(root, [move] * 10, 1000)
     j.ready()  # 100 bytes in the tail: room enough, nothing is done
     assert sorted(os.listdir(folder_of(root, gid))) == ["0"]
@@ -178,11 +177,13 @@ def test_ready_seals_a_nearly_full_tail_so_the_next_record_does_not():
     before = list(j.entries(gid))
     j.ready()
     names = sorted(os.listdir(folder_of(root, gid)))
-    assert names == ["log"], names  # sealed: the next record starts a new tail
+    sealed = str(len(read(folder_of(root, gid) + "/log")))
+    assert names == [sealed, "log"], names  # sealed: the next record goes in a new, empty tail
+    assert len(read(folder_of(root, gid) + "/" + sealed)) == 0
     assert Journal(root).resumable()[2] == len(before)  # a cut now loses nothing
     j.action(*move)
     names = sorted(os.listdir(folder_of(root, gid)))
-    assert len(names) == 2 and len(read(folder_of(root, gid) + "/" + names[0])) == 10, names
+    assert len(names) == 2 and len(read(folder_of(root, gid) + "/" + names[0])) == 11, names
     assert list(j.entries(gid)) == before + [("action",) + move]
     again = Journal(root)
     assert again.resumable()[2] == len(before) + 1, again.resumable()
@@ -285,9 +286,10 @@ def test_a_cut_while_the_tail_moves_to_the_log_is_undone():
     sealed = starts[-1]
     tail = data[sealed:]
     root = base + "/cut"
-    for appended in (len(tail), len(tail) // 2, 1):  # the whole tail, half, one byte
+    for appended in (len(tail), len(tail) // 2, 1, 0):  # the whole tail, half, a byte, none
         lay_out(root, gid, "playing", data, sealed)
         folder = folder_of(root, gid)
+        write("%s/%d" % (folder, len(data)), b"")  # the next tail: made before the copy
         write(folder + "/log", data[:sealed] + tail[:appended])
         j = Journal(root)
         assert j.problems == [] and j.resumable() == (gid, HEADER, 60), (appended, j.problems)
@@ -330,7 +332,7 @@ def test_damage_in_the_last_page_before_its_end_is_not_a_torn_tail():
     j, gid, written, starts = record_game(root, actions(10))
     tail = folder_of(root, gid) + "/0"
     data = bytearray(read(tail))
-    data[-15] ^= 0x01  # inside the second-last record: a good one follows
+    data[-17] ^= 0x01  # inside the second-last record's payload: a good one follows
     write(tail, data)
     j = Journal(root)
     assert j.resumable() is None and j.games() == [(gid, "broken")], j.problems
@@ -340,12 +342,13 @@ def test_missing_records_or_a_finished_game_gone_bad_are_reported():
     root = scratch() + "/journal"
     j, gid, written, starts = record_game(root, actions(120), end={"ranks": [1, 2, 3]})
     os.remove(folder_of(root, gid) + "/log")
-    j = Journal(root)
-    assert j.games() == [(gid, "finished")] and j.problems == []  # not read until asked
-    e = raises(JournalError, entries_of, j, gid)
-    assert str(e) == ("game %d is damaged (records are missing after byte 0): it cannot be "
-                      "resumed, and is kept so a laptop can pull what is readable" % gid), e
+    j = Journal(root)  # an ended game nobody pulled is read through at start-up too
     assert j.games() == [(gid, "broken")]
+    assert j.problems == ["game %d is damaged (records are missing after byte 0): it cannot be "
+                          "resumed, and is kept so a laptop can pull what is readable" % gid], \
+        j.problems
+    e = raises(JournalError, entries_of, j, gid)
+    assert "records are missing after byte 0" in str(e), e
     write("%s/%d.broken/log" % (root, gid), b"not a header")
     assert "(its header cannot be read)" in message(JournalError, j.header, gid)
 

@@ -6,7 +6,8 @@
 # Purrfect: which cat is offered, same number of cards). Every byte the app
 # sends on its serial line must be the same at both tables. And over random
 # games of every title the seed never appears before the game is over, and
-# two seeds give begin frames that differ only in the commitment.
+# two seeds give begin frames that differ only in the commitment; every
+# frame fits catnip.wire.MESSAGES, the table both ends check frames by.
 # (The laptop's store keeps exactly these bytes: tests/test_link_e2e.py.)
 import os
 from binascii import hexlify
@@ -155,6 +156,8 @@ def test_the_seed_stays_off_the_wire_until_the_game_is_over():
 
             def look(item, seed=seed, seen=seen):
                 seen["frames"] += 1
+                # every frame fits the one table both ends read (wire.MESSAGES)
+                assert wire.message(item[1], item[2], item[3]) is None, item[4]
                 if not seen["over"]:
                     assert seed.encode() not in item[4], (item[2], item[4])
                 if item[2] == "begin":

@@ -1,0 +1,343 @@
+"""The laptop's doors, fuzzed: every input either gets through or is refused
+by the door's own error, never a traceback.
+
+    reader   bytes off the serial line          -> wire.Reader.feed items
+    keeper   CRC-valid frames with bent fields  -> a Keeper and its Mirror
+    store    a session store with damaged bytes -> the read commands' StoreError
+    cli      command lines                      -> click's exit status and message
+    deploy   --board/--calibration files        -> BundleError
+
+Each door(n, seed) feeds n inputs and returns {"inputs", "crashes", "first"}:
+`first` is the first unhandled exception, with its input. tests/test_laptop_fuzz.py
+runs a sample; bench/bench_laptop_fuzz.py runs 100,000 a door.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import tempfile
+import traceback
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from catnip import rules, wire
+
+Outcome = dict
+
+
+def _run(inputs: Iterator, feed: Callable[[object], None], n: int) -> Outcome:
+    out: Outcome = {"inputs": 0, "crashes": 0, "first": None}
+    for item in inputs:
+        if out["inputs"] >= n:
+            break
+        out["inputs"] += 1
+        try:
+            feed(item)
+        except Exception:  # noqa: BLE001 (what the door let escape)
+            out["crashes"] += 1
+            if out["first"] is None:
+                out["first"] = (repr(item)[:300], traceback.format_exc()[-1500:])
+    return out
+
+
+def real_frames() -> list[tuple[str, dict]]:
+    """What a table sends in whole games of each title, a snapshot of each."""
+    from test_verify import _frames
+
+    out = []
+    for name, players in (("heist", 3), ("stack", 3), ("purrfect", 4)):
+        game = rules.new(name, {"players": players}, "f")
+        out.append(("snap", {"gid": 1, "game": name, "public": game.public()}))
+        out += _frames(name, {"players": players})
+    out += [("games", {"games": [[1, "finished"], [2, "playing"], [3, "lost"]]}),
+            ("page", {"gid": 1, "next": 24, "done": False}), ("synced", {"last": 5}),
+            ("gap", {"first": 1, "last": 3}), ("lost", {"gid": 1, "game": "heist",
+                                                        "status": "finished", "why": "room"})]
+    return out
+
+
+ODD = [None, True, -1, 0, 2**63, 2**31, 1.5, "", "x", "٣", [], {}, [[1]], {"a": [None]},
+       "\u2028", [0] * 40]
+
+
+def bent(rng: random.Random, frames: list[tuple[str, dict]]) -> Iterator[tuple[str, dict]]:
+    """Frames with one to three fields replaced by a value of another type,
+    dropped, or nested deep, and sometimes sent as another kind."""
+    kinds = list(wire.MESSAGES)
+    while True:
+        kind, fields = rng.choice(frames)
+        fields = json.loads(json.dumps(fields))
+        for _ in range(rng.randint(1, 3)):
+            path = []
+            target: object = fields
+            while isinstance(target, (dict, list)) and target and rng.random() < 0.6:
+                key = rng.choice(list(target)) if isinstance(target, dict) else \
+                    rng.randrange(len(target))
+                path.append((target, key))
+                target = target[key]
+            if not path:
+                continue
+            parent, key = path[-1]
+            if rng.random() < 0.2 and isinstance(parent, dict):
+                del parent[key]
+            elif rng.random() < 0.05:
+                parent[key] = json.loads("[" * 60 + "]" * 60)
+            else:
+                parent[key] = json.loads(json.dumps(rng.choice(ODD)))
+        yield (rng.choice(kinds) if rng.random() < 0.15 else kind), fields
+
+
+# ---- the doors ------------------------------------------------------------------------
+
+
+def reader(n: int, seed: int = 1) -> Outcome:
+    rng = random.Random(seed)
+    good = [wire.encode(k, i, f) for i, (k, f) in enumerate(real_frames())]
+
+    def inputs():
+        while True:
+            data = bytearray(b"".join(rng.choice(good) for _ in range(rng.randint(1, 4))))
+            for _ in range(rng.randint(0, 6)):
+                at = rng.randrange(len(data))
+                choice = rng.random()
+                if choice < 0.4:
+                    data[at] = rng.randrange(256)
+                elif choice < 0.6:
+                    del data[at:at + rng.randint(1, 30)]
+                elif choice < 0.8:
+                    data[at:at] = rng.choice([b"\x1e#", b"\n", b"\r\n", b"\x1e>1 1 hello {}",
+                                              b"[" * 3000, b"\xff\xfe", b"\x1e#1"])
+                else:
+                    body = b"1 1 say {\"text\":" + b"[" * rng.randint(30, 5000) + b"}"
+                    data[at:at] = b"\x1e#" + body + b" %08x\n" % (wire.crc32(body) & 0xFFFFFFFF)
+            yield bytes(data), [rng.randrange(len(data) + 1) for _ in range(rng.randint(0, 3))]
+
+    def feed(item):
+        data, cuts = item
+        r = wire.Reader(max_line=rng.choice([512, 65536]))
+        last = 0
+        for c in sorted(cuts) + [len(data)]:
+            for got in r.feed(data[last:c]):
+                assert got[0] in ("frame", "bad", "noise"), got
+            last = c
+
+    return _run(inputs(), feed, n)
+
+
+def keeper(n: int, seed: int = 1) -> Outcome:
+    from rich.console import Console
+
+    from catnip_host.link import Keeper, Link
+    from catnip_host.monitor import Mirror
+    from catnip_host.store import Store
+
+    folder = Path(tempfile.mkdtemp(prefix="catnip-fuzz-"))
+    rng = random.Random(seed)
+    console = Console(file=open(os.devnull, "w"), width=100)
+    try:
+        port = Port()
+        store = Store(folder / "s.sqlite3")
+        mirror = Mirror()
+        k = Keeper(Link("fake", opener=lambda p, timeout: port), store, on_frame=mirror.apply)
+        k.link.open()
+        k.connected()
+        k.step()
+        hello = {"proto": 1, "fw": "0.1.0", "board": "direct", "uid": "u", "boot": "b",
+                 "last": 0, "stations": 4, "game": None, "gid": None, "re": k.waiting.cmd}
+        port.data += wire.encode("hello", 0, hello)
+        k.step()
+
+        def feed(item):
+            kind, fields = item
+            how = wire.MESSAGES.get(kind, (wire.ANSWER,))[0]
+            seq = k.last + 1 if how == wire.STREAMED and rng.random() < 0.9 else \
+                rng.choice([0, 0, k.last + 1, k.last + 5])
+            if how == wire.ANSWER and rng.random() < 0.9:
+                fields["re"] = k.waiting.cmd if k.waiting else 1
+            port.data += wire.encode(kind, seq, fields)
+            k.step()
+            if k.waiting is not None and rng.random() < 0.1:
+                k.waiting.sent = -10.0  # let it ask again
+            if rng.random() < 0.2:
+                console.print(mirror.render())
+
+        return _run(bent(rng, real_frames()), feed, n)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+class Port:
+    """A serial port the test writes the table's bytes into."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+
+    @property
+    def in_waiting(self) -> int:
+        return len(self.data)
+
+    def read(self, n: int) -> bytes:
+        out = bytes(self.data[:n])
+        del self.data[:n]
+        return out
+
+    def write(self, data: bytes) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _a_store(path: Path) -> int:
+    from catnip_host.store import Store
+    from tampering import numbered
+    from test_verify import _frames
+
+    store = Store(path)
+    sid = store.session("t1", "b1", "direct", "0.1.0")
+    seq = 0
+    for name in ("heist", "stack"):
+        for s, kind, f in numbered(_frames(name)):
+            seq += bool(s)
+            store.frame(sid, seq if s else 0, kind, f.get("gid"),
+                        wire.encode(kind, seq if s else 0, f)[:-1])
+    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    return sid
+
+
+def store(n: int, seed: int = 1) -> Outcome:
+    from catnip_host import verify
+    from catnip_host.store import Store, StoreError
+
+    folder = Path(tempfile.mkdtemp(prefix="catnip-fuzz-", dir=_fast_folder()))
+    rng = random.Random(seed)
+    try:
+        clean = folder / "clean.sqlite3"
+        sid = _a_store(clean)
+        data = clean.read_bytes()
+        path = folder / "s.sqlite3"
+
+        def inputs():
+            while True:
+                hurt = bytearray(data)
+                for _ in range(rng.randint(1, 8)):
+                    at = rng.randrange(len(hurt))
+                    if rng.random() < 0.7:
+                        hurt[at:at + rng.randint(1, 16)] = bytes(rng.randrange(256)
+                                                                 for _ in range(rng.randint(1, 16)))
+                    else:
+                        del hurt[at:]
+                        break
+                yield bytes(hurt)
+
+        def feed(hurt):
+            path.write_bytes(hurt)
+            try:
+                s = Store(path, readonly=True)
+                s.sessions()
+                s.info(sid)
+                list(s.frames(sid))
+                verify.from_store(s, sid)
+                s.close()
+            except StoreError:
+                pass
+
+        return _run(inputs(), feed, n)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _fast_folder() -> str | None:
+    return "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+
+
+def cli(n: int, seed: int = 1) -> Outcome:
+    from click.testing import CliRunner
+
+    from catnip_host.cli import main
+
+    folder = Path(tempfile.mkdtemp(prefix="catnip-fuzz-", dir=_fast_folder()))
+    rng = random.Random(seed)
+    runner = CliRunner()
+    try:
+        store_path = folder / "s.sqlite3"
+        sid = _a_store(store_path)
+        frames = folder / "frames.catnip"
+        frames.write_bytes(b"".join(wire.encode(k, 0, f) for k, f in real_frames()[:40]))
+        junk = folder / "junk.json"
+        junk.write_text('{"log": [[1]], "game": 3}')
+        words = [str(sid), "0", "-1", str(2**63), str(2**70), "١", "1e3", " 1", "", "x" * 300,
+                 str(frames), str(junk), str(folder), str(folder / "missing"), "--verify",
+                 "--raw", "--store", str(store_path), "--help", "\udcff", "-", "--", "list",
+                 "show", "sessions", "replay"]
+        commands = [["sessions", "list"], ["sessions", "show"], ["replay"], ["replay", "--verify"],
+                    ["sessions", "show", "--raw"]]
+
+        def inputs():
+            while True:
+                argv = list(rng.choice(commands))
+                argv += [rng.choice(words) for _ in range(rng.randint(0, 3))]
+                if rng.random() < 0.8:
+                    argv += ["--store", str(store_path)]
+                rng.shuffle(argv) if rng.random() < 0.1 else None
+                yield argv
+
+        def feed(argv):
+            result = runner.invoke(main, argv)
+            if result.exception is not None and not isinstance(result.exception, SystemExit):
+                raise result.exception
+            assert result.exit_code in (0, 1, 2, 3), result.exit_code
+
+        return _run(inputs(), feed, n)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def deploy(n: int, seed: int = 1) -> Outcome:
+    from catnip_host import bundle
+
+    folder = Path(tempfile.mkdtemp(prefix="catnip-fuzz-", dir=_fast_folder()))
+    rng = random.Random(seed)
+    boards = Path(__file__).resolve().parent.parent / "firmware" / "boards"
+    bases = [p.read_text() for p in sorted(boards.glob("*.json"))]
+    bases.append(json.dumps({"cells": 1, "per_cat": [1000.0], "noise": [3.0],
+                             "cat_sd": [10.0], "sign": [1], "rate_hz": 80}))
+    try:
+        path = folder / "f.json"
+
+        def inputs():
+            while True:
+                text = rng.choice(bases)
+                data = json.loads(text)
+                for _ in range(rng.randint(0, 4)):
+                    target, key = data, None
+                    while isinstance(target, (dict, list)) and target and rng.random() < 0.7:
+                        key = rng.choice(list(target)) if isinstance(target, dict) else \
+                            rng.randrange(len(target))
+                        parent, target = target, target[key]
+                    if key is not None:
+                        parent[key] = json.loads(json.dumps(rng.choice(ODD)))
+                raw = json.dumps(data).encode()
+                if rng.random() < 0.2:
+                    at = rng.randrange(len(raw))
+                    raw = raw[:at] + rng.choice([b"[" * 5000, b"\xff", b"", b"}"]) + raw[at:]
+                yield raw
+
+        def feed(raw):
+            path.write_bytes(raw)
+            for read in (bundle.board_config, bundle.calibration):
+                try:
+                    read(path)
+                except bundle.BundleError:
+                    pass
+
+        return _run(inputs(), feed, n)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+DOORS = {"reader": reader, "keeper": keeper, "store": store, "cli": cli, "deploy": deploy}

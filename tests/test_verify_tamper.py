@@ -1,0 +1,106 @@
+"""`replay --verify` means verified: every named tamper of a session's file
+or store exits 1 and says what changed; a game that disagrees is not hidden
+by one that cannot be verified yet; damaged frames and malformed records are
+named, never a traceback and never "verified"."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from catnip import wire
+from catnip_host import verify
+from catnip_host.cli import main
+from catnip_host.store import Store
+from tampering import TAMPERS, encoded, numbered, tampered
+from test_verify import _file, _frames
+
+GAMES = {"heist": None, "stack": None, "purrfect": {"players": 4}}
+
+
+def _replay(path: str, *more: str):
+    return CliRunner().invoke(main, ["replay", path, "--verify", *more])
+
+
+@pytest.fixture(scope="module")
+def sessions() -> dict[str, list]:
+    return {name: numbered(_frames(name, config)) for name, config in GAMES.items()}
+
+
+def test_the_untampered_sessions_verify(tmp_path, sessions):
+    for name, frames in sessions.items():
+        path = tmp_path / f"{name}.catnip"
+        path.write_bytes(encoded(frames))
+        out = _replay(str(path))
+        assert out.exit_code == 0, out.output
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_named_tamper_of_a_file_exits_1_and_says_what_changed(tmp_path, sessions, name):
+    missed = []
+    for tamper, frames in tampered(sessions[name]):
+        path = tmp_path / "t.catnip"
+        path.write_bytes(encoded(frames))
+        out = _replay(str(path))
+        if out.exit_code != 1 or "DOES NOT VERIFY" not in out.output or out.exception and \
+                not isinstance(out.exception, SystemExit):
+            missed.append((tamper, out.exit_code, out.output[-300:]))
+    assert not missed, missed
+    assert len(TAMPERS) >= 20
+
+
+def test_a_tampered_store_exits_1(tmp_path, sessions):
+    frames = sessions["heist"]
+    store = Store(tmp_path / "s.sqlite3")
+    sid = store.session("t1", "b1", "direct", "0.1.0")
+    for seq, kind, f in frames:
+        store.frame(sid, seq, kind, f.get("gid"), wire.encode(kind, seq, f)[:-1])
+    assert verify.exit_status(verify.from_store(store, sid)) == 0
+    store.db.execute("DROP TRIGGER frames_no_update")
+    row = store.db.execute("SELECT id, raw FROM frames WHERE kind = 'game'").fetchone()
+    store.db.execute("UPDATE frames SET raw = ? WHERE id = ?",
+                     (row[1].replace('"finished"', '"abandoned"'), row[0]))  # CRC not re-sealed
+    store.close()
+    out = _replay(str(sid), "--store", str(tmp_path / "s.sqlite3"))
+    assert out.exit_code == 1 and "damaged" in out.output, out.output
+
+
+def test_a_game_that_disagrees_is_not_hidden_by_one_not_pulled_yet(tmp_path):
+    bad = _frames()
+    next(f for k, f in bad if k == "act" and f["events"])["events"][0]["x"] = 1
+    waiting = [(k, dict(f, gid=2)) for k, f in _frames(seed="w", pulled=False)]
+    out = _replay(_file(tmp_path, bad + waiting))
+    assert out.exit_code == 1, out.output
+    assert "DOES NOT VERIFY" in out.output and "cannot be verified yet" in out.output
+
+
+def test_a_file_with_damaged_frames_never_says_verified(tmp_path):
+    path = _file(tmp_path, _frames())
+    data = bytearray(open(path, "rb").read())
+    at = data.index(b" act ") + 12
+    data[at] ^= 0x01
+    open(path, "wb").write(bytes(data))
+    out = _replay(path)
+    assert out.exit_code == 1 and "damaged" in out.output, out.output
+
+
+@pytest.mark.parametrize("fields", [
+    {"gid": 1, "header": "x", "seats": [0], "moves": 0},
+    {"gid": "1", "header": {"game": "heist", "config": {}, "seed_commit": "c"}, "seats": [0],
+     "moves": 0},
+    {"gid": 1, "header": {"game": 5, "config": {}, "seed_commit": "c"}, "seats": [0], "moves": 0},
+])
+def test_a_malformed_begin_is_a_named_not_verified(tmp_path, fields):
+    frames = _frames()
+    frames[0] = ("begin", fields)
+    out = _replay(_file(tmp_path, frames))
+    assert out.exit_code == 1 and "malformed" in out.output, out.output
+    assert not out.exception or isinstance(out.exception, SystemExit)
+
+
+def test_malformed_entries_are_named(tmp_path):
+    frames = _frames()
+    entry = next(f for k, f in frames if k == "entry")
+    entry["e"] = "action"
+    out = _replay(_file(tmp_path, frames))
+    assert out.exit_code == 1 and "malformed" in out.output, out.output
