@@ -1,0 +1,54 @@
+"""The table, followed on a thread of its own exactly as `catnip monitor`
+follows it: the same port discovery (catnip_host.ports), Keeper, session
+store and reconnects (catnip_host.link.serve), with a LiveMirror in place of
+the terminal's picture."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from catnip_host.link import Keeper, Link, serve
+from catnip_host.serve.live import LiveMirror
+from catnip_host.store import Store
+
+
+class Follower:
+    def __init__(self, port: str | None, store_path: Path | str | None, live: LiveMirror,
+                 pause: float = 0.2) -> None:
+        self.port = port
+        self.store_path = store_path
+        self.live = live
+        self.pause = pause
+        self._stopping = False
+        self._thread: threading.Thread | None = None
+        self.failed: Exception | None = None  # why the thread stopped, if not asked to
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="catnip-follow", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            store = Store(self.store_path)  # sqlite objects stay in the thread that made them
+        except Exception as e:  # the server says so on the page; the CLI checked it first
+            self.failed = e
+            self.live.connection(str(e), False)
+            return
+        keeper = Keeper(Link(self.port), store, notify=self.live.note, on_frame=self.live.apply)
+        where = self.port or "the Pico"
+
+        def status(text: str) -> None:
+            up = text == "connected"
+            self.live.connection(f"connected to {where}" if up else text, up)
+
+        try:
+            serve(keeper, lambda: self._stopping, status, pause=self.pause)
+        finally:
+            keeper.link.close()
+            store.close()
+
+    def stop(self) -> None:
+        self._stopping = True
+        if self._thread is not None:
+            self._thread.join()
