@@ -6,23 +6,25 @@ the terminal's picture."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
+from catnip_host import ports
 from catnip_host.link import Keeper, Link, serve
 from catnip_host.serve.live import LiveMirror
-from catnip_host.store import Store
+from catnip_host.store import Store, StoreError
 
 
 class Follower:
     def __init__(self, port: str | None, store_path: Path | str | None, live: LiveMirror,
-                 pause: float = 0.2) -> None:
+                 pause: float = 0.2, opener: Callable = ports.open_port) -> None:
         self.port = port
+        self.opener = opener  # catnip_host.ports.open_port; the tests' tables bring their own
         self.store_path = store_path
         self.live = live
         self.pause = pause
         self._stopping = False
         self._thread: threading.Thread | None = None
-        self.failed: Exception | None = None  # why the thread stopped, if not asked to
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="catnip-follow", daemon=True)
@@ -31,11 +33,11 @@ class Follower:
     def _run(self) -> None:
         try:
             store = Store(self.store_path)  # sqlite objects stay in the thread that made them
-        except Exception as e:  # the server says so on the page; the CLI checked it first
-            self.failed = e
+        except StoreError as e:  # said on the page (the command checked the store first)
             self.live.connection(str(e), False)
             return
-        keeper = Keeper(Link(self.port), store, notify=self.live.note, on_frame=self.live.apply)
+        keeper = Keeper(Link(self.port, opener=self.opener), store, notify=self.live.note,
+                        on_frame=self.live.apply)
         where = self.port or "the Pico"
 
         def status(text: str) -> None:

@@ -4,8 +4,10 @@ one beside the virtual table, and the tests one beside theirs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+from catnip_host import ports
 from catnip_host.serve.app import Server, listen, make_app
 from catnip_host.serve.follow import Follower
 from catnip_host.serve.live import Hub, LiveMirror
@@ -13,10 +15,11 @@ from catnip_host.serve.live import Hub, LiveMirror
 
 class Site:
     def __init__(self, table_port: str | None, store_path: Path, bind: str = "127.0.0.1",
-                 port: int = 8000, pause: float = 0.2) -> None:
+                 port: int = 8000, pause: float = 0.2,
+                 opener: Callable = ports.open_port) -> None:
         self.hub = Hub()
         self.live = LiveMirror(self.hub.put_threadsafe)
-        self.follower = Follower(table_port, store_path, self.live, pause)
+        self.follower = Follower(table_port, store_path, self.live, pause, opener)
         app = make_app(self.hub, store_path, bind, self.follower.start, self.follower.stop)
         self.server = Server(app, listen(bind, port))  # ServeError for a port in use
 
