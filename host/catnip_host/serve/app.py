@@ -29,8 +29,10 @@ from catnip_host.serve.live import Hub
 from catnip_host.store import StoreError
 
 STATIC = Path(__file__).parent / "static"
-ASSETS = {name: (STATIC / name).read_bytes() for name in ("live.js", "replay.js", "app.css")}
-TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
+ASSETS = {name: (STATIC / name).read_bytes()
+          for name in ("live.js", "replay.js", "app.css", "icon.svg")}
+TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+         ".svg": "image/svg+xml"}
 LIVE_PAGE = (STATIC / "live.html").read_bytes()
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
@@ -230,15 +232,29 @@ def listen(bind: str, port: int) -> socket.socket:
     return sock
 
 
+class _Uvicorn(uvicorn.Server):
+    """uvicorn, letting the live pages go as soon as it is asked to stop:
+    it waits for every open connection before it shuts down."""
+
+    def __init__(self, config: uvicorn.Config, stopping: Callable[[], None]) -> None:
+        super().__init__(config)
+        self.stopping = stopping
+
+    def handle_exit(self, sig, frame) -> None:
+        self.stopping()
+        super().handle_exit(sig, frame)
+
+
 class Server:
     """uvicorn on a socket of ours (so a port in use is our clear error):
     run() in the foreground until Ctrl-C, or start() on a thread."""
 
-    def __init__(self, app, sock: socket.socket) -> None:
+    def __init__(self, app, sock: socket.socket, hub: Hub) -> None:
         self.sock = sock
-        self.uvicorn = uvicorn.Server(uvicorn.Config(
+        self.hub = hub
+        self.uvicorn = _Uvicorn(uvicorn.Config(
             app, log_level="warning", lifespan="on", timeout_graceful_shutdown=1,
-            access_log=False))
+            access_log=False), hub.close_threadsafe)
         self.thread: threading.Thread | None = None
 
     @property
@@ -256,6 +272,7 @@ class Server:
             threading.Event().wait(0.01)
 
     def stop(self) -> None:
+        self.hub.close_threadsafe()
         self.uvicorn.should_exit = True
         if self.thread is not None:
             self.thread.join()

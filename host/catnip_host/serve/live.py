@@ -118,6 +118,12 @@ class Hub:
         self.closing = True
         self._changed.set()
 
+    def close_threadsafe(self) -> None:
+        if self.loop is None or self.loop.is_closed():
+            self.close()
+        else:
+            self.loop.call_soon_threadsafe(self.close)
+
     async def next(self, seen: int, timeout: float) -> tuple[int, bytes] | None:
         """The newest (version, state) once it is not `seen`; None after
         `timeout` seconds with no change, or when the server stops."""

@@ -18,7 +18,8 @@ HEAD = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="dark">
-<title>{title}</title><link rel="stylesheet" href="/static/app.css">{scripts}</head>
+<title>{title}</title><link rel="stylesheet" href="/static/app.css">
+<link rel="icon" href="/static/icon.svg">{scripts}</head>
 <body><header><h1 id="title">{title}</h1></header>
 <nav><a href="/">The table, live</a> · <a href="/sessions">Every session</a></nav>
 """

@@ -21,7 +21,7 @@ class Site:
         self.live = LiveMirror(self.hub.put_threadsafe)
         self.follower = Follower(table_port, store_path, self.live, pause, opener)
         app = make_app(self.hub, store_path, bind, self.follower.start, self.follower.stop)
-        self.server = Server(app, listen(bind, port))  # ServeError for a port in use
+        self.server = Server(app, listen(bind, port), self.hub)  # ServeError for a port in use
 
     @property
     def url(self) -> str:

@@ -22,11 +22,13 @@ const plural = (n, word) => n + " " + word + (n === 1 ? "" : "s");
 
 function table(head, rows, turnRow) {
   const t = el("table");
-  const hr = add(t, el("thead")).appendChild(el("tr"));
+  const hr = el("tr");
   head.forEach((h) => add(hr, el("th", typeof h === "object" ? h.cls : "", h.text || h)));
-  const body = add(t, el("tbody"));
+  const body = el("tbody");
+  add(t, add(el("thead"), hr), body);
   rows.forEach((cells, i) => {
-    const tr = add(body, el("tr", i === turnRow ? "turn" : ""));
+    const tr = el("tr", i === turnRow ? "turn" : "");
+    body.appendChild(tr);
     cells.forEach((c, k) => {
       const td = el("td", typeof head[k] === "object" ? head[k].cls : "");
       if (c instanceof Node) td.appendChild(c); else td.textContent = String(c);
@@ -101,7 +103,7 @@ function heist(v, out) {
   const bag = add(el("p"), el("span", "dim", "In the bag: "), gems(v.bag));
   add(out, safe, bag);
   add(out, el("h2", "", "The players"));
-  const rows = v.seats.map((s, p) => [seat(p), s.committed ? "✔ played" : "…",
+  const rows = v.seats.map((s, p) => [seat(p), s.committed ? "✔ played" : "waiting",
     s.hand, gems(s.loot)]);
   const waiting = (v.to_act || []).length === 1 ? v.to_act[0] : -1;
   add(out, table(["", "this round", { text: "cards", cls: "n" }, "taken"], rows, waiting));

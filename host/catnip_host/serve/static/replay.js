@@ -5,7 +5,7 @@
 function replay() {
   const data = JSON.parse(document.getElementById("moves").textContent);
   const game = document.getElementById("game");
-  const title = document.getElementById("title");
+  const title = document.createElement("p");  // the page keeps its own heading
   const moves = document.getElementById("move");
   const label = document.getElementById("at");
   moves.max = String(data.moves.length);
