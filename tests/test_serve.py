@@ -12,6 +12,7 @@ from catnip.rules.purrfect import cat_of
 from catnip.rules.rng import Rng
 from catnip_host.serve.live import Hub, LiveMirror, encode
 from playout import any_legal
+from recordrig import engine_store, mixed_games
 from serverig import GameTable, Stream, get, serving, wait_for
 
 PAGES = ("/", "/state.json", "/static/live.js", "/static/app.css")
@@ -22,8 +23,10 @@ class Watched:
     published (the event stream before any page falls behind) and a page's
     stream."""
 
-    def __init__(self, folder, name):
+    def __init__(self, folder, name, stored: int = 0):
         folder.mkdir()
+        if stored:
+            engine_store(folder / "s.sqlite3", mixed_games(stored, "stored"), 1_790_000_000)
         self.table = GameTable(folder)
         self.published: list[bytes] = []
         self.serving = serving(folder / "s.sqlite3", table=self.table, published=self.published)
@@ -147,6 +150,26 @@ def test_the_page_follows_every_move_and_shows_the_standings(tmp_path):
         final = wait_for(lambda: (s := w.state())["result"] is not None and s)
         assert final["result"] == _plain(game.result())
         assert {"end": final["result"]} in final["feed"]
+    finally:
+        w.close()
+
+
+def test_a_clowder_sees_the_high_scores_it_plays_against(tmp_path):
+    from catnip_host import records, stats
+    from catnip_host.store import Store
+
+    w = Watched(tmp_path / "t", "stack", stored=10)  # two Clowder games among them
+    try:
+        store = Store(tmp_path / "t" / "s.sqlite3")
+        best = stats.clowder_high_scores(records.load(store).plays).ranked()
+        store.close()
+        assert len(best) == 2
+        w.table.begin("stack", {"players": 3, "mode": "clowder"}, "team", [0, 1, 2])
+        w.settle(0)
+        assert w.state()["high_scores"] == _plain(best)
+        w.table.begin("stack", {"players": 3}, "alone", [0, 1, 2])
+        w.settle(0)
+        assert w.state()["high_scores"] == _plain(best)  # kept, and not drawn but for a Clowder
     finally:
         w.close()
 

@@ -11,8 +11,9 @@ from pathlib import Path
 
 from catnip_host import ports
 from catnip_host.link import Keeper, Link, serve
+from catnip_host.serve.evening import Evening
 from catnip_host.serve.live import LiveMirror
-from catnip_host.store import Store, StoreError
+from catnip_host.store import Store, StoreError, default_path
 
 
 class Follower:
@@ -37,7 +38,7 @@ class Follower:
             self.live.connection(str(e), False)
             return
         keeper = Keeper(Link(self.port, opener=self.opener), store, notify=self.live.note,
-                        on_frame=self.live.apply)
+                        on_frame=self._frame)
         where = self.port or "the Pico"
 
         def status(text: str) -> None:
@@ -50,7 +51,23 @@ class Follower:
             keeper.link.close()
             store.close()
 
+    def _frame(self, kind: str, fields: dict) -> None:
+        if kind == "begin" and _clowder(fields["header"]):
+            self.live.high_scores = _high_scores(self.store_path)
+        self.live.apply(kind, fields)
+
     def stop(self) -> None:
         self._stopping = True
         if self._thread is not None:
             self._thread.join()
+
+
+def _clowder(header: dict) -> bool:
+    return header.get("game") == "stack" and header.get("config", {}).get("mode") == "clowder"
+
+
+def _high_scores(store_path: Path | str | None) -> list:
+    """The Colonnade of Competent Clowders over the Clowder games stored so
+    far (the table's own high-score table stays on its flash)."""
+    with Evening(store_path or default_path()) as evening:
+        return [[rank, names, score] for rank, names, score in evening.high_scores()]

@@ -29,6 +29,7 @@ class LiveMirror(Mirror):
         self.ready = False  # Mirror.__init__ sets status before the rest exists
         self.connected = False
         self.events: deque[dict] = deque(maxlen=FEED)
+        self.high_scores: list = []  # the Colonnade, from the store, for a Clowder game
         super().__init__()
         self.ready = True
 
@@ -70,7 +71,7 @@ class LiveMirror(Mirror):
             "game": self.game if playing else None, "title": TITLES.get(self.game or "", ""),
             "gid": self.gid, "seats": self.seats, "moves": self.moves,
             "public": self.public if playing else None, "result": self.result,
-            "notice": self.notice, "feed": list(self.events),
+            "notice": self.notice, "feed": list(self.events), "high_scores": self.high_scores,
         }
 
     def _publish(self) -> None:

@@ -221,7 +221,7 @@ function follow() {
     showLink(link, state.connected, linkText(state));
     const shown = window.catnipShown;
     shown.push([Number(m.lastEventId), performance.timeOrigin + performance.now()]);
-    if (shown.length > 200) shown.splice(0, 100);
+    if (shown.length > 1000) shown.splice(0, 500);
   };
   source.onerror = () => showLink(link, false, "the laptop's server is not answering; " +
     "trying again");
