@@ -8,11 +8,11 @@ import json
 
 import pytest
 
-from catnip.rules.purrfect import cat_of
 from catnip.rules.rng import Rng
 from catnip_host.serve.live import Hub, LiveMirror, encode
 from playout import any_legal
 from recordrig import engine_store, mixed_games
+from secretpair import secret_pair
 from serverig import GameTable, Stream, get, serving, wait_for
 
 PAGES = ("/", "/state.json", "/static/live.js", "/static/app.css")
@@ -56,25 +56,6 @@ def _plain(x):
     return json.loads(json.dumps(x))
 
 
-def _secret_pair(game, name, rng):
-    """(player, a, b): two secret choices the rules announce alike, or None."""
-    if name == "heist":
-        seats = game.public()["seats"]
-        waiting = [p for p in game.to_act() if not seats[p]["committed"]]
-        if len(waiting) < 2:
-            return None  # the last lock reveals the cards
-        p = waiting[rng.below(len(waiting))]
-        plays = [a for a in game.legal(p) if a[0] == "play"]
-        return (p, plays[0], plays[-1]) if len(plays) > 1 else None
-    for p in game.to_act():
-        offers = [a for a in game.legal(p) if a[0] == "offer" and len(a) == 2]
-        for a in offers:
-            for b in offers:
-                if cat_of(a[1]) != cat_of(b[1]):
-                    return p, a, b
-    return None
-
-
 @pytest.mark.parametrize(("name", "config", "seats"), [
     ("heist", {"players": 3}, [0, 1, 2]),
     ("purrfect", {"players": 4}, [0, 1, 2, 3]),
@@ -89,7 +70,7 @@ def test_games_that_differ_only_in_a_secret_give_the_same_bytes_until_the_reveal
         game_a, game_b = a.table.game, b.table.game
         pair, moves = None, 0
         while pair is None or moves < 3:  # a few public moves first
-            pair = _secret_pair(game_a, name, rng) if moves >= 3 else None
+            pair = secret_pair(game_a, name, rng) if moves >= 3 else None
             if pair is None:
                 p = game_a.to_act()[rng.below(len(game_a.to_act()))]
                 action = any_legal(game_a, p, rng)
@@ -100,19 +81,18 @@ def test_games_that_differ_only_in_a_secret_give_the_same_bytes_until_the_reveal
         compared = revealed = 0
         for step in range(40):
             if step == 0:
-                a.table.act(p, secret_a)
-                b.table.act(p, secret_b)
+                said = a.table.act(p, secret_a), b.table.act(p, secret_b)
             else:
                 p = game_a.to_act()[rng.below(len(game_a.to_act()))]
                 action = any_legal(game_a, p, rng)
                 if action not in game_b.legal(p):
                     break
-                a.table.act(p, action)
-                b.table.act(p, action)
+                said = a.table.act(p, action), b.table.act(p, action)
             moves += 1
             a.settle(moves)
             b.settle(moves)
-            if _plain(game_a.public()) != _plain(game_b.public()):
+            if _plain(said[0]) != _plain(said[1]) or \
+                    _plain(game_a.public()) != _plain(game_b.public()):
                 revealed = moves  # the rules revealed it: from here on the pages may differ
                 break
             assert game_a.state() != game_b.state()  # the secret still differs
