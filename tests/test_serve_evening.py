@@ -98,6 +98,7 @@ def test_a_game_replays_move_by_move_from_its_verified_record(site, number):
 def test_a_missing_session_or_game_says_which_there_are(site):
     status, _, body = get(site, "/sessions/99")
     assert status == 404 and b"no session 99" in body and b"sessions are 1, 2" in body
+    assert str(site.follower.store_path).encode() not in body  # no path of the laptop's
     status, _, body = get(site, "/games/99")
     assert status == 404 and b"no game 99" in body and b"1, 2, 3" in body
     status, _, body = get(site, "/games/x")

@@ -142,3 +142,37 @@ def test_a_port_in_use_is_said_with_what_to_do(tmp_path):
         listen("192.0.2.1", 0)
     with pytest.raises(ServeError, match="not an address"):
         listen("no-such-host.invalid", 0)
+
+
+def test_ctrl_c_stops_it_cleanly_with_pages_open(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import threading
+
+    port = listen("127.0.0.1", 0)
+    number = port.getsockname()[1]
+    port.close()
+    proc = subprocess.Popen([sys.executable, "-m", "catnip_host", "serve", "--port", str(number),
+                             "--table", "unused", "--store", str(tmp_path / "s.sqlite3")],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        url = f"http://127.0.0.1:{number}/events"
+        stream = wait_for(lambda: _open(url), 30, "catnip serve did not start")
+        threading.Thread(target=stream.read, daemon=True).start()
+        proc.send_signal(signal.SIGINT)
+        out = proc.communicate(timeout=20)[0]  # a guard against a hang, not a speed test
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, out
+    assert "catnip serve stopped" in out and "Traceback" not in out and "Aborted" not in out
+
+
+def _open(url: str):
+    import urllib.request
+
+    try:
+        return urllib.request.urlopen(url, timeout=10)
+    except OSError:
+        return None

@@ -45,4 +45,8 @@ def serve(http_port: int, bind: str, table_port: str | None, store_path: str | N
     except ServeError as e:
         raise click.ClickException(str(e)) from None
     click.echo(greeting(site, bind))
-    site.server.run()
+    try:
+        site.server.run()
+    except KeyboardInterrupt:
+        pass  # uvicorn stops cleanly on Ctrl-C, then raises it again
+    click.echo("catnip serve stopped")

@@ -70,8 +70,10 @@ class Evening:
     def session(self, n: int) -> SessionInfo:
         try:
             return self.store.info(n)
-        except StoreError as e:
-            raise NotFound(str(e)) from None
+        except StoreError:  # its message names the store's path: not for the network
+            known = [str(s.id) for s in self.sessions()]
+            raise NotFound(f"no session {n} is stored; the sessions are "
+                           + (", ".join(known[:30]) if known else "none yet")) from None
 
     def plays(self) -> Loaded:
         """Every pulled game, rebuilt by the rules; kept while the store's
