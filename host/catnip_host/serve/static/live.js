@@ -175,25 +175,40 @@ const DRAW = { heist, stack, purrfect };
 
 // ---- the page --------------------------------------------------------------------
 
-function render(state, game, feed, title) {
+// What each part of the page is drawn from: a part is drawn again only when
+// its key changes (a move's events and its new state come as two messages).
+const gameKey = (state) => JSON.stringify([state.heard, state.game, state.public, state.result,
+  state.notice, state.high_scores, state.game === "purrfect" ? state.feed : null]);
+const feedKey = (state) => JSON.stringify(state.feed);
+
+function drawGame(state, game) {
   const out = document.createDocumentFragment();
   if (!state.heard) {
     add(out, el("p", "big", "Waiting for the table."));
   } else if (!state.game) {
     add(out, el("p", "big", "No game in play: choose one on any station."));
   } else {
-    title.textContent = state.title + (state.moves ? ", move " + state.moves : "");
     (DRAW[state.game] || ((v, o) => add(o, el("pre", "", JSON.stringify(v, null, 1)))))(
       state.public, out, state);
   }
-  if (!state.game) title.textContent = "catnip";
   if (state.result) standings(state.result, out);
   if (state.notice) add(out, el("p", "notice", state.notice));
   game.replaceChildren(out);
-  if (feed) {
-    const items = state.feed.slice().reverse().map((i) => el("li", "", sayItem(i)));
-    feed.replaceChildren(...items);
-  }
+}
+
+function drawFeed(state, feed) {
+  feed.replaceChildren(...state.feed.slice().reverse().map((i) => el("li", "", sayItem(i))));
+}
+
+function drawTitle(state, title) {
+  title.textContent = !state.game ? "catnip" :
+    state.title + (state.moves ? ", move " + state.moves : "");
+}
+
+function render(state, game, feed, title) {
+  drawTitle(state, title);
+  drawGame(state, game);
+  if (feed) drawFeed(state, feed);
 }
 
 function showLink(link, up, text) {
@@ -214,10 +229,15 @@ function follow() {
   const title = document.getElementById("title");
   const link = document.getElementById("link");
   window.catnipShown = [];  // [state number, ms since the epoch]: what `make bench` reads
+  const drawn = {};
   const source = new EventSource("/events");
   source.onmessage = (m) => {
     const state = JSON.parse(m.data);
-    render(state, game, feed, title);
+    drawTitle(state, title);
+    const keys = { game: gameKey(state), feed: feedKey(state) };
+    if (keys.game !== drawn.game) drawGame(state, game);
+    if (keys.feed !== drawn.feed) drawFeed(state, feed);
+    Object.assign(drawn, keys);
     showLink(link, state.connected, linkText(state));
     const shown = window.catnipShown;
     shown.push([Number(m.lastEventId), performance.timeOrigin + performance.now()]);
