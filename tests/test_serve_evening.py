@@ -103,3 +103,13 @@ def test_a_missing_session_or_game_says_which_there_are(site):
     assert status == 404 and b"no game 99" in body and b"1, 2, 3" in body
     status, _, body = get(site, "/games/x")
     assert status == 404 and b"there is no page /games/x" in body
+
+
+def test_wins_over_time_waits_for_names_when_a_chart_would_be_all_lines(tmp_path):
+    path = engine_store(tmp_path / "s.sqlite3", mixed_games(30, "many"), start=1_790_000_000)
+    with serving(path) as many:
+        html = _page(many, "/sessions")
+        assert "players are too many lines for one chart: name the seats" in html
+        assert "/charts/wins.png" not in html
+        status, _, body = get(many, "/charts/wins.png")
+        assert status == 404 and b"catnip players name" in body

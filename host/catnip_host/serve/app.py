@@ -119,8 +119,7 @@ def routes(hub: Hub, store_path: Path) -> list[Route]:
         Route("/games/{n:int}/scores.png", evening_page(
             lambda e, r: _chart(e, "scores", [e.game(n(r)).play]))),
         Route("/games/{n:int}/tower.png", evening_page(lambda e, r: _tower(e, n(r)))),
-        Route("/charts/wins.png", evening_page(
-            lambda e, r: _chart(e, "wins", [p for p in e.plays().plays if p.finished]))),
+        Route("/charts/wins.png", evening_page(_wins)),
     ]
 
 
@@ -128,6 +127,13 @@ def _chart(evening: Evening, kind: str, plays: list) -> bytes:
     if not [p for p in plays if p.finished]:
         raise NotFound("no finished game to draw")
     return evening.chart(kind, [p for p in plays if p.finished])
+
+
+def _wins(evening: Evening, request: Request) -> bytes:
+    plays, why_not = evening.wins_chartable()
+    if why_not is not None:
+        raise NotFound(why_not)
+    return _chart(evening, "wins", plays)
 
 
 def _tower(evening: Evening, number: int) -> bytes:

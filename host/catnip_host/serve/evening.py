@@ -103,6 +103,19 @@ class Evening:
                            + (", ".join(map(str, known[:30])) if known else "none yet"))
         return Game(number, play, _check(str(self.store.path), self._version(), row))
 
+    def wins_chartable(self) -> tuple[list[Play], str | None]:
+        """The finished plays for the wins chart, or why it is not drawn: a
+        line per player reads up to WINS_PLAYERS (seats nobody named are
+        each their own player, so a long unnamed history has hundreds)."""
+        plays = [p for p in self.plays().plays if p.finished]
+        players = {name for p in plays for name in p.players}
+        if not plays:
+            return plays, "no finished game is stored yet"
+        if len(players) > WINS_PLAYERS:
+            return plays, (f"{len(players)} players are too many lines for one chart: name the "
+                           "seats (catnip players name, catnip players merge) and it appears")
+        return plays, None
+
     def high_scores(self) -> list[tuple[int, list[str], int]]:
         """The Colonnade of Competent Clowders over every stored Clowder game."""
         return stats.clowder_high_scores(self.plays().plays).ranked()
@@ -140,6 +153,7 @@ def _series(kind: str, plays: list[Play]) -> list[charts.Series]:
 
 _lock = threading.RLock()  # one rebuild of the plays, one matplotlib figure at a time
 CHARTS_KEPT = 32
+WINS_PLAYERS = 20
 _charts: dict[tuple, bytes] = {}  # drawn PNGs, oldest first
 
 

@@ -67,9 +67,10 @@ def sessions_page(evening: Evening) -> str:
              str(counts.get(s.id, 0)), str(s.frames), str(s.gaps)] for s in reversed(found)]
     body = "<h2>Sessions, newest first</h2>" + _table(
         ["session", "opened", "board", "games stored", "frames", "gaps"], rows)
-    if any(p.finished for p in loaded.plays):
-        body += ('<h2>Wins over time</h2><img class="chart" src="/charts/wins.png" '
-                 'alt="each player\'s wins so far, play by play">')
+    _, why_not = evening.wins_chartable()
+    body += "<h2>Wins over time</h2>" + (
+        '<img class="chart" src="/charts/wins.png" alt="each player\'s wins so far, play by play">'
+        if why_not is None else f'<p class="dim">Not drawn: {escape(why_not)}.</p>')
     return page("The evening's games", body + _waiting(loaded.waiting, loaded.broken))
 
 
