@@ -32,8 +32,8 @@ def test_the_virtual_table_is_served_live_while_it_is_played(tmp_path):
         term.read_until(b"Choose a card")
         wait_for(lambda: _state(port).get("game") == "heist", 30, "the page never saw the game")
         term.type(b"\r")  # station 1 locks a card
-        state = wait_for(lambda: (s := _state(port)).get("moves") == 1 and s, 30)
-        assert state["public"]["seats"][0]["committed"] is True
+        wait_for(lambda: (s := _state(port)).get("moves") == 1  # the move, then its state
+                 and s["public"]["seats"][0]["committed"], 30, "the page never saw the lock")
     finally:
         assert term.quit() == 0
     assert b"Traceback" not in term.seen
