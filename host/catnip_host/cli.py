@@ -63,9 +63,12 @@ def main() -> None:
               help="where the virtual table's games are kept, as a real table's are, marked "
               "virtual  [default: the store export, stats and chart read]")
 @click.option("--no-store", is_flag=True, help="keep none of this run's games")
+@click.option("--serve", "serve_port", type=click.IntRange(1, 65535), default=None,
+              is_flag=False, flag_value=8000, help="Also show the table live in a browser "
+              "(catnip serve) at http://127.0.0.1:PORT/  [PORT: 8000]")
 def sim(board: str | None, stations: int | None, journal: Path | None, seed: str | None,
         script: Path | None, headless: bool, snapshots: Path | None, store_path: Path | None,
-        no_store: bool) -> None:
+        no_store: bool, serve_port: int | None) -> None:
     """Start the virtual table: the real firmware with simulated hardware.
     Its finished games are stored like a real table's (marked virtual)."""
     from catnip_host import sim as virtual
@@ -77,11 +80,14 @@ def sim(board: str | None, stations: int | None, journal: Path | None, seed: str
             if script is None:
                 raise click.UsageError("--headless plays a scenario: "
                                        "catnip sim --script FILE --headless")
+            if serve_port is not None:
+                raise click.UsageError("--serve follows the table as you play it; leave out "
+                                       "--headless (or run catnip serve beside the table)")
             outcome = virtual.run_script(script, board, journal, seed, snapshots, stations,
                                          store=store)
             click.echo(virtual.report(outcome))
             raise SystemExit(outcome.status)
-        virtual.interactive(board, journal, seed, stations, script, store)
+        virtual.interactive(board, journal, seed, stations, script, store, serve_port)
     except virtual.SimError as e:
         raise click.ClickException(str(e)) from None
 
@@ -348,3 +354,7 @@ from catnip_host.records_cli import COMMANDS as _RECORDS  # noqa: E402 (they use
 
 for _command in _RECORDS:
     main.add_command(_command)
+
+from catnip_host.serve.cli import serve as _serve  # noqa: E402
+
+main.add_command(_serve)

@@ -671,10 +671,11 @@ class Keyboard:
 
 def interactive(board: str | None = None, journal: Path | None = None, seed: str | None = None,
                 stations: int | None = None, script: Path | None = None,
-                store: Path | None | bool = None) -> None:
+                store: Path | None | bool = None, serve_port: int | None = None) -> None:
     """Play at the virtual table in this terminal until q or Ctrl-C; with a
     scenario, watch it play in real time first (from a fresh flash folder
-    unless `journal` is given), then play on."""
+    unless `journal` is given), then play on. With `serve_port`, the
+    laptop's mirror is `catnip serve`'s too, on that port of this computer."""
     from rich.console import Console
     from rich.live import Live
 
@@ -686,6 +687,7 @@ def interactive(board: str | None = None, journal: Path | None = None, seed: str
     flash = journal or (Path(fresh.name) if fresh else journal_dir())
     named = load_scenario(script).get("board") if script is not None else None
     mirror = laptop_mirror(store)
+    site = _site(mirror, serve_port) if serve_port is not None else None
     table = Table(command(board_file(board or named or "direct"), flash, "live", seed, stations,
                           script.resolve() if script else None,
                           mirror.fd if mirror is not None else None),
@@ -693,7 +695,10 @@ def interactive(board: str | None = None, journal: Path | None = None, seed: str
     state = TableState()
     try:
         table.wait_ready(state)
-        if mirror is not None:
+        if site is not None:
+            site.start()
+            state.feed.append(f"catnip serve: the table live at {site.url}/")
+        elif mirror is not None:
             mirror.start()
         ui = Terminal(state, table.send, lambda: tuple(console.size), mirror)
         with Keyboard() as keyboard, Live(ui, console=console, screen=True,
@@ -723,6 +728,8 @@ def interactive(board: str | None = None, journal: Path | None = None, seed: str
         pass
     finally:
         table.close()
+        if site is not None:
+            site.stop()
         if mirror is not None:
             mirror.stop()
         if fresh is not None:
@@ -731,6 +738,22 @@ def interactive(board: str | None = None, journal: Path | None = None, seed: str
         raise SimError("the table app stopped with an error:\n" + state.crash)
     if table.proc.returncode not in (0, None):
         raise SimError("the virtual table stopped: " + table.errors())
+
+
+def _site(mirror, port: int):
+    """`catnip serve` following the virtual table through its pty, its
+    evening pages reading the store the virtual table's games go to."""
+    from catnip_host.serve.app import ServeError
+    from catnip_host.serve.site import beside
+    from catnip_host.store import default_path
+
+    if mirror is None:
+        raise SimError("--serve needs pseudo-terminals, which this system does not have")
+    store = default_path() if mirror.store_path is None else Path(mirror.store_path)
+    try:
+        return beside(mirror, store, port)
+    except ServeError as e:
+        raise SimError(str(e)) from None
 
 
 def laptop_mirror(store: Path | None | bool = None):

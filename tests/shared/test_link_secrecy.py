@@ -16,9 +16,9 @@ from apprig import AppRig, remove_tree
 from catnip import wire
 from catnip.journal import Journal
 from catnip.line import Line
-from catnip.rules.purrfect import cat_of
 from catnip.rules.rng import Rng
 from playout import any_legal
+from secretpair import secret_pair
 
 # A folder of its own: runs of this module on one machine never share flash.
 ROOT = "/tmp/catnip-secrecy-" + hexlify(os.urandom(6)).decode()
@@ -68,32 +68,6 @@ def _table(tag, seed, look=None):
     return rig, out
 
 
-def _secret_pair(game, name, rng):
-    """(player, a, b): two different secret choices the public cannot tell
-    apart, available now, or None."""
-    players = game.to_act()
-    if name == "heist":
-        v = game.public()
-        waiting = [p for p in players if not v["seats"][p]["committed"]]
-        if len(waiting) < 2:
-            return None  # the last lock starts the reveal: that is public
-        p = waiting[rng.below(len(waiting))]
-        plays = [a for a in game.legal(p) if a[0] == "play"]
-        if len(plays) < 2:
-            return None
-        a = plays[rng.below(len(plays))]
-        others = [x for x in plays if x != a]
-        return p, a, others[rng.below(len(others))]
-    if name == "purrfect":
-        for p in players:
-            offers = [a for a in game.legal(p) if a[0] == "offer" and len(a) == 2]
-            for a in offers:
-                for b in offers:
-                    if cat_of(a[1]) != cat_of(b[1]):
-                        return p, a, b
-    return None
-
-
 def _start(rig, out, name, options, seats):
     config = dict(options)
     config["players"] = len(seats)
@@ -123,7 +97,7 @@ def test_a_different_secret_choice_sends_the_same_bytes():
                     b_rig.app.act(p, action)
                 pair = None
                 while game.result() is None:
-                    pair = _secret_pair(game, name, rng)
+                    pair = secret_pair(game, name, rng)
                     if pair is not None:
                         break
                     p = game.to_act()[rng.below(len(game.to_act()))]

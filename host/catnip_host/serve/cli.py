@@ -1,0 +1,52 @@
+"""`catnip serve` (its libraries load only when it runs: every other catnip
+command starts as fast as before)."""
+
+from __future__ import annotations
+
+import click
+
+
+def greeting(site, bind: str) -> str:
+    from catnip_host.serve.app import LOOPBACK
+
+    lines = [f"catnip serve: {site.url}/ shows the table live, {site.url}/sessions the "
+             "evening's games. Ctrl-C stops."]
+    if bind not in LOOPBACK:
+        lines.append(f"Listening on {bind}: anyone on this network can see the table's public "
+                     "state and the stored games (never a hidden card).")
+    return "\n".join(lines)
+
+
+@click.command("serve")
+@click.option("--port", "http_port", type=click.IntRange(1, 65535), default=8000,
+              show_default=True, help="the web server's port")
+@click.option("--bind", default="127.0.0.1", show_default=True,
+              help="the address to listen on: 127.0.0.1 is this computer only; 0.0.0.0 lets "
+              "phones and a TV on your network in")
+@click.option("--table", "table_port", help="the table's port or a pyserial URL (found by its "
+              "USB ids if left out)")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False),
+              help="the session store (default: sessions.sqlite3 in your user data folder)")
+def serve(http_port: int, bind: str, table_port: str | None, store_path: str | None) -> None:
+    """Show the table live in a browser, and the evening's games.
+
+    Follows the table as `catnip monitor` does (and stores every frame the
+    same way); the pages only read, and show only what the table made
+    public. Phones and a TV can follow along with --bind 0.0.0.0."""
+    from catnip_host.cli import _store
+    from catnip_host.serve.app import ServeError
+    from catnip_host.serve.site import Site
+
+    store = _store(store_path)  # made or migrated here, with the monitor's messages
+    path = store.path
+    store.close()
+    try:
+        site = Site(table_port, path, bind, http_port)
+    except ServeError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(greeting(site, bind))
+    try:
+        site.server.run()
+    except KeyboardInterrupt:
+        pass  # uvicorn stops cleanly on Ctrl-C, then raises it again
+    click.echo("catnip serve stopped")

@@ -1,0 +1,138 @@
+"""The live page's state: `catnip monitor`'s Mirror, published to every
+open page whenever a frame or the connection changes it.
+
+What a page is sent is a pure function of the frames heard and the
+connection's status (no clock, no store, no randomness), so two tables that
+send the same bytes give the same pages byte for byte: the wire's secrecy
+carries over to the browser unchanged.
+
+The hub keeps only the newest state: a page that falls behind skips to it,
+so a slow phone costs no memory, and a page that reconnects starts from it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import deque
+from collections.abc import Callable
+
+from catnip_host.monitor import FEED, TITLES, Mirror
+
+
+class LiveMirror(Mirror):
+    """The monitor's Mirror, with the raw public events kept for the page's
+    feed (the page words them) and every change published as JSON."""
+
+    def __init__(self, publish: Callable[[bytes], None] = lambda data: None) -> None:
+        self.publish = publish
+        self.ready = False  # Mirror.__init__ sets status before the rest exists
+        self.connected = False
+        self.events: deque[dict] = deque(maxlen=FEED)
+        self.high_scores: list = []  # the Colonnade, from the store, for a Clowder game
+        super().__init__()
+        self.ready = True
+
+    @property  # type: ignore[override]
+    def status(self) -> str:
+        return self._status
+
+    @status.setter
+    def status(self, text: str) -> None:
+        self._status = text
+        self._publish()
+
+    def connection(self, text: str, up: bool) -> None:
+        """The port was opened (up) or went away; `text` says how."""
+        self.connected = up
+        self.status = text
+
+    def apply(self, kind: str, f: dict) -> None:
+        super().apply(kind, f)
+        if kind == "begin":
+            self.events.append({"begin": TITLES.get(self.game, self.game), "gid": self.gid})
+        elif kind == "act":
+            self.events.extend({"n": f["n"], "e": ev} for ev in f["events"])
+        elif kind == "end":
+            self.events.append({"end": f["result"]})
+        elif kind == "say":
+            self.events.append({"say": f["text"]})
+        self._publish()
+
+    def note(self, text: str) -> None:
+        super().note(text)
+        self.events.append({"note": text})
+        self._publish()
+
+    def state(self) -> dict:
+        playing = self.game is not None and self.public is not None
+        return {
+            "status": self.status, "connected": self.connected, "heard": self.frames > 0,
+            "game": self.game if playing else None, "title": TITLES.get(self.game or "", ""),
+            "gid": self.gid, "seats": self.seats, "moves": self.moves,
+            "public": self.public if playing else None, "result": self.result,
+            "notice": self.notice, "feed": list(self.events), "high_scores": self.high_scores,
+        }
+
+    def _publish(self) -> None:
+        if self.ready:
+            self.publish(encode(self.state()))
+
+
+def encode(state: dict) -> bytes:
+    """One state as the page reads it: compact, keys sorted, so equal states
+    are equal bytes."""
+    return json.dumps(state, sort_keys=True, separators=(",", ":")).encode()
+
+
+class Hub:
+    """The newest state and its number, handed from the Keeper's thread to
+    the server's event loop; every open page waits on it."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self.data = encode(LiveMirror().state())
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._changed = asyncio.Event()
+        self.closing = False
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+
+    def put_threadsafe(self, data: bytes) -> None:
+        """From any thread: the state now."""
+        if self.loop is None:
+            self.put(data)
+        elif not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self.put, data)
+
+    def put(self, data: bytes) -> None:
+        if data == self.data:
+            return  # nothing a page shows changed
+        self.version += 1
+        self.data = data
+        woken, self._changed = self._changed, asyncio.Event()
+        woken.set()
+
+    def close(self) -> None:
+        """The server stops: every waiting page is let go."""
+        self.closing = True
+        self._changed.set()
+
+    def close_threadsafe(self) -> None:
+        if self.loop is None or self.loop.is_closed():
+            self.close()
+        else:
+            self.loop.call_soon_threadsafe(self.close)
+
+    async def next(self, seen: int, timeout: float) -> tuple[int, bytes] | None:
+        """The newest (version, state) once it is not `seen`; None after
+        `timeout` seconds with no change, or when the server stops."""
+        if self.version == seen and not self.closing:
+            try:
+                await asyncio.wait_for(self._changed.wait(), timeout)
+            except TimeoutError:
+                return None
+        if self.closing:
+            return None
+        return self.version, self.data

@@ -1,0 +1,250 @@
+// catnip serve: the table's public state, drawn from the server's event
+// stream. Every text goes in with textContent: nothing from the wire is
+// ever read as HTML.
+"use strict";
+
+const GEMS = ["red", "yellow", "blue", "rocks"];
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  return e;
+}
+
+function add(parent, ...children) {
+  for (const c of children) if (c) parent.appendChild(c);
+  return parent;
+}
+
+const seat = (p) => (typeof p === "number" ? "P" + (p + 1) : "?");
+const plural = (n, word) => n + " " + word + (n === 1 ? "" : "s");
+
+function table(head, rows, turnRow) {
+  const t = el("table");
+  const hr = el("tr");
+  head.forEach((h) => add(hr, el("th", typeof h === "object" ? h.cls : "", h.text || h)));
+  const body = el("tbody");
+  add(t, add(el("thead"), hr), body);
+  rows.forEach((cells, i) => {
+    const tr = el("tr", i === turnRow ? "turn" : "");
+    body.appendChild(tr);
+    cells.forEach((c, k) => {
+      const td = el("td", typeof head[k] === "object" ? head[k].cls : "");
+      if (c instanceof Node) td.appendChild(c); else td.textContent = String(c);
+      tr.appendChild(td);
+    });
+  });
+  return t;
+}
+
+function gems(counts) {
+  const span = el("span");
+  counts.forEach((n, i) => {
+    if (n) add(span, el("span", "gem-" + GEMS[i], n + " " + GEMS[i] + " "));
+  });
+  if (!span.childNodes.length) span.textContent = "–";
+  return span;
+}
+
+// ---- the events, in words ---------------------------------------------------
+
+const SAY = {
+  play: (e) => seat(e.player) + " plays " + plural(e.cards, "card") + " face down",
+  reveal: (e) => seat(e.player) + " reveals card " + e.card,
+  take: (e) => seat(e.player) + " takes from the safe with card " + e.card + ": " +
+    gems(e.loot).textContent,
+  steal: (e) => seat(e.player) + " steals from " + seat(e.from) + " with card " + e.card +
+    ": " + gems(e.loot).textContent,
+  collect: (e) => "Round " + e.round + " is collected behind the shields",
+  safe: (e) => "Round " + e.round + ": safe card " + e.card + ", " + seat(e.start) + " starts",
+  draw: (e) => "Gems drawn: " + gems(e.gems).textContent,
+  drew: (e) => seat(e.player) + " draws a " + e.colour + " cat",
+  took: (e) => seat(e.player) + " takes a " + e.colour + " cat",
+  placed: (e) => seat(e.player) + " places the " + e.colour + " cat at height " + e.height +
+    (e.black ? ", touching " + plural(e.black, "black cat") : "") + ": " +
+    (e.points >= 0 ? "+" : "") + e.points,
+  collapse: (e) => "The tower falls on " + seat(e.player) + ": " + plural(e.fallen, "cat") +
+    " down, " + e.points,
+  over: (e) => "Game over: " + e.reason,
+  offer: (e) => seat(e.player) + " offers “" + e.meow + "”",
+  withdraw: (e) => seat(e.player) + " withdraws “" + e.meow + "”",
+  swap: (e) => seat(e.by) + " takes " + seat(e.player) + "’s offer, giving “" + e.meow + "”",
+  "false declaration": (e) => seat(e.player) + " declares, but the hand is not one cat",
+  "round over": (e) => "Round " + e.round + " to " + seat(e.declarer) + "; best hands: " +
+    (e.best.map(seat).join(", ") || "none"),
+  "game over": (e) => seat(e.winner) + " wins: " + e.reason,
+  deal: (e) => "Round " + e.round + ": new hands are dealt",
+};
+
+function sayEvent(e) {
+  const kind = e.type || e.event;
+  if (SAY[kind]) return SAY[kind](e);
+  const rest = Object.keys(e).filter((k) => k !== "type" && k !== "event").sort()
+    .map((k) => k + " " + JSON.stringify(e[k])).join(", ");
+  return kind + (rest ? ": " + rest : "");
+}
+
+function sayItem(item) {
+  if (item.e) return "Move " + item.n + ": " + sayEvent(item.e);
+  if (item.begin) return item.begin + " begins (game " + item.gid + ")";
+  if ("end" in item) return "The game is over";
+  if (item.say) return "The table: " + item.say;
+  return "The laptop: " + item.note;
+}
+
+// ---- each title ----------------------------------------------------------------
+
+function heist(v, out) {
+  add(out, el("p", "big", "Round " + v.round + " of " + v.rounds),
+    el("p", "", "Safe card " + v.safe_card + " · " + plural(v.safe_cards_left, "safe card") +
+      " left · " + plural(v.cards_per_round, "card") + " each"));
+  const safe = add(el("p"), el("span", "dim", "In the safe: "), gems(v.safe));
+  const bag = add(el("p"), el("span", "dim", "In the bag: "), gems(v.bag));
+  add(out, safe, bag);
+  add(out, el("h2", "", "The players"));
+  const rows = v.seats.map((s, p) => [seat(p), s.committed ? "✔ played" : "waiting",
+    s.hand, gems(s.loot)]);
+  const waiting = (v.to_act || []).length === 1 ? v.to_act[0] : -1;
+  add(out, table(["", "this round", { text: "cards", cls: "n" }, "taken"], rows, waiting));
+  if (v.table && v.table.length) {
+    add(out, el("h2", "", "Revealed this round"));
+    add(out, table(["", { text: "card", cls: "n" }, "took"],
+      v.table.map(([p, card, loot]) => [seat(p), card, gems(loot)])));
+  }
+}
+
+function stack(v, out, state) {
+  add(out, el("p", "dim", "The tower"), el("p", "huge", v.tower),
+    el("p", "", plural(v.tower_black, "black cat") + " in it · " + v.fallen + " fallen · " +
+      v.bag_left + " in the bag"));
+  if (v.turn !== null) {
+    add(out, el("p", "big", seat(v.turn) + " to " + v.step + (v.hand ? " (" + v.hand + " cat)" : "")));
+  }
+  if ("team" in v) {
+    add(out, el("p", "big", "The Clowder's score: " + v.team));
+    const best = state.high_scores || [];
+    add(out, el("h2", "", "Colonnade of Competent Clowders"));
+    if (best.length) {
+      add(out, table([{ text: "rank", cls: "n" }, "clowder", { text: "score", cls: "n" }],
+        best.map(([rank, names, score]) => [rank, names.join(", "), score])));
+      const beats = best.filter(([, , score]) => v.team > score).length;
+      add(out, el("p", "", beats ? "Now above " + plural(beats, "stored score") :
+        "Not on the table yet: " + best[best.length - 1][2] + " is the lowest kept"));
+    } else {
+      add(out, el("p", "dim", "No Clowder game stored yet"));
+    }
+  } else {
+    add(out, el("h2", "", "Scores"));
+    add(out, table(["", { text: "points", cls: "n" }],
+      v.scores.map((s, p) => [seat(p), s]), v.turn));
+  }
+}
+
+function purrfect(v, out, state) {
+  add(out, el("p", "big", "Round " + v.round));
+  add(out, el("h2", "", "Pawprints (five win)"));
+  add(out, table(["", { text: "pawprints", cls: "n" }, ""],
+    v.pawprints.map((n, p) => [seat(p), n, "🐾".repeat(Math.min(n, 9))])));
+  add(out, el("h2", "", "What each meow offers"));
+  add(out, el("p", "", v.meows.map((m, k) => plural(k + 1, "card") + ": " + m[0])
+    .join(" · ")));
+  add(out, el("h2", "", "Open offers"));
+  const offers = v.offers || [];
+  add(out, offers.length ? table(["by", "meow"], offers.map((o) => [seat(o.player), o.meow]))
+    : el("p", "dim", v.offers ? "No open offers" : "Cards are on the table (scorekeeper)"));
+  const swaps = state.feed.filter((i) => i.e && i.e.type === "swap").slice(-3).reverse();
+  if (swaps.length) {
+    add(out, el("h2", "", "Swaps"));
+    const list = add(out, el("ul", "plain"));
+    swaps.forEach((i) => add(list, el("li", "", sayEvent(i.e))));
+  }
+}
+
+function standings(result, out) {
+  const ranks = result.ranks || [];
+  const scores = result.scores || result.pawprints ||
+    ranks.map(() => ("team" in result ? result.team : ""));
+  const order = ranks.map((r, p) => p).sort((a, b) => ranks[a] - ranks[b] || a - b);
+  add(out, el("h2", "", "Standings"));
+  add(out, table([{ text: "rank", cls: "n" }, "", { text: "score", cls: "n" }],
+    order.map((p) => [ranks[p], seat(p), scores[p]])));
+}
+
+const DRAW = { heist, stack, purrfect };
+
+// ---- the page --------------------------------------------------------------------
+
+// What each part of the page is drawn from: a part is drawn again only when
+// its key changes (a move's events and its new state come as two messages).
+const gameKey = (state) => JSON.stringify([state.heard, state.game, state.public, state.result,
+  state.notice, state.high_scores, state.game === "purrfect" ? state.feed : null]);
+const feedKey = (state) => JSON.stringify(state.feed);
+
+function drawGame(state, game) {
+  const out = document.createDocumentFragment();
+  if (!state.heard) {
+    add(out, el("p", "big", "Waiting for the table."));
+  } else if (!state.game) {
+    add(out, el("p", "big", "No game in play: choose one on any station."));
+  } else {
+    (DRAW[state.game] || ((v, o) => add(o, el("pre", "", JSON.stringify(v, null, 1)))))(
+      state.public, out, state);
+  }
+  if (state.result) standings(state.result, out);
+  if (state.notice) add(out, el("p", "notice", state.notice));
+  game.replaceChildren(out);
+}
+
+function drawFeed(state, feed) {
+  feed.replaceChildren(...state.feed.slice().reverse().map((i) => el("li", "", sayItem(i))));
+}
+
+function drawTitle(state, title) {
+  title.textContent = !state.game ? "catnip" :
+    state.title + (state.moves ? ", move " + state.moves : "");
+}
+
+function render(state, game, feed, title) {
+  drawTitle(state, title);
+  drawGame(state, game);
+  if (feed) drawFeed(state, feed);
+}
+
+function showLink(link, up, text) {
+  link.className = "link " + (up ? "up" : "down");
+  link.textContent = text;
+}
+
+function linkText(state) {
+  if (state.connected) return "Live: " + state.status;
+  if (!state.heard) return "Looking for the table: " + state.status;
+  return "The table is unplugged (" + state.status + "). This is the last state heard; " +
+    "the page catches up when it is back.";
+}
+
+function follow() {
+  const game = document.getElementById("game");
+  const feed = document.getElementById("feed");
+  const title = document.getElementById("title");
+  const link = document.getElementById("link");
+  window.catnipShown = [];  // [state number, ms since the epoch]: what `make bench` reads
+  const drawn = {};
+  const source = new EventSource("/events");
+  source.onmessage = (m) => {
+    const state = JSON.parse(m.data);
+    drawTitle(state, title);
+    const keys = { game: gameKey(state), feed: feedKey(state) };
+    if (keys.game !== drawn.game) drawGame(state, game);
+    if (keys.feed !== drawn.feed) drawFeed(state, feed);
+    Object.assign(drawn, keys);
+    showLink(link, state.connected, linkText(state));
+    const shown = window.catnipShown;
+    shown.push([Number(m.lastEventId), performance.timeOrigin + performance.now()]);
+    if (shown.length > 1000) shown.splice(0, 500);
+  };
+  source.onerror = () => showLink(link, false, "the laptop's server is not answering; " +
+    "trying again");
+}
+
+if (document.getElementById("feed")) follow();
