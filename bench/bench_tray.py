@@ -190,7 +190,7 @@ def judge(score: Score, rec: dict, events: list[tuple[int, dict]], verdict: dict
 
 
 def answer(score: Score, tray: Tray, ask: dict, rec: dict) -> None:
-    if ask["ask"] == "height":
+    if ask["ask"] == "added":
         value = ask["default"]
     else:
         value = rec["cats"] if ask["ask"] == "cats" else rec.get("fell", ask["default"])
