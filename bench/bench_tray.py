@@ -181,9 +181,13 @@ def judge(score: Score, rec: dict, events: list[tuple[int, dict]], verdict: dict
         score.wrong.append({"seed": seed, "truth": rec, "tray": tray.cats, "verdict": verdict,
                             "ok": ok, "asked": asked,
                             "events": [(t // 1000, e) for t, e in events]})
-    # The person at the table answers: the proposal, or the truth.
+    # The person at the table answers: the proposal, or the truth; the
+    # rules' tower then is what the tray follows (catnip/weigh.py agrees it
+    # after every report).
     if verdict is not None:
         answer(score, tray, verdict, rec)
+    if kind in ATTEMPTS:
+        tray.agree(rec["tower"])
     for ask in asks:
         if ask["id"] in tray.pending:
             answer(score, tray, ask, rec)

@@ -70,21 +70,25 @@ class Turn:
 
     def collapse(self, anchor_cats, cats, conf, struck, t):
         """The tower came down. Cats gone from the tray since the last quiet
-        state (a cat being placed when the tower fell was never counted in
-        it) are cats that fell, known at conf percent; cats still falling
-        after the first call make another call, with the total so far, whose
-        question replaces the first one's. Whether more fell than left the
-        tray is known only when none can have landed on it: no cat struck
-        it (struck: an impact was felt), at a rate that would have felt one,
-        and no cat lay loose on the tray (the loss could be those)."""
+        state are off the tower; during an attempt those that fell are the
+        ones gone since it began (a cat counted onto the tower during it is
+        the cat being placed, which the player picks up and tries again, and
+        a cat being placed was never counted). Cats still falling after the
+        first call make another call, with the total so far, whose question
+        replaces the first one's. Whether more fell than left the tray is
+        known only when none can have landed on it: no cat struck it
+        (struck: an impact was felt), at a rate that would have felt one,
+        and no cat lay loose on the tray (the loss could be those). conf:
+        the confidence in the change."""
         self._collapsed = True
         self._struck = self._struck or struck
-        left = max(0, anchor_cats - cats)
+        off = max(0, anchor_cats - cats)
+        left = min(off, max(0, self._at_cats - cats)) if self.attempt else off
         loose = anchor_cats - self.tower
         self.pending.pop(self._fell_ask, None)
-        self.tower -= left - self._fell_left
+        self.tower -= off - self._fell_left
         self.fit(cats)
-        self._fell_left = left
+        self._fell_left = off
         most = min(self.in_play, max(left, self.tower + left + 1))
         if not left:
             ask = self.propose("fell", 1, 0, most, 0,
