@@ -299,14 +299,14 @@ def test_a_placement_proposes_the_cat_added_and_no_height():
 def test_an_attempt_gives_one_verdict_and_closes_on_its_answer():
     t = Turn(0, 10, 80)
     t.placed(1, 1, 100)
-    t.begin_attempt(1)
     t.placed(1, 2, 100)
+    t.begin_attempt(2)
     fell = t.collapse(2, 1, 90, False, 0)
     # One left the tray and none struck it at 80/s: one fell, 90 % sure;
     # as many as the tower and the cat being placed may have.
     assert (fell["left"], fell["default"], fell["max"], fell["conf"]) == (1, 1, 3, 90), fell
     v = t.verdict(1, 0)
-    assert v["kind"] == "collapse" and v["n"] == 0 and v["ask"] == "fell" and v["conf"] == 90
+    assert v["kind"] == "collapse" and v["n"] == -1 and v["ask"] == "fell" and v["conf"] == 90
     again = t.verdict(1, 0)  # asked again: made again, the old one gone
     assert again["id"] != v["id"] and v["id"] not in t.pending
     assert "from 0 to 3" in message(TrayError, t.confirm, again["id"], 4, 0)
@@ -332,6 +332,19 @@ def test_a_collapse_where_cats_may_have_landed_asks_how_many_fell():
     t10.placed(8, 8, 100)
     t10.begin_attempt(8)
     assert t10.collapse(8, 6, 100, False, 0)["conf"] == 0
+
+
+def test_the_cat_being_placed_is_not_among_the_fallen():
+    # The hand rested its cat on the tower long enough to be counted, then
+    # the tower fell, one cat clear of the tray, and the hand took its cat
+    # back: two gone from the tray, one fell.
+    t = Turn(4, 40, 80)
+    t.placed(8, 8, 100)
+    t.begin_attempt(8)
+    t.placed(1, 9, 100)
+    ask = t.collapse(9, 7, 100, False, 0)
+    assert (ask["left"], ask["default"], ask["conf"]) == (1, 1, 100), ask
+    assert t.tower == 7
 
 
 def test_cats_lifted_off_during_a_retry_are_not_part_of_the_attempt():
