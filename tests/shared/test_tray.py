@@ -249,7 +249,7 @@ def test_cats_still_falling_add_to_the_collapse():
     assert tray.cats == 5 and tray.tower == 5
     # The second question replaced the first.
     fell = [a for a in tray.pending.values() if a["ask"] == "fell"]
-    assert [(a["default"], a["max"]) for a in fell] == [(3, 9)], fell
+    assert [(a["default"], a["max"]) for a in fell] == [(3, 100)], fell
 
 
 def test_at_ten_per_second_a_glancing_fall_may_look_like_hands():

@@ -303,13 +303,13 @@ def test_an_attempt_gives_one_verdict_and_closes_on_its_answer():
     t.begin_attempt(2)
     fell = t.collapse(2, 1, 90, False, 0)
     # One left the tray and none struck it at 80/s: one fell, 90 % sure;
-    # as many as the tower and the cat being placed may have.
-    assert (fell["left"], fell["default"], fell["max"], fell["conf"]) == (1, 1, 3, 90), fell
+    # a person may answer up to every cat the game has.
+    assert (fell["left"], fell["default"], fell["max"], fell["conf"]) == (1, 1, 10, 90), fell
     v = t.verdict(1, 0)
     assert v["kind"] == "collapse" and v["n"] == -1 and v["ask"] == "fell" and v["conf"] == 90
     again = t.verdict(1, 0)  # asked again: made again, the old one gone
     assert again["id"] != v["id"] and v["id"] not in t.pending
-    assert "from 0 to 3" in message(TrayError, t.confirm, again["id"], 4, 0)
+    assert "from 0 to 10" in message(TrayError, t.confirm, again["id"], 11, 0)
     assert t.attempt  # a refused answer changes nothing
     record = t.confirm(again["id"], 2, 0)
     assert record["kind"] == "collapse" and not t.attempt and t.pending == {}

@@ -89,7 +89,9 @@ class Turn:
         self.tower -= off - self._fell_left
         self.fit(cats)
         self._fell_left = off
-        most = min(self.in_play, max(left, self.tower + left + 1))
+        # As many as the game has may have fallen: the tray's idea of the
+        # tower is no bound on a person's answer (the rules' is).
+        most = self.in_play
         if not left:
             ask = self.propose("fell", 1, 0, most, 0,
                                "the tower came down but the cats stayed on the tray: "
@@ -158,8 +160,7 @@ class Turn:
             # Nothing changed: the attempt is not over, or the tower fell
             # with every cat staying on the tray (the scale cannot tell).
             kind = "none"
-            p = {"ask": "fell", "default": 0, "min": 0, "conf": 0,
-                 "max": min(self.in_play, self.tower + 1),
+            p = {"ask": "fell", "default": 0, "min": 0, "conf": 0, "max": self.in_play,
                  "why": "nothing changed on the tray: how many cats fell, if the tower "
                         "came down (0: none)?"}
         if p is None:
