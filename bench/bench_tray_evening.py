@@ -67,6 +67,7 @@ class Tally:
     tries: int = 0
     proposed: int = 0  # tries that ended with a proposal with a percentage
     accepted: int = 0  # ... that the player took unchanged
+    proposed_falls: int = 0  # ... of them collapses (the rest placements)
     sure_wrong: int = 0  # wrong, shown at SURE % or more
     wrong_sure: list[dict] = field(default_factory=list)  # the first few of those
     wrong: int = 0
@@ -236,6 +237,7 @@ def report(tally: Tally, weigh: Weigh, scene: Scene, rec: dict) -> None:
         tally.question_right += p["kind"] == truth[0] and p["value"] == truth[1]
     else:
         tally.proposed += 1
+        tally.proposed_falls += p["kind"] == "collapse"
         right = p["kind"] == truth[0] and (p["kind"] == "place" or p["value"] == truth[1])
         tally.accepted += right
         if not right:
@@ -273,7 +275,8 @@ def rows():
             where = f"{rate}/s, noise {noise_pct:g}%"
             yield ("tray evenings", f"proposals accepted unchanged, {where}",
                    pct(t.accepted, t.proposed), "%",
-                   f"{t.accepted:,} of {t.proposed:,} proposals shown with a percentage, over "
+                   f"{t.accepted:,} of {t.proposed:,} proposals shown with a percentage "
+                   f"({t.proposed_falls} of them collapses), over "
                    f"{t.tries:,} tries in {EVENINGS * GAMES} games ({t.collapses:,} collapses, "
                    f"{t.landed:,} with cats landing on the tray; {t.cleanups:,} cleanups between "
                    f"retries); {t.wrong} wrong; {t.accepted + t.question_right:,} of {t.tries:,} "
