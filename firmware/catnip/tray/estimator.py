@@ -31,8 +31,9 @@ _COLLAPSE = const(2)
 class Tray:
     """Tower events from load-cell readings (docs/tray.md; the package's
     __init__ has the app's view). calibration: a Calibration; wedged: cats
-    wedged into the base at setup (placing them proposes no height); in_play:
-    every cat the game has (the count never goes above it)."""
+    wedged into the base at setup (checked; no proposal carries a height
+    any more, so nothing depends on it); in_play: every cat the game has
+    (the count never goes above it)."""
 
     def __init__(self, calibration, wedged=0, in_play=100):
         if not isinstance(calibration, Calibration):
