@@ -165,20 +165,22 @@ def test_a_session_without_stack_o_cats_never_loads_the_tray_code():
 
 
 def test_a_tower_that_falls_after_its_cat_was_proposed_is_proposed_again():
-    # The cat is placed and its height proposed; before P1 answers, the tower
-    # falls, two cats off the tray: the station now proposes the collapse.
+    # The cat is placed and proposed; before P1 answers, the tower falls and
+    # takes it and one cat below off the tray. The station now asks how many
+    # fell, from the one of the tower's (P1's own cat is tried again).
     rig, load = _tray_rig("tray-refall")
     try:
         app, log = rig.app, rig.app.game.log
         _place_proposed(rig, load)
         load.cats -= 2
         rig.run(4000)
-        assert rig.shows(0, "Tray: 2+ fell?"), rig.lines(0)
+        assert rig.shows(0, "Tray: 1+ fell?"), rig.lines(0)
         rig.table.stations[0].tap("ok", hold_ms=40)
         rig.run(300)
+        assert rig.shows(0, "< 1 >"), rig.lines(0)
         rig.table.stations[0].tap("ok", hold_ms=40)
         rig.run(1000)
-        assert log[len(log) - 1] == (0, ("collapse", 2, 0)), list(log)
+        assert log[len(log) - 1] == (0, ("collapse", 1, 0)), list(log)
         notes = _notes(app.journal)
         assert [n["ask"] for n in notes if n.get("ev") == "confirmed"] == ["fell"], notes
     finally:
