@@ -5,7 +5,9 @@ then five cats one at a time), then play whole games of Stack O' Cats onto
 fresh traces until at least TURNS turns have been played, feeding every
 reading to catnip.tray.Tray. A simulated app drives the tray as the device
 does: begin_attempt() when a player's attempt starts, verdict() when the
-next turn begins, and a person who answers every proposal truthfully.
+next turn begins, a person who answers every proposal truthfully, and
+agree() with the true tower after each attempt (the app agrees the rules'
+tower after every report).
 
 Per configuration it reports: turns judged right (the verdict's kind and the
 tray's count), collapses called as collapses, removals called as removals,
