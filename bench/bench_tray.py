@@ -5,7 +5,9 @@ then five cats one at a time), then play whole games of Stack O' Cats onto
 fresh traces until at least TURNS turns have been played, feeding every
 reading to catnip.tray.Tray. A simulated app drives the tray as the device
 does: begin_attempt() when a player's attempt starts, verdict() when the
-next turn begins, and a person who answers every proposal truthfully.
+next turn begins, a person who answers every proposal truthfully, and
+agree() with the true tower after each attempt (the app agrees the rules'
+tower after every report).
 
 Per configuration it reports: turns judged right (the verdict's kind and the
 tray's count), collapses called as collapses, removals called as removals,
@@ -181,16 +183,20 @@ def judge(score: Score, rec: dict, events: list[tuple[int, dict]], verdict: dict
         score.wrong.append({"seed": seed, "truth": rec, "tray": tray.cats, "verdict": verdict,
                             "ok": ok, "asked": asked,
                             "events": [(t // 1000, e) for t, e in events]})
-    # The person at the table answers: the proposal, or the truth.
+    # The person at the table answers: the proposal, or the truth; the
+    # rules' tower then is what the tray follows (catnip/weigh.py agrees it
+    # after every report).
     if verdict is not None:
         answer(score, tray, verdict, rec)
+    if kind in ATTEMPTS:
+        tray.agree(rec["tower"])
     for ask in asks:
         if ask["id"] in tray.pending:
             answer(score, tray, ask, rec)
 
 
 def answer(score: Score, tray: Tray, ask: dict, rec: dict) -> None:
-    if ask["ask"] == "height":
+    if ask["ask"] == "added":
         value = ask["default"]
     else:
         value = rec["cats"] if ask["ask"] == "cats" else rec.get("fell", ask["default"])

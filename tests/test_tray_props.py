@@ -100,21 +100,22 @@ def test_calibration_round_trips(d: dict) -> None:
     Tray(Calibration.from_dict(d))  # any valid calibration makes a tray
 
 
-PLAYED = play(session("answers", "pppppppp"), CAL[80])
+PLAYED = play(session("answers", "pppppppcppcppc", stay=0, bounce=100), CAL[80])
 
 
 @settings(max_examples=100, deadline=None)
-@given(which=st.integers(0, 3), value=st.one_of(st.integers(-5, 30), st.text(max_size=2)))
+@given(which=st.integers(0, 2), value=st.one_of(st.integers(-5, 30), st.text(max_size=2)))
 def test_a_refused_answer_changes_nothing(which: int, value: object) -> None:
     tray = PLAYED.tray
-    ask = PLAYED.of("placed")[4 + which]["ask"]
-    before = (dict(tray.pending), tray.top, tray.tower, tray.cats, tray.turn._asked)
+    asks = [e["ask"] for e in PLAYED.of("collapse")]
+    ask = asks[which % len(asks)]
+    before = (dict(tray.pending), tray.tower, tray.cats, tray.turn.attempt)
     if isinstance(value, int) and ask["min"] <= value <= ask["max"]:
         return  # a valid answer; the refusals are what this checks
     try:
         tray.confirm(ask["id"], value)
     except TrayError as e:
-        assert "must be a whole number" in str(e)
+        assert "must be a whole number" in str(e) or "no open question" in str(e)
     else:
         raise AssertionError("accepted %r for %r" % (value, ask))
-    assert (dict(tray.pending), tray.top, tray.tower, tray.cats, tray.turn._asked) == before
+    assert (dict(tray.pending), tray.tower, tray.cats, tray.turn.attempt) == before

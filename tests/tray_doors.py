@@ -208,7 +208,7 @@ def _refused_unchanged(tray: Tray, fn: Callable, *args: object) -> None:
 
 
 def _state(tray: Tray) -> tuple:
-    return (tray.samples, tray.cats, tray.tower, tray.top, tray.conf,
+    return (tray.samples, tray.cats, tray.tower, tray.conf,
             sorted(tray.pending), tray.turn.attempt)
 
 

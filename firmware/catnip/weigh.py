@@ -1,9 +1,11 @@
 # The tray during a Stack O' Cats game. Load-cell readings go to the tray
 # estimator (catnip.tray); each attempt of the active player gets one
-# verdict from it (placed at a height, collapsed with k cats fallen, or "how
-# many cats are on the tray?"), shown on that player's station for a
-# one-press confirmation. The answer a person gives is confirmed to the tray
-# and journaled with the proposal (design principle 4).
+# verdict from it (a cat placed, k cats fallen, or "how many cats are on the
+# tray?"), shown on that player's station with how sure the tray is of
+# exactly that. A placement's height is the player's to say (weight cannot
+# tell it); a collapse where cats may have landed on the tray is a question.
+# The answer a person gives is confirmed to the tray and journaled with the
+# proposal (design principle 4).
 #
 # An attempt starts when the active player holds a cat to place (the
 # "place" step) and ends with the report the player sends, whatever the
@@ -21,7 +23,7 @@ import asyncio
 
 from catnip import flashfile
 
-_REPORTS = {"height": "place", "fell": "collapse", "cats": "cats"}
+_REPORTS = {"added": "place", "fell": "collapse", "cats": "cats"}
 BASE_CATS = 4  # wedged into the base at setup (the rulebook's four)
 
 
@@ -168,14 +170,16 @@ class Weigh:
         self.open = False  # the player's report ends the attempt, whatever the tray said
         record = None
         if p is not None and action[0] == p["kind"]:
-            record = self._confirm(p, action[1])
+            # A placement confirms the cat the tray saw added; its height is
+            # in the action. A collapse answers how many fell.
+            record = self._confirm(p, action[1] if p["kind"] == "collapse" else p["value"])
         elif p is not None:
             record = {"ev": "overruled", "proposal": p, "report": list(action)}
         if self.tray is not None:
             # The rules are the authority on the tower: whatever the tray
             # proposed, it suggests from what the player reported.
             tower = self.scene.game.public()["tower"]
-            self.tray.agree(tower, action[1] if action[0] == "place" else None)
+            self.tray.agree(tower)
         self.turn_changed()
         return record
 
@@ -218,10 +222,13 @@ class Weigh:
         if report != "cats":
             if game.public()["step"] != "place":
                 return
-            lim = game.limits()["height" if report == "place" else "fallen"]
+        if report == "collapse":
+            lim = game.limits()["fallen"]
             lo, hi = max(lo, lim[0]), min(hi, lim[1])
             if lo > hi:
                 return  # the rules rule it out: the manual path stays
+        # conf 0: the tray asks, starting from its default; otherwise it
+        # proposes the default at conf percent.
         proposal = {"kind": report, "id": v["id"], "value": max(lo, min(hi, v["default"])),
                     "lo": lo, "hi": hi, "conf": v["conf"]}
         self.verdict = proposal

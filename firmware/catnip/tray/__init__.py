@@ -16,13 +16,17 @@
 #                                        # moves or a call is due
 #   # v["kind"]: "placed" | "collapse" | "ask" | "none" (nothing yet: wait
 #   # or ask); v["n"]: cats more on the tray; one question: v["ask"]
-#   # ("height" | "fell" | "cats") with
-#   # v["min"] <= v["default"] <= v["max"], v["conf"] (percent), v["why"].
+#   # ("added" | "fell" | "cats") with
+#   # v["min"] <= v["default"] <= v["max"], v["conf"] (percent sure of
+#   # exactly the default; 0: a question), v["why"]. No height: weight
+#   # cannot tell one.
 #   record = tray.confirm(v["id"], answer)   # journal it; ends the attempt
 #
 # Between attempts, cats leaving the tray are a removal (tidying); during
-# one, a collapse, whether or not one struck the tray. The count and the
-# tower never go below 0 or above in_play: a load no count explains asks.
+# one, a collapse, whether or not one struck the tray, unless they could
+# all be fallen cats lying on it (tidying while the player tries again).
+# The count and the tower never go below 0 or above in_play: a load no
+# count explains asks.
 #
 # Stages, one job each: sensor (is it alive), readings (still or moving, the
 # level), episode (what the load did while moving), counting (whole cats),

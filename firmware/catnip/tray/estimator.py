@@ -31,8 +31,9 @@ _COLLAPSE = const(2)
 class Tray:
     """Tower events from load-cell readings (docs/tray.md; the package's
     __init__ has the app's view). calibration: a Calibration; wedged: cats
-    wedged into the base at setup (placing them proposes no height); in_play:
-    every cat the game has (the count never goes above it)."""
+    wedged into the base at setup (checked; no proposal carries a height
+    any more, so nothing depends on it); in_play: every cat the game has
+    (the count never goes above it)."""
 
     def __init__(self, calibration, wedged=0, in_play=100):
         if not isinstance(calibration, Calibration):
@@ -85,10 +86,6 @@ class Tray:
     @property
     def tower(self):
         return self.turn.tower
-
-    @property
-    def top(self):
-        return self.turn.top
 
     @property
     def pending(self):
@@ -159,10 +156,13 @@ class Tray:
     def verdict(self):
         """What happened since begin_attempt(), as one proposal; None while
         the load is moving or a call is still due (cats still falling, a loss
-        not yet called). Its "kind" is "placed" (ask: "height", or "cats" for
-        several cats), "collapse" (ask: "fell"), "ask" (the tray cannot tell:
-        "cats") or "none" (nothing changed yet); "n" is the change in cats on
-        the tray. confirm(id, value) answers it, ends the attempt and returns
+        not yet called). Its "kind" is "placed" (ask: "added", one cat, or
+        "cats" for several), "collapse" (ask: "fell", with "left": the cats
+        that left the tray), "ask" (the tray cannot tell: "cats") or "none"
+        (nothing changed yet); "n" is the change in cats on the tray, cats
+        lifted off the tray while the table is tidied left out; "conf" is
+        the confidence in exactly the proposed default, 0 for a question.
+        confirm(id, value) answers it, ends the attempt and returns
         the record to journal. Asked again, it is made again: ask on each
         "settled" and "collapse" event until the player answers (a tower can
         fall after its cat was placed, and cats can still be falling)."""
@@ -173,8 +173,8 @@ class Tray:
             return None
         c = self.count
         if self._state == _FAULT:
-            return self.turn.verdict(c.cats, 0, self._ms(), blind=self.sensor.why)
-        return self.turn.verdict(c.cats, c.conf, self._ms())
+            return self.turn.verdict(c.cats, self._ms(), blind=self.sensor.why)
+        return self.turn.verdict(c.cats, self._ms())
 
     def _decided(self):
         """Is there nothing left to call: the load still, no loss waiting to
@@ -202,16 +202,16 @@ class Tray:
             self._anchor_here(clean=True)
         return record
 
-    def agree(self, tower, top=None):
+    def agree(self, tower):
         """The game accepted a move a person reported (confirming a verdict or
-        overruling it): the tower as the rules have it, and the height of the
-        cat placed if it was a placement. The rules are the authority; the
-        tray's own idea of the tower, which it suggests heights and falls
-        from, follows them, and the attempt ends."""
+        overruling it): the tower as the rules have it. The rules are the
+        authority; the tray's own idea of the tower, which tells fallen cats
+        lying on the tray from the tower's, follows them, and the attempt
+        ends."""
         if not is_int(tower) or not 0 <= tower <= self.turn.in_play:
             raise TrayError("tower must be a whole number from 0 to %d, not %r"
                             % (self.turn.in_play, tower), "tower")
-        self.turn.agree(tower, self.count.cats, top if is_int(top) else None)
+        self.turn.agree(tower, self.count.cats)
 
     def calibration(self):
         """The calibration with the average cat as learned in play, for the
@@ -320,7 +320,7 @@ class Tray:
         self._absolute = False
         c.mass = c.cats = 0
         c.conf = 100
-        turn.tower = turn.top = 0
+        turn.tower = 0
         self._state = _SETTLED
         r.zero_here(means)
         self._anchor_here(clean=True)
@@ -368,7 +368,7 @@ class Tray:
         if impact:
             # A call that waited for an odd load to stay still comes after
             # the cats stopped falling: the follow-on window starts there.
-            return self._count(n, conf, _COLLAPSE, ep.flat_odd >> 1)
+            return self._count(n, conf, _COLLAPSE, ep.flat_odd >> 1, True)
         if not plausible:
             return self._ask_cats(total)
         if n > 0:
@@ -384,10 +384,15 @@ class Tray:
         """A count the game allows: never below none, never above in play."""
         return 0 <= cats <= self.turn.in_play
 
-    def _loss(self):
-        """Cats gone without an impact are a collapse during an attempt (the
-        tower lost them) and a removal between attempts (tidying)."""
-        return _COLLAPSE if self.turn.attempt else _REMOVED
+    def _loss(self, n):
+        """n (< 0) cats gone without an impact are a removal between attempts
+        (tidying), and during one too when they could all be fallen cats
+        lying on the tray (lifted off while the player tries again); any
+        more, during an attempt, are a collapse (the tower lost them)."""
+        turn = self.turn
+        if turn.attempt and -n > turn.loose(self.count.cats):
+            return _COLLAPSE
+        return _REMOVED
 
     def _quiet_now(self):
         """Half a second still: refine the level, call what is still
@@ -411,7 +416,7 @@ class Tray:
         if n > 0:
             return self._count(n, conf, _PLACED)
         if n < 0:
-            return self._count(n, conf, self._loss())
+            return self._count(n, conf, self._loss(n))
         c.conf = c.anchor_conf * conf // 100
         self._anchor_here()
         return self._event("settled", 0, None) if report else None
@@ -423,25 +428,24 @@ class Tray:
         if not c.whole(mass, c.anchor) or not self._possible(c.anchor_cats + c.total):
             return None
         n = c.anchor_cats + c.total - c.cats
-        return self._count(n, c.confidence(), self._loss()) if n < 0 else None
+        return self._count(n, c.confidence(), self._loss(n)) if n < 0 else None
 
-    def _count(self, n, conf, kind, still=0):
+    def _count(self, n, conf, kind, still=0, struck=False):
         c, turn, t = self.count, self.turn, self._ms()
         c.cats += n
         c.conf = c.anchor_conf * conf // 100
-        left = None
+        left = ask = None
         if kind == _PLACED:
-            ask = turn.placed(n, c.cats, t)
+            turn.placed(n, c.cats, conf)
             ev = "placed"
         elif kind == _REMOVED:
             turn.removed(n, c.cats)
-            ask = None
             ev = "removed"
         else:
             if self.samples - turn.fell_at > turn.follow:
                 turn.fell_at = self.samples - still  # a new collapse begins
-            ask = turn.collapse(c.anchor_cats, c.cats, c.conf, t)
-            left = ask["min"]
+            ask = turn.collapse(c.anchor_cats, c.cats, conf, struck, t)
+            left = ask["left"]
             ev = "collapse"
         out = self._event(ev, n, ask, left)
         if self.readings.quiet > self.readings.quiet_after:

@@ -9,84 +9,101 @@ _KEPT = 8  # unanswered questions kept; older ones go stale
 class Turn:
     """What happened, in the game's terms. Every proposal is a dict
 
-        {"id", "ask": "height"|"fell"|"cats", "default", "min", "max",
+        {"id", "ask": "added"|"fell"|"cats", "default", "min", "max",
          "conf", "why", "t"}
 
     with min <= default <= max, and confirm(id, value) accepts any whole
-    number from min to max."""
+    number from min to max. Weight tells how many cats came onto the tray or
+    left it, never where a cat stands: heights are the players' to report."""
 
     def __init__(self, wedged, in_play, rate):
         self.wedged = wedged
         self.in_play = in_play
         self.tower = 0  # cats on the tower, as far as the tray knows
-        self.top = 0  # height of the last cat placed
         self.pending = {}
-        self._asked = 0  # height questions answered, and how many as proposed
-        self._accepted = 0
         self._next_id = 1
         self.follow = rate * 3 // 4  # losses this soon after an impact: still falling
+        # At 10/s a conversion can average a cat's landing away entirely, so
+        # no collapse rules out cats that fell and stayed on the tray; at
+        # 80/s the mildest landing bends the load far beyond any hand.
+        self.landings_hidden = rate < 80
         self.fell_at = -(1 << 29)  # reading of the collapse's first call
         self._fell_ask = 0  # its question, and the cats it took off the tower
         self._fell_left = 0
         self.attempt = False  # an attempt is in progress (begin_attempt)
-        self._at_cats = self._at_tower = self._at_id = 0
+        self._at_cats = self._at_id = 0
         self._collapsed = False
+        self._struck = False  # a cat struck the tray during the attempt
+        self._added_conf = 0  # confidence of the attempt's last placement
         self._verdict = 0  # the attempt's verdict proposal, once given
 
     def quiet_state(self):
         """A new quiet state: a new turn, a new collapse."""
         self._fell_ask = self._fell_left = 0
 
+    def loose(self, cats):
+        """Cats on the tray that are not on the tower: fallen ones lying
+        there, and a cat that fell from a hand."""
+        return max(0, cats - self.tower)
+
     # ---- what happened ---------------------------------------------------
 
-    def placed(self, n, cats, t):
-        """n cats more on the tray: the height of a single cat on the tower."""
-        before = self.tower
-        self.tower = min(cats, before + n)
-        if n != 1 or before < self.wedged or before <= 0:
-            return None
-        most = before - self.wedged + 1 if self.wedged else before
-        guess = min(most, self.top + 1)
-        self.top = guess
-        # Confidence: how often players have accepted the suggestion.
-        rate = (self._accepted + 1) * 100 // (self._asked + 2)
-        return self.propose("height", guess, 1, most, rate,
-                            "cats between the new cat and the base", t)
+    def placed(self, n, cats, conf):
+        """n cats more on the tray, the change known at conf percent."""
+        self.tower = min(cats, self.tower + n)
+        self._added_conf = conf
 
     def removed(self, n, cats):
-        """n (< 0) cats lifted off between attempts: fallen cats lying on the
-        tray go first, then the tower's."""
+        """n (< 0) cats lifted off: fallen cats lying on the tray go first,
+        then the tower's. During an attempt that is the table being tidied
+        while the player tries again: it is not part of the attempt."""
         loose = cats - n - self.tower
         if -n > loose:
             self.tower = self.tower + n + loose
+        if self.attempt:
+            self._at_cats += n
         self.fit(cats)
 
     def fit(self, cats):
-        """The tower holds no more cats than the tray, and none below zero;
-        the last height is on it."""
+        """The tower holds no more cats than the tray, and none below zero."""
         self.tower = max(0, min(self.tower, cats))
-        self.top = max(0, min(self.top, self.tower))
 
-    def collapse(self, anchor_cats, cats, conf, t):
+    def collapse(self, anchor_cats, cats, conf, struck, t):
         """The tower came down. Cats gone from the tray since the last quiet
-        state (a cat being placed when the tower fell was never counted in
-        it) are cats that fell; cats still falling after the first call make
-        another call, with the total so far, whose question replaces the
-        first one's."""
+        state are off the tower; during an attempt those that fell are the
+        ones gone since it began (a cat counted onto the tower during it is
+        the cat being placed, which the player picks up and tries again, and
+        a cat being placed was never counted). Cats still falling after the
+        first call make another call, with the total so far, whose question
+        replaces the first one's. Whether more fell than left the tray is
+        known only when none can have landed on it: no cat struck it
+        (struck: an impact was felt), at a rate that would have felt one,
+        and no cat lay loose on the tray (the loss could be those). conf:
+        the confidence in the change."""
         self._collapsed = True
-        left = max(0, anchor_cats - cats)
+        self._struck = self._struck or struck
+        off = max(0, anchor_cats - cats)
+        left = min(off, max(0, self._at_cats - cats)) if self.attempt else off
+        loose = anchor_cats - self.tower
         self.pending.pop(self._fell_ask, None)
-        self.tower -= left - self._fell_left
+        self.tower -= off - self._fell_left
         self.fit(cats)
-        self._fell_left = left
-        most = min(self.in_play, max(left, self.tower + left + 1))
-        if left:
-            ask = self.propose("fell", left, left, most, conf,
-                               "%d left the tray; add any that fell but stayed on it" % left, t)
-        else:
+        self._fell_left = off
+        # As many as the game has may have fallen: the tray's idea of the
+        # tower is no bound on a person's answer (the rules' is).
+        most = self.in_play
+        if not left:
             ask = self.propose("fell", 1, 0, most, 0,
                                "the tower came down but the cats stayed on the tray: "
                                "how many fell?", t)
+        elif self._struck or self.landings_hidden or loose > 0:
+            ask = self.propose("fell", left, 0, most, 0,
+                               "%d left the tray; cats may have landed on it: how many "
+                               "fell?" % left, t)
+        else:
+            ask = self.propose("fell", left, 0, most, conf,
+                               "%d left the tray and none struck it" % left, t)
+        ask["left"] = left
         self._fell_ask = ask["id"]
         return ask
 
@@ -110,14 +127,15 @@ class Turn:
     def begin_attempt(self, cats):
         self.attempt = True
         self._at_cats = cats
-        self._at_tower = self.tower
         self._at_id = self._next_id  # proposals from here on belong to it
-        self._collapsed = False
+        self._collapsed = self._struck = False
         self._verdict = 0
 
-    def verdict(self, cats, conf, t, blind=None):
+    def verdict(self, cats, t, blind=None):
         """One proposal for the attempt so far (see Tray.verdict); blind
-        names the sensor fault that keeps the tray from knowing."""
+        names the sensor fault that keeps the tray from knowing. Its conf is
+        the confidence in exactly what it proposes: the cat added, or the
+        cats that fell (0 when it cannot know, and then it asks)."""
         if not self.attempt:
             raise TrayError("no attempt in progress: call begin_attempt() when the "
                             "player's attempt starts")
@@ -125,7 +143,6 @@ class Turn:
         mine = [p for k, p in self.pending.items() if k >= self._at_id]
         asked = [p for p in mine if p["ask"] == "cats"]
         fell = [p for p in mine if p["ask"] == "fell"]
-        heights = [p for p in mine if p["ask"] == "height"]
         n = cats - self._at_cats
         if blind:
             kind, p = "ask", None
@@ -136,13 +153,14 @@ class Turn:
             p = fell[-1] if fell else None
         elif n > 0:
             kind = "placed"
-            p = heights[-1] if n == 1 and heights else None
+            p = None if n != 1 else {
+                "ask": "added", "default": 1, "min": 1, "max": 1, "conf": self._added_conf,
+                "why": "one cat more on the tray; where it stands is yours to say"}
         else:
             # Nothing changed: the attempt is not over, or the tower fell
             # with every cat staying on the tray (the scale cannot tell).
             kind = "none"
-            p = {"ask": "fell", "default": 0, "min": 0, "conf": 0,
-                 "max": min(self.in_play, self.tower + 1),
+            p = {"ask": "fell", "default": 0, "min": 0, "conf": 0, "max": self.in_play,
                  "why": "nothing changed on the tray: how many cats fell, if the tower "
                         "came down (0: none)?"}
         if p is None:
@@ -150,17 +168,15 @@ class Turn:
                 why = "the sensor reads %s: how many cats are on the tray?" % blind
             else:
                 why = "how many cats are on the tray?"
-            p = {"ask": "cats", "default": cats, "min": 0, "max": self.in_play, "why": why}
-        if kind == "ask" or kind == "none":
-            conf = 0
-        elif p["ask"] == "height":
-            conf = conf * p["conf"] // 100  # the count's and the height's
-        elif p["ask"] == "fell":
-            conf = p["conf"]
+            p = {"ask": "cats", "default": cats, "min": 0, "max": self.in_play, "conf": 0,
+                 "why": why}
+        conf = 0 if kind == "ask" or kind == "none" else p["conf"]
         v = self.propose(p["ask"], p["default"], p["min"], p["max"], conf, p["why"], t)
         v["kind"] = kind
         v["n"] = n
         v["cats"] = cats
+        if "left" in p:
+            v["left"] = p["left"]
         self._verdict = v["id"]
         return v
 
@@ -177,16 +193,10 @@ class Turn:
                             % (p["ask"], p["min"], p["max"], value), "value")
         del self.pending[pid]
         what = p["ask"]
-        if what == "height":
-            self._asked += 1
-            if value == p["default"]:
-                self._accepted += 1
-            self.top = value
-            self.fit(self.tower)  # an old question: the tower may have fallen since
-        elif what == "fell":
-            # The tower lost `value` cats, not the `default` assumed so far.
-            # Its min (the cats that left the tray) came off the tower already.
-            self.tower += p["min"] - value
+        if what == "fell":
+            # The tower lost `value` cats, not the ones that left the tray,
+            # which came off it already.
+            self.tower += p.get("left", 0) - value
             self.fit(self.tower)
         record = {"ev": "confirmed", "id": pid, "ask": what, "default": p["default"],
                   "value": value, "conf": p["conf"], "t": t}
@@ -195,14 +205,11 @@ class Turn:
             self._end_attempt()  # the verdict answered for the whole attempt
         return record
 
-    def agree(self, tower, cats, top=None):
+    def agree(self, tower, cats):
         """The rules' tower after a move a person reported, whatever the tray
         had proposed: the tray's idea follows it (within the cats on the
-        tray), the last height too if the move placed a cat, and the attempt,
-        answered, ends."""
+        tray), and the attempt, answered, ends."""
         self.tower = tower
-        if top is not None:
-            self.top = top
         self.fit(cats)
         self._end_attempt()
 

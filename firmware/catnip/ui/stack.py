@@ -1,9 +1,12 @@
 # Stack O' Cats on a station. The active player's station drives the turn:
 # draw (or report the cat drawn), then report how the attempt ended. The
-# tray's proposal comes first, one OK to confirm it; "Placed" and
-# "Collapsed" are the manual path for a table without a tray or when it is
-# wrong. Every number is asked within what the rules allow (the limits are
-# read off the public state, never from the full legal() list).
+# tray's proposal comes first, with how sure it is of exactly what it says
+# (a cat added, the cats that fell) or a question mark when it cannot know;
+# "Placed" and "Collapsed" are the manual path for a table without a tray or
+# when it is wrong. A height is always asked, starting where the rules make
+# it likely, never at the most. Every number is asked within what the rules
+# allow (the limits are read off the public state, never from the full
+# legal() list).
 from catnip.drivers.debounce import PRESS, REPEAT
 from catnip.keys import OK
 from catnip.ui import draw
@@ -41,13 +44,23 @@ def _scores(v):
     return " ".join("%s:%d" % (draw.seat_name(i), s) for i, s in enumerate(v["scores"]))
 
 
+def tray_label(p):
+    """The tray's proposal as a menu row of at most 16 characters: what it
+    saw and how sure it is, or a question."""
+    if p["kind"] == "place":
+        return "Tray +1 cat %d%%" % p["conf"]
+    if not p["conf"]:
+        return "Tray: %d+ fell?" % p["value"] if p["value"] else "Tray: fell?"
+    label = "Tray %d fell %d%%" % (p["value"], p["conf"])
+    return label if len(label) <= 16 else label[5:]
+
+
 def _menu(v, local):
     """The place step's choices: the tray's proposal first, if any."""
     labels = []
     p = local.proposal
     if p is not None and p["kind"] in ("place", "collapse"):
-        labels.append(("Tray: h%d %d%%" if p["kind"] == "place" else "Tray: %d fell %d%%")
-                      % (p["value"], p["conf"]))
+        labels.append(tray_label(p))
     labels.append("Placed")
     if v["tower"]:
         labels.append("Collapsed")
@@ -118,15 +131,19 @@ def press(v, local, button, kind):
             return None
         choice = labels[local.cursor.at]
         lim = limits(v)
-        if choice.startswith("Tray"):
-            local.report = p["kind"]
-            if not v["black_cat"]:
-                return _report(v, local, [p["value"]])
-            local.asking = [_fixed(p["value"]), _black_picker(v, p["kind"], p["value"])]
-        elif choice == "Placed":
+        if choice == "Placed" or choice.startswith("Tray") and p["kind"] == "place":
             local.report = "place"
             local.asking = [Picker("Height", lim["height"][0], lim["height"][1],
-                                   lim["height"][1])]
+                                   v["likely_height"])]
+        elif choice.startswith("Tray") and not p["conf"]:
+            local.report = "collapse"  # the tray cannot know: ask, from what it saw
+            local.asking = [Picker("Cats fell", 1, lim["fallen"][1],
+                                   max(1, min(lim["fallen"][1], p["value"])))]
+        elif choice.startswith("Tray"):
+            local.report = "collapse"
+            if not v["black_cat"]:
+                return _report(v, local, [p["value"]])
+            local.asking = [_fixed(p["value"]), _black_picker(v, "collapse", p["value"])]
         else:
             local.report = "collapse"
             local.asking = [Picker("Cats fell", 1, lim["fallen"][1], 1)]
