@@ -9,7 +9,9 @@ try:
     os.stat("main.py")
 except OSError:
     del os
-    import catnip.start  # noqa: F401
+    from catnip.start import run
+
+    run()
 else:
     del os
     with open("main.py") as _f:

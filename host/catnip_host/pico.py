@@ -173,7 +173,8 @@ class Pico:
     def survey(self, configs: tuple[str, ...]) -> dict:
         """What the board holds: its .mpy format, every file (path: size; a
         folder as -1), the manifest if any, the SHA-256 of each of `configs`
-        present, and the free flash."""
+        present, the free flash, and the catnip frozen into its MicroPython
+        ({"fw", "src"}: the catnip image) or None (a stock MicroPython)."""
         return self.result(_SURVEY % (configs,))
 
     def write(self, path: str, data: bytes) -> None:
@@ -257,9 +258,23 @@ try:
 except (OSError,ValueError):
  _m=None
 _s=os.statvfs('.') if hasattr(os,'statvfs') else None
+def _drop():
+ for k in [k for k in sys.modules if k=='catnip' or k.startswith('catnip.')]:
+  del sys.modules[k]
+_p=sys.path[:]
+_drop()
+sys.path[:]=['.frozen']
+try:
+ import catnip.release as _r
+ _i={'fw':_r.VERSION,'src':_r.SOURCES} if _r.FROZEN else None
+except ImportError:
+ _r=_i=None
+sys.path[:]=_p
+_drop()
 print(json.dumps({'mpy':getattr(sys.implementation,'_mpy',0),'files':_f,'manifest':_m,
- 'configs':{p:_sha(p) for p in %r if p in _f},'free':_s[0]*_s[3] if _s else None}))
-del _walk,_f,_m,_s
+ 'configs':{p:_sha(p) for p in %r if p in _f},'free':_s[0]*_s[3] if _s else None,
+ 'image':_i}))
+del _walk,_f,_m,_s,_p,_i,_r,_drop
 """
 
 _HASHES = _SHA + """\
