@@ -61,7 +61,7 @@ def rows() -> Iterator[Row]:
         yield ("deploy", "whole firmware onto an empty Pico: time", round(deployed.seconds, 1),
                "s", f"{REAL}, wall time over the bench's socket:// serial, "
                f"{deployed.sent:,} B sent; no restart (the emulator lacks core 1)")
-        flash = pico_rig.without(app, "main.py", work / "probes.img")  # the REPL is free
+        flash = pico_rig.repl_free(app, work / "probes.img")  # the REPL is free
         for game, config, draw_every, legal_every in LARGEST:
             yield from _game_rows(flash, work / game, game, config, draw_every, legal_every)
         yield from _press_rows(app, work / "press")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from catnip_host import check_board
+from catnip_host import check_board, flash
 from catnip_host.store import StoreError
 
 STORE_HELP = "the session store (default: sessions.sqlite3 in your user data folder)"
@@ -296,6 +296,7 @@ def _plan_table(plan, dry_run: bool):
 
 
 main.add_command(check_board.main)
+main.add_command(flash.command)
 
 from catnip_host.records_cli import COMMANDS as _RECORDS  # noqa: E402 (they use _store above)
 

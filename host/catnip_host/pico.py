@@ -215,6 +215,11 @@ class Pico:
         until it answers: its hello fields, or None if it did not answer."""
         self.transport.exit_raw_repl()
         self.transport.serial.write(b"\x04")  # at the friendly REPL: soft reboot, main.py runs
+        return self.hello()
+
+    def hello(self) -> dict | None:
+        """Ask the app hello until it answers (for up to waits.boot seconds):
+        its hello fields, or None if it did not answer."""
         deadline = time.monotonic() + self.waits.boot
         while time.monotonic() < deadline:
             self.command("hello")
@@ -280,6 +285,7 @@ del _walk,_f,_m,_s,_p,_i,_r,_drop
 _HASHES = _SHA + """\
 import json
 _h={}
+_p=None
 for _p in %r:
  try:
   _h[_p]=_sha(_p)
