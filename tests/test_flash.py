@@ -14,7 +14,8 @@ import deployrig
 from catnip_host import bundle
 from catnip_host.cli import main
 from catnip_host.deploy import deploy
-from catnip_host.flash import FlashError, agreement, find_drives, wait_for_table, write
+from catnip_host.flash import FlashError, find_drives, wait_for_table, write
+from catnip_host.image import agreement
 from catnip_host.pico import Waits
 
 INFO = "UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n"

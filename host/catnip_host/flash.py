@@ -131,21 +131,6 @@ def wait_for_table(port: str | None, seconds: float,
         pico.close()
 
 
-def agreement(hello: dict, firmware: Path = bundle.FIRMWARE) -> tuple[bool, str]:
-    """(the same build, a sentence) comparing the table's hello with this catnip."""
-    ours = bundle.digest(firmware)
-    how = {"image": "the catnip image", "files": ".mpy files on its flash",
-           "source": "source files"}.get(hello.get("build"), "an unknown build")
-    said = (f"the table runs catnip {hello.get('fw')} from {how}, sources "
-            f"{hello.get('src') or 'unknown'}")
-    if hello.get("src") == ours and hello.get("fw") == bundle.VERSION:
-        return True, said + ": the same as this catnip's"
-    fix = "`catnip flash`" if hello.get("build") == "image" else \
-        "`catnip flash` (or `catnip deploy` to keep stock MicroPython)"
-    return False, (f"{said}, but this catnip is {bundle.VERSION} with sources {ours}: run "
-                   f"{fix} to put this catnip's build on the table")
-
-
 @click.command("flash")
 @click.option("--drive", type=click.Path(file_okay=False, path_type=Path),
               help="the Pico's RPI-RP2 drive  [default: picotool if installed, else the one "
@@ -178,7 +163,7 @@ def command(drive: Path | None, uf2: Path | None, port: str | None, wait_s: floa
         click.echo("with no board.json yet it shows what it found on the first screen: "
                    "confirm there, or run `catnip deploy --board direct|mux`")
         return
-    same, sentence = agreement(got)
+    same, sentence = images.agreement(got)
     click.echo(f"the table is up: board {got.get('board')}, {got.get('stations')} stations; "
                + sentence)
     if not same:

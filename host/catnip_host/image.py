@@ -134,6 +134,21 @@ def _compile(manifest: Path, out: Path, quiet: bool) -> Path:
     return out / "firmware.bin"
 
 
+def agreement(hello: dict, firmware: Path = bundle.FIRMWARE) -> tuple[bool, str]:
+    """(the same build, a sentence) comparing the table's hello with this catnip."""
+    ours = bundle.digest(firmware)
+    how = {"image": "the catnip image", "files": ".mpy files on its flash",
+           "source": "source files"}.get(hello.get("build"), "an unknown build")
+    said = (f"the table runs catnip {hello.get('fw')} from {how}, sources "
+            f"{hello.get('src') or 'unknown'}")
+    if hello.get("src") == ours and hello.get("fw") == bundle.VERSION:
+        return True, said + ": the same as this catnip's"
+    fix = "`catnip flash`" if hello.get("build") == "image" else \
+        "`catnip flash` (or `catnip deploy` to keep stock MicroPython)"
+    return False, (f"{said}, but this catnip is {bundle.VERSION} with sources {ours}: run "
+                   f"{fix} to put this catnip's build on the table")
+
+
 def main(argv: list[str] | None = None) -> int:
     import argparse
 

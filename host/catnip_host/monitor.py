@@ -64,6 +64,13 @@ class Mirror:
             self.notice = f["text"]
             self.feed.append(f"» {f['text']}")
 
+    def table_build(self, hello: dict) -> None:
+        """The table said hello: which catnip it runs, against this one's."""
+        from catnip_host.image import agreement
+
+        same, sentence = agreement(hello)
+        self.note(sentence if same else "NOTE: " + sentence)
+
     def note(self, text: str) -> None:
         """Something the laptop's side has to say (a gap, a pull, an error)."""
         self.feed.append(f"[laptop] {text}")
@@ -151,8 +158,13 @@ def watch(port: str | None, store: Store, console=None) -> None:
             f"connected to {port or 'the Pico'}, storing in {store.path}"
         mirror.changed = True
 
+    told: list[dict] = []  # the hello whose build was told
+
     with Live(mirror.render(), console=console, refresh_per_second=8, screen=False) as live:
         def until() -> bool:
+            if keeper.hello and (not told or told[-1] is not keeper.hello):
+                told.append(keeper.hello)
+                mirror.table_build(keeper.hello)
             if mirror.changed:
                 live.update(mirror.render())
             return False
