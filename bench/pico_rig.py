@@ -114,7 +114,8 @@ def board7() -> dict:
 def deploy(flash: Path, work: Path, board: dict | None = None, timeout: float = 900,
            uf2: Path | None = None):
     """`catnip deploy` onto the Pico running `uf2` (default: the catnip
-    image) whose flash is the image `flash` (made empty if missing), with
+    image) whose flash is the image `flash` (made empty if missing; stock
+    MicroPython formats its own), with
     `board` (default: board7()) as board.json: the same code
     (catnip_host.deploy) over the bench's USB serial, served on socket://.
     A main.py that keeps the REPL free is on the flash meanwhile (the bench
@@ -130,9 +131,10 @@ def deploy(flash: Path, work: Path, board: dict | None = None, timeout: float = 
     board_file.write_text(json.dumps(board or board7(), indent=1))
     out = work / "deploy"
     shutil.rmtree(out, ignore_errors=True)
-    if not flash.exists():
-        fresh(flash)
-    put(flash, {"main.py": REPL_FREE})
+    if uf2 is None:  # the image's main.py would start the app: an empty one keeps the REPL
+        if not flash.exists():
+            fresh(flash)
+        put(flash, {"main.py": REPL_FREE})
     bench = subprocess.Popen(
         _node(uf2) + ["--world", str(WORLD), "--flash-image", str(flash), "--port", "0",
                       "--out", str(out), "--timeout", str(int(timeout)), "--quiet"],
