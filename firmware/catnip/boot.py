@@ -86,7 +86,8 @@ def _read_board():
 
 
 NO_BOARD = ("no board.json on the Pico: run `catnip deploy --board direct` (or mux), or copy "
-            "firmware/boards/direct.json or mux.json to it as board.json")
+            "firmware/boards/direct.json or mux.json to it as board.json (mpremote cp "
+            "firmware/boards/direct.json :board.json)")
 
 
 def _first_power_up():
