@@ -75,7 +75,6 @@ class _Game:
         self.fill = 0  # bytes in the tail
         self.records = 0  # records written: the next one's number
         self.chain = 0  # the last record's CRC, which the next one's carries on
-        self.tail = None  # the tail file, open for appending while the game is recorded
 
 
 class Journal:
@@ -143,8 +142,6 @@ class Journal:
         """Carry on recording an unfinished game found on flash."""
         if gid not in self._open:
             raise JournalError("game %s cannot be resumed: %s" % (gid, self._why_not(gid)))
-        if self._live is not None:
-            _close(self._live)
         self._live = self._open[gid]
         self._stopped = None
 
@@ -291,19 +288,16 @@ class Journal:
         if bounded and game.sealed + game.fill + n > self.max_game_bytes:
             raise JournalError("game %d has filled the %d bytes the journal keeps for a game; "
                                "end or abandon it" % (game.gid, self.max_game_bytes))
-        # The tail stays open between records and flush() commits each (on
-        # littlefs as closing does): opening a file takes a 1,148-byte block
-        # of the Pico's heap in one piece, which a fragmented heap may lack
-        # mid-game. It is closed before the tail is sealed or the game marked.
+        # Files are opened for each record and closed at once: closing
+        # commits (on littlefs as flush() does), no file buffer stays on the
+        # heap between records, and no open file outlives the journal.
         try:
             if game.fill and game.fill + n > PAGE_BYTES:
                 self._seal(game)
-            if game.tail is None:
-                game.tail = open(self._file(game.gid, str(game.sealed)), "ab")
-            game.tail.write(frames)
-            game.tail.flush()
+            with open(self._file(game.gid, str(game.sealed)), "ab") as f:
+                f.write(frames)
+                f.flush()
         except OSError as e:
-            _close(game)
             self._refused(game, e)
         game.fill += n
         game.records += count
@@ -330,7 +324,6 @@ class Journal:
         # Move the full tail onto the end of the log. The next tail, named by
         # where it starts, is made first, so a game always has one, and a cut
         # in between is recognised (catnip.journal_scan.settle).
-        _close(game)
         tail = self._file(game.gid, str(game.sealed))
         data = _read_at(tail, 0, game.fill)
         end = game.sealed + game.fill
@@ -343,8 +336,6 @@ class Journal:
         game.fill = 0
 
     def _mark(self, gid, status):
-        if gid in self._open:
-            _close(self._open[gid])
         try:
             os.rename(self._folder(gid, self._status[gid]), self._folder(gid, status))
         except OSError as e:
@@ -387,17 +378,6 @@ def _frame(kind, payload, number, chain):
     frame += payload
     frame += (crc32(frame, chain) & 0xFFFFFFFF).to_bytes(4, "little")
     return frame
-
-
-def _close(game):
-    # Close a game's tail file, if it is open (a close that fails has lost
-    # nothing: every record was flushed).
-    f, game.tail = game.tail, None
-    if f is not None:
-        try:
-            f.close()
-        except OSError:
-            pass
 
 
 def _last_crc(frames, otherwise):

@@ -106,6 +106,7 @@ def encode(kind, seq, fields, mark=TABLE):
 def decode(line, mark=TABLE):
     """(seq, kind, fields) from one frame without its newline (a trailing CR
     is allowed); WireError names what is wrong."""
+    line = bytes(line)  # encode() gives a bytearray, which lacks bytes' methods on MicroPython
     if line[-1:] == b"\r":
         line = line[:-1]
     if line[:2] != mark:
