@@ -63,7 +63,7 @@ def test_no_request_but_get_is_answered_and_none_changes_the_table_or_the_store(
             assert get(site, route, "HEAD")[0] in (200, 404)
     assert _dump(path) == before
     assert heard == asked, "a request reached the table"
-    assert set(heard) <= {"hello", "resync", "snapshot", "games", "pull", "ack"}
+    assert set(heard) <= {"hello", "clock", "resync", "snapshot", "games", "pull", "ack"}
 
 
 def test_nothing_outside_the_routes_is_served(table_site):

@@ -22,6 +22,7 @@ from catnip import wire
 from catnip_host.link import Keeper, Link, serve
 from catnip_host.store import Store
 from catnip_host.words import STEPS, Words, gems, given, plural
+from catnip_host.words import kind as kind_of
 
 TITLES = {"heist": "Meow Heist", "stack": "Stack O' Cats", "purrfect": "Purrfect"}
 FEED = 12
@@ -72,7 +73,7 @@ class Mirror:
         elif kind == "act":
             self.moves = f["n"]
             for ev in f["events"]:
-                self.tell(self.words.event(ev), _kind(ev), f["n"])
+                self.tell(self.words.event(ev), kind_of(ev), f["n"])
         elif kind == "end":
             self.result = f["result"]
             self.tell(f"Game over: {self.words.end(self.game, self.result)}", "end")
@@ -152,7 +153,7 @@ class Mirror:
         about = (f"{turn}tower {plural(v['tower'], 'cat')} ({v['tower_black']} black), "
                  f"{v['fallen']} fallen, {v['bag_left']} in the bag")
         if "team" in v:
-            return Group(Text(about), Text(f"the Clowder's score: {v['team']}"))
+            return Group(Text(about), Text(f"the Clowder’s score: {v['team']}"))
         t = Table("player", "score")
         for p, score in enumerate(v["scores"]):
             t.add_row(w.seat(p) + (" <" if p == v["turn"] else ""), str(score))
@@ -179,10 +180,6 @@ class Mirror:
 
     def _other(self, v: dict) -> Text:
         return Text(", ".join(f"{k}: {v[k]}" for k in sorted(v)))
-
-
-def _kind(ev: dict) -> str:
-    return str(ev.get("type") or ev.get("event") or "event")
 
 
 def _heist_turn(w: Words, v: dict) -> str:

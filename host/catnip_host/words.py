@@ -41,6 +41,11 @@ def gems(counts: Sequence[int]) -> str:
     return ", ".join(said) or "nothing"
 
 
+def kind(ev: dict) -> str:
+    """What an event is: its "type" (Meow Heist, Purrfect) or "event" (Stack O' Cats)."""
+    return str(ev.get("type") or ev.get("event") or "")
+
+
 def a(word: str) -> str:
     return ("an " if word[:1] in "aeiou" else "a ") + word
 
@@ -84,8 +89,7 @@ class Words:
 
     def event(self, ev: dict) -> str:
         """One public event (an act frame's) in a line."""
-        kind = ev.get("type") or ev.get("event")
-        say = EVENTS.get(kind) if isinstance(kind, str) else None
+        say = EVENTS.get(kind(ev))
         if say is not None:
             try:
                 return say(self, ev)
@@ -93,7 +97,7 @@ class Words:
                 pass  # shaped otherwise: said field by field below
         rest = ", ".join(f"{k} {self.seat(v) if k in SEATED else _value(v)}"
                          for k, v in sorted(ev.items()) if k not in ("type", "event"))
-        return f"{_value(kind or 'something happened')}" + (f": {rest}" if rest else "")
+        return (kind(ev) or "something happened") + (f": {rest}" if rest else "")
 
     # ---- the end ----------------------------------------------------------------
 
@@ -170,7 +174,6 @@ EVENTS: dict[str, Say] = {
     "end": lambda w, e: "No safe card is left: the shields are opened",
     # Stack O' Cats
     "join": lambda w, e: f"{plural(e['black_cats'], 'black cat')} join the bag",
-    "table": lambda w, e: f"{plural(e['cats'], 'cat')} are set out on the table",
     "base": lambda w, e: f"{a(e['colour']).capitalize()} cat is wedged into the base",
     "out": lambda w, e: f"{a(e['colour']).capitalize()} cat is set out of play",
     "drew": lambda w, e: f"{w.seat(e['player'])} draws {a(e['colour'])} cat",
