@@ -21,7 +21,7 @@ from rich.text import Text
 from catnip import wire
 from catnip_host.link import Keeper, Link, serve
 from catnip_host.store import Store
-from catnip_host.words import STEPS, Words, gems, given, plural
+from catnip_host.words import STEPS, Words, gems, given, plain, plural
 from catnip_host.words import kind as kind_of
 
 TITLES = {"heist": "Meow Heist", "stack": "Stack O' Cats", "purrfect": "Purrfect"}
@@ -179,7 +179,7 @@ class Mirror:
         return Group(*parts)
 
     def _other(self, v: dict) -> Text:
-        return Text(", ".join(f"{k}: {v[k]}" for k in sorted(v)))
+        return Text(", ".join(f"{k}: {plain(v[k])}" for k in sorted(v)))
 
 
 def _heist_turn(w: Words, v: dict) -> str:
@@ -199,7 +199,7 @@ def _drawn(draw, state: dict):
     try:
         return draw(state)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-        return Text(", ".join(f"{k}: {state[k]!r:.60}" for k in sorted(state)))
+        return Text(", ".join(f"{k}: {plain(state[k]):.60}" for k in sorted(state)))
 
 
 def named(mirror: Mirror, keeper: Keeper) -> Callable[[str, dict], None]:
@@ -236,7 +236,7 @@ def watch(port: str | None, store: Store, console=None) -> None:
     mirror = Mirror()
     keeper = Keeper(Link(port), store, notify=mirror.note)
     keeper.on_frame = named(mirror, keeper)
-    plain = not console.is_terminal
+    piped = not console.is_terminal
 
     def line(text: str) -> None:
         print(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {text}", file=console.file, flush=True)
@@ -245,10 +245,10 @@ def watch(port: str | None, store: Store, console=None) -> None:
         mirror.status = text if text != "connected" else \
             f"connected to {port or 'the Pico'}, storing in {store.path}"
         mirror.changed = True
-        if plain:
+        if piped:
             line(mirror.status)
 
-    if plain:
+    if piped:
         mirror.feed = _Told(line)
         try:
             serve(keeper, lambda: False, status)

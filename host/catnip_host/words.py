@@ -67,7 +67,7 @@ class Words:
 
     def seat(self, p: object) -> str:
         if type(p) is not int or p < 0:
-            return f"seat {_value(p)}"
+            return f"seat {plain(p)}"
         return self.names[p] if p < len(self.names) and self.names[p] else f"P{p + 1}"
 
     def seats(self, ps: Sequence[int]) -> str:
@@ -95,7 +95,7 @@ class Words:
                 return say(self, ev)
             except (KeyError, TypeError, ValueError, IndexError, AttributeError):
                 pass  # shaped otherwise: said field by field below
-        rest = ", ".join(f"{k} {self.seat(v) if k in SEATED else _value(v)}"
+        rest = ", ".join(f"{k} {self.seat(v) if k in SEATED else plain(v)}"
                          for k, v in sorted(ev.items()) if k not in ("type", "event"))
         return (kind(ev) or "something happened") + (f": {rest}" if rest else "")
 
@@ -139,12 +139,12 @@ class Words:
         return head, rows
 
 
-def _value(v: object) -> str:
+def plain(v: object) -> str:
     """A field of a frame the words below do not know, as plain text."""
     if isinstance(v, (list, tuple)):
-        return "/".join(_value(x) for x in v) or "none"
+        return "/".join(plain(x) for x in v) or "none"
     if isinstance(v, dict):
-        return ", ".join(f"{k} {_value(x)}" for k, x in sorted(v.items(), key=str)) or "none"
+        return ", ".join(f"{k} {plain(x)}" for k, x in sorted(v.items(), key=str)) or "none"
     if v is None or isinstance(v, bool):
         return {None: "none", True: "yes", False: "no"}[v]
     return str(v)
