@@ -46,6 +46,7 @@ def table_site(tmp_path):
     with serving(path, table=table) as site:
         wait_for(lambda: b'"connected":true' in get(site, "/state.json")[2])
         wait_for(lambda: "games" in heard)
+        wait_for(lambda: any("'games'" in line for line in _dump(path)))  # its answer stored
         yield site, path, heard
 
 

@@ -100,7 +100,7 @@ class Mirror:
         try:
             head, rows = self.words.standings(self.game, self.result)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-            head, rows = [], []  # shaped otherwise: the sentence says what it can
+            head, rows = ["the table's result"], [[plain(self.result)]]  # shaped otherwise
         return self.words.end(self.game, self.result), head, rows
 
     # ---- drawing ----------------------------------------------------------------
