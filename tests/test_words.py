@@ -106,7 +106,7 @@ def test_the_census_covers_every_event_kind_of_every_game():
         for kind_, f in _played(name, config, "census 1") + _played(name, config, "census 2"):
             if kind_ == "act":
                 seen |= {kind(ev) for ev in f["events"]}
-    assert seen == set(EVENTS), f"never played: {set(EVENTS) - seen}; no words: {seen - set(EVENTS)}"
+    assert seen == set(EVENTS), f"never played {set(EVENTS) - seen}, unsaid {seen - set(EVENTS)}"
 
 
 def test_the_issue_lines_read_as_people_say_them():
@@ -131,8 +131,8 @@ def test_a_meow_heist_end_and_round_show_scores_and_the_safe():
         mirror.apply(kind_, f)
     mirror.apply(*frames[3])
     safe = frames[3][1]["public"]["safe"]
-    assert f"in the safe: {', '.join(f'{n} {c}' for n, c in zip(safe, ('red', 'yellow', 'blue')) if n)}" \
-        in _shown(mirror)
+    said = ", ".join(f"{n} {colour}" for n, colour in zip(safe, ("red", "yellow", "blue")) if n)
+    assert f"in the safe: {said}" in _shown(mirror)
     for kind_, f in frames[4:]:
         mirror.apply(kind_, f)
     result = frames[-1][1]["result"]

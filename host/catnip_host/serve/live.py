@@ -18,6 +18,7 @@ import json
 from collections import deque
 from collections.abc import Callable
 
+from catnip.rules.stack_setup import MAX_CLOWDER as MOST_SEATS  # every other game seats fewer
 from catnip_host.monitor import FEED, TITLES, Mirror
 
 
@@ -69,7 +70,8 @@ class LiveMirror(Mirror):
             "status": self.status, "connected": self.connected, "heard": self.frames > 0,
             "game": self.game if playing else None, "title": TITLES.get(self.game or "", ""),
             "gid": self.gid, "seats": self.seats, "moves": self.moves,
-            "players": self.words.labels(max(len(self.seats), len(self.names))),
+            # A label for every seat a game can have, heard from its begin or not.
+            "players": self.words.labels(max(MOST_SEATS, len(self.seats), len(self.names))),
             "public": self.public if playing else None, "result": self.result,
             "standings": None if standings is None else dict(zip(("end", "head", "rows"),
                                                                  standings)),
