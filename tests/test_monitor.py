@@ -14,7 +14,7 @@ from rich.console import Console
 
 from catnip import wire
 from catnip_host.cli import main
-from catnip_host.monitor import Mirror, describe
+from catnip_host.monitor import Mirror
 from catnip_host.simlink import SimMirror
 from catnip_host.store import Store
 from test_link import Table
@@ -29,7 +29,7 @@ def _shown(mirror: Mirror) -> str:
 
 
 @pytest.mark.parametrize(("name", "words"), [
-    ("heist", ["Meow Heist", "round", "safe card", "locked", "rocks"]),
+    ("heist", ["Meow Heist", "round", "safe card", "in the safe", "choosing", "shield"]),
     ("stack", ["Stack O' Cats", "tower", "in the bag", "score"]),
     ("purrfect", ["Purrfect", "pawprints", "meows", "open offers"]),
 ])
@@ -54,10 +54,12 @@ def test_the_mirror_shows_what_the_rules_make_public(name, words):
 
 
 def test_an_event_reads_as_one_line():
-    assert describe({"type": "steal", "player": 2, "from": 0, "card": 4}) == \
-        "P3 steal: card 4, from 0"
-    assert describe({"event": "over", "reason": "the bag is empty"}) == \
-        "over: reason the bag is empty"
+    mirror = Mirror()
+    mirror.apply("act", {"gid": 1, "n": 3, "events": [
+        {"type": "steal", "player": 2, "from": 0, "card": 4, "loot": [0, 1, 0, 0]},
+        {"event": "over", "reason": "the bag is empty"}]})
+    assert list(mirror.feed) == ["P3 reveals the 4 too and steals 1 yellow from P1",
+                                 "The game ends: the bag is empty"]
 
 
 def test_the_mirror_beside_the_virtual_table_talks_through_a_pty(tmp_path):

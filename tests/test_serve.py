@@ -129,7 +129,10 @@ def test_the_page_follows_every_move_and_shows_the_standings(tmp_path):
             assert any(item.get("n") == moves for item in s["feed"]), s["feed"]
         final = wait_for(lambda: (s := w.state())["result"] is not None and s)
         assert final["result"] == _plain(game.result())
-        assert {"end": final["result"]} in final["feed"]
+        assert {"kind": "end", "n": None, "text": "Game over: " + final["standings"]["end"]} \
+            in final["feed"]
+        assert [row[2] for row in final["standings"]["rows"]] == \
+            [str(s) for s in sorted(game.result()["scores"], reverse=True)]
     finally:
         w.close()
 

@@ -17,7 +17,6 @@ function add(parent, ...children) {
   return parent;
 }
 
-const seat = (p) => (typeof p === "number" ? "P" + (p + 1) : "?");
 const plural = (n, word) => n + " " + word + (n === 1 ? "" : "s");
 
 function table(head, rows, turnRow) {
@@ -47,51 +46,11 @@ function gems(counts) {
   return span;
 }
 
-// ---- the events, in words ---------------------------------------------------
+// ---- the feed, in the laptop's words (catnip_host/words.py) -------------------
 
-const SAY = {
-  play: (e) => seat(e.player) + " plays " + plural(e.cards, "card") + " face down",
-  reveal: (e) => seat(e.player) + " reveals card " + e.card,
-  take: (e) => seat(e.player) + " takes from the safe with card " + e.card + ": " +
-    gems(e.loot).textContent,
-  steal: (e) => seat(e.player) + " steals from " + seat(e.from) + " with card " + e.card +
-    ": " + gems(e.loot).textContent,
-  collect: (e) => "Round " + e.round + " is collected behind the shields",
-  safe: (e) => "Round " + e.round + ": safe card " + e.card + ", " + seat(e.start) + " starts",
-  draw: (e) => "Gems drawn: " + gems(e.gems).textContent,
-  drew: (e) => seat(e.player) + " draws a " + e.colour + " cat",
-  took: (e) => seat(e.player) + " takes a " + e.colour + " cat",
-  placed: (e) => seat(e.player) + " places the " + e.colour + " cat at height " + e.height +
-    (e.black ? ", touching " + plural(e.black, "black cat") : "") + ": " +
-    (e.points >= 0 ? "+" : "") + e.points,
-  collapse: (e) => "The tower falls on " + seat(e.player) + ": " + plural(e.fallen, "cat") +
-    " down, " + e.points,
-  over: (e) => "Game over: " + e.reason,
-  offer: (e) => seat(e.player) + " offers “" + e.meow + "”",
-  withdraw: (e) => seat(e.player) + " withdraws “" + e.meow + "”",
-  swap: (e) => seat(e.by) + " takes " + seat(e.player) + "’s offer, giving “" + e.meow + "”",
-  "false declaration": (e) => seat(e.player) + " declares, but the hand is not one cat",
-  "round over": (e) => "Round " + e.round + " to " + seat(e.declarer) + "; best hands: " +
-    (e.best.map(seat).join(", ") || "none"),
-  "game over": (e) => seat(e.winner) + " wins: " + e.reason,
-  deal: (e) => "Round " + e.round + ": new hands are dealt",
-};
-
-function sayEvent(e) {
-  const kind = e.type || e.event;
-  if (SAY[kind]) return SAY[kind](e);
-  const rest = Object.keys(e).filter((k) => k !== "type" && k !== "event").sort()
-    .map((k) => k + " " + JSON.stringify(e[k])).join(", ");
-  return kind + (rest ? ": " + rest : "");
-}
-
-function sayItem(item) {
-  if (item.e) return "Move " + item.n + ": " + sayEvent(item.e);
-  if (item.begin) return item.begin + " begins (game " + item.gid + ")";
-  if ("end" in item) return "The game is over";
-  if (item.say) return "The table: " + item.say;
-  return "The laptop: " + item.note;
-}
+let players = [];  // each seat's label (P1 or its name), from the newest state
+const seat = (p) => players[p] || "?";
+const sayItem = (item) => (item.n ? "Move " + item.n + ": " : "") + item.text;
 
 // ---- each title ----------------------------------------------------------------
 
@@ -153,22 +112,17 @@ function purrfect(v, out, state) {
   const offers = v.offers || [];
   add(out, offers.length ? table(["by", "meow"], offers.map((o) => [seat(o.player), o.meow]))
     : el("p", "dim", v.offers ? "No open offers" : "Cards are on the table (scorekeeper)"));
-  const swaps = state.feed.filter((i) => i.e && i.e.type === "swap").slice(-3).reverse();
+  const swaps = state.feed.filter((i) => i.kind === "swap").slice(-3).reverse();
   if (swaps.length) {
     add(out, el("h2", "", "Swaps"));
     const list = add(out, el("ul", "plain"));
-    swaps.forEach((i) => add(list, el("li", "", sayEvent(i.e))));
+    swaps.forEach((i) => add(list, el("li", "", i.text)));
   }
 }
 
-function standings(result, out) {
-  const ranks = result.ranks || [];
-  const scores = result.scores || result.pawprints ||
-    ranks.map(() => ("team" in result ? result.team : ""));
-  const order = ranks.map((r, p) => p).sort((a, b) => ranks[a] - ranks[b] || a - b);
-  add(out, el("h2", "", "Standings"));
-  add(out, table([{ text: "rank", cls: "n" }, "", { text: "score", cls: "n" }],
-    order.map((p) => [ranks[p], seat(p), scores[p]])));
+function standings(said, out) {
+  add(out, el("p", "big", "Game over: " + said.end), el("h2", "", "Standings"));
+  if (said.head.length) add(out, table(said.head, said.rows));
 }
 
 const DRAW = { heist, stack, purrfect };
@@ -177,12 +131,13 @@ const DRAW = { heist, stack, purrfect };
 
 // What each part of the page is drawn from: a part is drawn again only when
 // its key changes (a move's events and its new state come as two messages).
-const gameKey = (state) => JSON.stringify([state.heard, state.game, state.public, state.result,
-  state.notice, state.high_scores, state.game === "purrfect" ? state.feed : null]);
+const gameKey = (state) => JSON.stringify([state.heard, state.game, state.public, state.players,
+  state.standings, state.notice, state.high_scores, state.game === "purrfect" ? state.feed : null]);
 const feedKey = (state) => JSON.stringify(state.feed);
 
 function drawGame(state, game) {
   const out = document.createDocumentFragment();
+  players = state.players || [];
   if (!state.heard) {
     add(out, el("p", "big", "Waiting for the table."));
   } else if (!state.game) {
@@ -191,7 +146,7 @@ function drawGame(state, game) {
     (DRAW[state.game] || ((v, o) => add(o, el("pre", "", JSON.stringify(v, null, 1)))))(
       state.public, out, state);
   }
-  if (state.result) standings(state.result, out);
+  if (state.standings) standings(state.standings, out);
   if (state.notice) add(out, el("p", "notice", state.notice));
   game.replaceChildren(out);
 }
