@@ -181,7 +181,7 @@ class Weigh:
                 self._due = True  # the next reading past TELL_MS sends it
                 return
         p = self.verdict or {}
-        self.send("tray", kind=p.get("kind"), value=p.get("value"), conf=p.get("conf"),
+        self.send("tray", proposes=p.get("kind"), value=p.get("value"), conf=p.get("conf"),
                   lean=shown["lean"], fault=shown["fault"])
         self._told = (self.verdict, shown["lean"], shown["fault"])
         self._told_at = self.tray.samples if self.tray is not None else 0
