@@ -72,6 +72,7 @@ class LiveMirror(Mirror):
             "gid": self.gid, "seats": self.seats, "moves": self.moves,
             "public": self.public if playing else None, "result": self.result,
             "notice": self.notice, "feed": list(self.events), "high_scores": self.high_scores,
+            "tray": self.tray if playing and self.game == "stack" else None,
         }
 
     def _publish(self) -> None:
