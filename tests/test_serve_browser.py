@@ -205,23 +205,26 @@ def test_the_trays_proposal_and_lean_gauge_show_live_on_a_phone_and_a_tv(browser
             table.line.send("tray", proposes="place", value=1, conf=87, lean=[612, 433, -433],
                             fault=None)
         for page in (phone, tv):
-            page.wait_for_selector("svg.gauge", timeout=15000)
+            page.wait_for_selector(".gauge", timeout=15000)
             assert page.text_content(".tray-says") == "The tray saw 1 cat placed, 87% sure"
             assert "Lean 61% to the right-front" in page.text_content(".lean")
-            dot = page.locator("svg.gauge .dot")
-            assert (dot.get_attribute("cx"), dot.get_attribute("cy")) == ("433", "433")
-            assert "wary" in page.get_attribute("svg.gauge", "class")
-            size = page.locator("svg.gauge").bounding_box()
+            box, dot = (page.locator(".gauge").bounding_box(),
+                        page.locator(".gauge .dot").bounding_box())
+            right = (dot["x"] + dot["width"] / 2 - box["x"]) / box["width"]
+            down = (dot["y"] + dot["height"] / 2 - box["y"]) / box["height"]
+            assert abs(right - (0.5 + 433 / 2400)) < 0.02 and abs(down - (0.5 + 433 / 2400)) < 0.02
+            assert "wary" in page.get_attribute(".gauge", "class")
+            size = box
             assert size["width"] >= 0.6 * min(page.viewport_size.values()) or \
                 size["width"] >= 250, f"the gauge is {size['width']} px wide"
         _assert_fits_a_phone(phone, "#game", "#game")
         with table.lock:  # the player reported: the proposal is gone, the tower leans on
             table.line.send("tray", proposes=None, value=None, conf=None, lean=[950, -950, 0],
                             fault=None)
-        phone.wait_for_function("() => document.querySelector('svg.gauge.tipping')",
+        phone.wait_for_function("() => document.querySelector('.gauge.tipping')",
                                 timeout=15000)
         assert phone.text_content(".tray-says") == "The tray has nothing to propose yet"
-        assert phone.locator("svg.gauge .dot").get_attribute("cx") == "-950"
+        assert phone.locator(".gauge .dot").get_attribute("data-x") == "-950"
         phone.screenshot(path=str(tmp_path / "tray-phone.png"), full_page=True)
         for page in (phone, tv):
             assert page.problems == [], page.problems

@@ -136,26 +136,20 @@ function leanWords([r, x, y]) {
     (r > 1000 ? " (past the edge)" : "");
 }
 
-const SVG = "http://www.w3.org/2000/svg";
-
-function svg(tag, attrs) {
-  const e = document.createElementNS(SVG, tag);
-  for (const k in attrs) e.setAttribute(k, attrs[k]);
-  return e;
-}
-
 // The support seen from above (its edge is the square between the cells),
 // the tower's weight a dot: green near the middle, then yellow, then red.
 function gauge(lean) {
   const [r, x, y] = lean, clamp = (n) => Math.max(-1150, Math.min(1150, n));
   const level = r < 500 ? "calm" : r < 800 ? "wary" : "tipping";
-  const g = svg("svg", { viewBox: "-1200 -1200 2400 2400", class: "gauge " + level,
-    role: "img", "aria-label": "Lean " + leanWords(lean) });
-  add(g, svg("rect", { x: -1000, y: -1000, width: 2000, height: 2000, class: "edge" }),
-    svg("circle", { r: 500, class: "ring" }),
-    svg("path", { d: "M-150 0H150M0 -150V150", class: "ring" }),
-    svg("circle", { cx: clamp(x), cy: clamp(-y), r: 140, class: "dot" }));
-  return g;
+  const g = el("div", "gauge " + level);
+  g.setAttribute("role", "img");
+  g.setAttribute("aria-label", "Lean " + leanWords(lean));
+  const dot = el("div", "dot");
+  dot.dataset.x = clamp(x);
+  dot.dataset.y = clamp(y);
+  dot.style.left = (50 + clamp(x) / 24) + "%";  // the gauge spans -1200 to 1200
+  dot.style.top = (50 - clamp(y) / 24) + "%";
+  return add(g, el("div", "edge"), el("div", "ring"), dot);
 }
 
 function tray(t, out) {
