@@ -53,6 +53,27 @@ def test_the_mirror_shows_what_the_rules_make_public(name, words):
     assert "standings" in _shown(mirror)
 
 
+def test_the_mirror_shows_the_trays_proposal_and_lean_in_a_stack_game():
+    from catnip import rules
+
+    frames = _frames("stack", None)
+    mirror = Mirror()
+    mirror.apply("begin", frames[0][1])
+    public = rules.new("stack", frames[0][1]["header"]["config"], "v").public()
+    mirror.apply("snap", {"gid": frames[0][1]["gid"], "game": "stack", "public": public})
+    assert "tray" not in _shown(mirror)  # a table that said nothing of a tray
+    mirror.apply("tray", {"proposes": "place", "value": 1, "conf": 87, "lean": [612, 433, -433],
+                          "fault": None})
+    assert "the tray saw 1 cat placed, 87% sure; lean 61% to the right-front" in _shown(mirror)
+    mirror.apply("tray", {"proposes": "collapse", "value": 2, "conf": 0, "lean": [20, 10, 17],
+                          "fault": "sensor stuck"})
+    shown = _shown(mirror)
+    assert "the tray asks how many fell (2 or more?); lean centred; tray: sensor stuck" in shown
+    mirror.apply("tray", {"proposes": "place", "lean": "far"})  # not what a tray frame holds
+    assert "malformed tray frame was skipped" in _shown(mirror)
+    assert mirror.tray["fault"] == "sensor stuck"  # the last good one stays
+
+
 def test_an_event_reads_as_one_line():
     mirror = Mirror()
     mirror.apply("act", {"gid": 1, "n": 3, "events": [

@@ -180,7 +180,7 @@ class App:
         self.scene = Play(name, game, seats, self.stations)
         if self.weigh is not None:
             if name == "stack":
-                self.weigh.begin(self.scene, self._all_dirty)
+                self.weigh.begin(self.scene, self._all_dirty, self.send)
             else:
                 self.weigh.stop()
         self._all_dirty()

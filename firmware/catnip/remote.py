@@ -26,6 +26,8 @@ class Remote:
 
     def _snapshot(self, line, fields):
         self.app.send("snap")
+        if self.app.weigh is not None:
+            self.app.weigh.retell()
         line.send("synced", last=line.seq)
 
     def _games(self, line, fields):

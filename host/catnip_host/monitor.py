@@ -38,6 +38,7 @@ class Mirror:
         self.public: dict | None = None
         self.moves = 0
         self.result: dict | None = None
+        self.tray: dict | None = None  # the tray's last "tray" frame in a Stack O' Cats game
         self.notice: str | None = None
         self.feed: deque[str] = deque(maxlen=FEED)
         self.frames = 0
@@ -62,14 +63,16 @@ class Mirror:
         if kind == "begin":
             game, gid = f["header"]["game"], f["gid"]
             if (game, gid) != (self.game, self.gid):
-                self.public = None  # another game's state: this one's comes in its snap
+                self.public = self.tray = None  # another game's: this one's comes in its frames
             self.game, self.gid = game, gid
             self.seats, self.moves, self.result = f["seats"], f["moves"], None
             self.tell(f"{TITLES.get(self.game, self.game)} begins (game {self.gid})", "begin")
         elif kind == "snap":
             self.game, self.gid, self.public = f.get("game"), f.get("gid"), f.get("public")
             if self.public is None:
-                self.gid, self.result = None, None
+                self.gid, self.result, self.tray = None, None, None
+        elif kind == "tray":
+            self.tray = f
         elif kind == "act":
             self.moves = f["n"]
             for ev in f["events"]:
@@ -164,7 +167,8 @@ class Mirror:
         t = Table("player", "score")
         for p, score in enumerate(v["scores"]):
             t.add_row(w.seat(p) + (" <" if p == v["turn"] else ""), str(score))
-        return Group(Text(about), t)
+        said = tray_words(self.tray)
+        return Group(Text(about), *([Text(said)] if said else []), t)
 
     def _purrfect(self, v: dict) -> Group:
         w = self.words
@@ -218,6 +222,43 @@ def named(mirror: Mirror, keeper: Keeper) -> Callable[[str, dict], None]:
             mirror.names = given(keeper.store, keeper.session)
         mirror.apply(kind, fields)
     return on_frame
+
+
+def tray_words(tray: dict | None) -> str | None:
+    """A "tray" frame in a line: what the tray proposes to the player whose
+    attempt it is, as the station shows it, the lean, what keeps it from
+    weighing; None before the table has said anything of a tray."""
+    if tray is None:
+        return None
+    parts = []
+    kind, value, conf = tray.get("proposes"), tray.get("value"), tray.get("conf")
+    if kind == "place":
+        parts.append(f"the tray saw {plural(value, 'cat')} placed, {conf}% sure")
+    elif kind == "collapse" and conf:
+        parts.append(f"the tray saw {plural(value, 'cat')} fall, {conf}% sure")
+    elif kind == "collapse":
+        parts.append(f"the tray asks how many fell ({value} or more?)" if value
+                     else "the tray asks how many fell")
+    elif kind == "cats":
+        parts.append(f"the tray asks how many cats are on it ({value}?)")
+    lean = tray.get("lean")
+    if lean:
+        parts.append(f"lean {lean_words(lean)}")
+    if tray.get("fault"):
+        parts.append(f"tray: {tray['fault']}")
+    return "; ".join(parts) or None
+
+
+def lean_words(lean: list) -> str:
+    """[r, x, y] (thousandths of the way to the edge of the support, x to
+    the right, y to the back) as "36% to the right-front"."""
+    r, x, y = lean
+    if r < 50:
+        return "centred"
+    side = "right" if 3 * x > r else "left" if 3 * x < -r else ""
+    end = "back" if 3 * y > r else "front" if 3 * y < -r else ""
+    edge = " (past the edge)" if r > 1000 else ""
+    return f"{r // 10}% to the {'-'.join(w for w in (side, end) if w)}{edge}"
 
 
 class _Told(deque):

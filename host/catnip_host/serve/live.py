@@ -76,6 +76,7 @@ class LiveMirror(Mirror):
             "standings": None if standings is None else dict(zip(("end", "head", "rows"),
                                                                  standings)),
             "notice": self.notice, "feed": list(self.events), "high_scores": self.high_scores,
+            "tray": self.tray if playing and self.game == "stack" else None,
         }
 
     def _publish(self) -> None:

@@ -73,6 +73,52 @@ function heist(v, out) {
   }
 }
 
+// The tray's word on the attempt in play, as the player's station shows it.
+function trayWords(t) {
+  const v = t.value, sure = ", " + t.conf + "% sure";
+  if (t.proposes === "place") return "The tray saw " + plural(v, "cat") + " placed" + sure;
+  if (t.proposes === "collapse") {
+    return t.conf ? "The tray saw " + plural(v, "cat") + " fall" + sure :
+      "The tray asks how many fell" + (v ? " (" + v + " or more?)" : "");
+  }
+  if (t.proposes === "cats") return "The tray asks how many cats are on it (" + v + "?)";
+  return "The tray has nothing to propose yet";
+}
+
+// [r, x, y]: thousandths of the way to the edge of the support, x to the
+// right, y to the back.
+function leanWords([r, x, y]) {
+  if (r < 50) return "centred";
+  const side = 3 * x > r ? "right" : 3 * x < -r ? "left" : "";
+  const end = 3 * y > r ? "back" : 3 * y < -r ? "front" : "";
+  return Math.floor(r / 10) + "% to the " + [side, end].filter(Boolean).join("-") +
+    (r > 1000 ? " (past the edge)" : "");
+}
+
+// The support seen from above (its edge is the square between the cells),
+// the tower's weight a dot: green near the middle, then yellow, then red.
+function gauge(lean) {
+  const [r, x, y] = lean, clamp = (n) => Math.max(-1150, Math.min(1150, n));
+  const level = r < 500 ? "calm" : r < 800 ? "wary" : "tipping";
+  const g = el("div", "gauge " + level);
+  g.setAttribute("role", "img");
+  g.setAttribute("aria-label", "Lean " + leanWords(lean));
+  const dot = el("div", "dot");
+  dot.dataset.x = clamp(x);
+  dot.dataset.y = clamp(y);
+  dot.style.left = (50 + clamp(x) / 24) + "%";  // the gauge spans -1200 to 1200
+  dot.style.top = (50 - clamp(y) / 24) + "%";
+  return add(g, el("div", "edge"), el("div", "ring"), dot);
+}
+
+function tray(t, out) {
+  if (!t) return;
+  add(out, el("h2", "", "The tray"));
+  add(out, el("p", "big tray-says", trayWords(t)));
+  if (t.lean) add(out, add(el("div", "lean"), gauge(t.lean), el("p", "big", "Lean " + leanWords(t.lean))));
+  if (t.fault) add(out, el("p", "notice", "Tray: " + t.fault));
+}
+
 function stack(v, out, state) {
   add(out, el("p", "dim", "The tower"), el("p", "huge", v.tower),
     el("p", "", plural(v.tower_black, "black cat") + " in it · " + v.fallen + " fallen · " +
@@ -80,6 +126,7 @@ function stack(v, out, state) {
   if (v.turn !== null) {
     add(out, el("p", "big", seat(v.turn) + " to " + v.step + (v.hand ? " (" + v.hand + " cat)" : "")));
   }
+  tray(state.tray, out);
   if ("team" in v) {
     add(out, el("p", "big", "The Clowder's score: " + v.team));
     const best = state.high_scores || [];
@@ -132,7 +179,7 @@ const DRAW = { heist, stack, purrfect };
 // What each part of the page is drawn from: a part is drawn again only when
 // its key changes (a move's events and its new state come as two messages).
 const gameKey = (state) => JSON.stringify([state.heard, state.game, state.public, state.players,
-  state.standings, state.notice, state.high_scores, state.game === "purrfect" ? state.feed : null]);
+  state.standings, state.notice, state.high_scores, state.tray, state.game === "purrfect" ? state.feed : null]);
 const feedKey = (state) => JSON.stringify(state.feed);
 
 function drawGame(state, game) {
