@@ -20,9 +20,7 @@ import asyncio
 import gc
 
 from catnip import flashfile, forget, rules
-from catnip.drivers.debounce import LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, ticks_diff
-from catnip.hardware import TABLE, TRAY
-from catnip.keys import BACK
+from catnip.keys import BACK, LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, TABLE, TRAY, ticks_diff
 from catnip.rules import TITLES
 from catnip.rules.engine import RuleError
 from catnip.sound import Sound

@@ -105,14 +105,17 @@ def _title(step, fields):
     return "Base weighed"
 
 
+def percent(pm):
+    """Tenths of a percent as text, the same on both interpreters."""
+    return "%d.%d%%" % (pm // 10, pm % 10)
+
+
 def figures_text(step, fields):
     """A weighing's figures in a few words, for a station."""
     if step == "cat" and "problem" in fields:
         return "It added %d. %s" % (fields["added"], fields["problem"])
     if step == "empty" or (step == "corner" and "gain_pm" not in fields):
         return "Next: " + fields["say"]
-    from catnip.calibrate import percent
-
     if step == "corner":
         return "Cell gains: %s%%. Save now." % " ".join(
             "%d" % ((g + 5) // 10) for g in fields["gain_pm"])
