@@ -82,9 +82,7 @@ def begin(app, station, loaded):
     except (Refused, TrayError) as e:
         unload(loaded)
         raise Refused(plain(e) if isinstance(e, TrayError) else str(e))
-    app.calibration = session
-    app.game = None  # a finished game's standings make way
-    app.scene = Screen(session)
+    Screen(session)  # the stations' screen: session.screen
     listen(app.weigh, session)
     return session
 
@@ -363,7 +361,7 @@ class Session:
             reply(why, None)
 
     def changed(self):
-        self.app._all_dirty()
+        self.app.all_dirty()
 
     # ---- the end ------------------------------------------------------------------
 
@@ -398,7 +396,6 @@ class Session:
         """Back to the setup menu; the calibration's code leaves the heap."""
         app = self.app
         listen(app.weigh, None)
-        app.calibration = None
         self.screen = None
-        app._setup()
+        app.calibrated()
         unload(self.loaded)

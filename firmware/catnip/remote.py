@@ -84,7 +84,7 @@ class Remote:
             line.error("the tray is being calibrated: save or stop that first")
             return
         name, config, seats = fields["game"], dict(fields["config"]), fields["seats"]
-        online = [k for k in range(app.stations) if app.hw.online(k) is not False]
+        online = app.online()
         if not seats or len(set(seats)) != len(seats) or \
                 any(type(k) is not int or k not in online for k in seats):
             line.error("seats are the stations that sit in, each once, from those online: %s"
@@ -103,9 +103,7 @@ class Remote:
         if app.game is None or app.game.result() is not None:
             line.error("no game is in play, so there is none to abort")
             return
-        app.journal.abandon()
-        app.say("Game stopped from the laptop")
-        app._setup()
+        app.end_game("Game stopped from the laptop")
         line.send("aborted", gid=app.gid)
 
     def _calibrate(self, line, fields):

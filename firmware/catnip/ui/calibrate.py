@@ -4,7 +4,7 @@
 # figures (or why it was not taken) that OK puts away. While the laptop
 # calibrates, every station shows its progress, and BACK stops it.
 # Loaded with catnip.calibrate, unloaded with it.
-from catnip.keys import BACK, OK
+from catnip.keys import BACK, OK, PRESS, REPEAT
 from catnip.ui import draw
 from catnip.ui.widgets import DONE, Cursor
 
@@ -39,7 +39,9 @@ class Screen:
 
     # ---- buttons ------------------------------------------------------------
 
-    def press(self, station, button):
+    def key(self, station, button, kind):
+        if kind != PRESS and kind != REPEAT:
+            return None
         s = self.session
         if s.station is None:  # the laptop calibrates: a station may only stop it
             if button == BACK:
@@ -74,7 +76,7 @@ class Screen:
 
     # ---- the screen -----------------------------------------------------------
 
-    def draw(self, fb, station):
+    def draw(self, station, fb):
         s = self.session
         draw.clear(fb)
         if self.page is not None:
