@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.catnip-installed
 
-.PHONY: test sim bench clean
+.PHONY: test sim bench firmware clean
 
 test: $(STAMP)
 	$(PY) -m pytest -n 2 --dist loadgroup
@@ -14,6 +14,11 @@ sim: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m bench
+
+# catnip-pico.uf2 in build/firmware/: MicroPython with catnip frozen in
+# (docs/pico.md: the recipe; MICROPY_DIR to build in a MicroPython checkout).
+firmware: $(STAMP)
+	$(PY) -m catnip_host.image
 
 $(STAMP): pyproject.toml requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)

@@ -1,18 +1,23 @@
 """Figures from the real MicroPython rp2 build on the emulated RP2040
-(../shared/rp2emu, ideal-cycle timing: a real board is no faster): the heap
-the whole app needs to play each game at its largest player count, found by
-holding ballast and bisecting; act(), legal() and the journal's write per
-action; press-to-pixels in emulated time with one station redrawing and
-with every station redrawing, and from a press to its move's frame on the
-USB serial (what `catnip monitor` mirrors); the tray's HX711s at 10 and 80 SPS.
+(../shared/rp2emu, ideal-cycle timing: a real board is no faster), running
+the catnip image built from the current sources: the heap the whole app
+needs to play each game at its largest player count, found by holding
+ballast and bisecting; act(), the legal actions and the journal's write per
+action; an evening of four games on one power-up (the lowest free heap, the
+largest free block at its end); press-to-pixels in emulated time with one
+station redrawing and with every station redrawing, and from a press to its
+move's frame on the USB serial (what `catnip monitor` mirrors); the tray's
+HX711s at 10 and 80 SPS; deploying onto the image and onto stock MicroPython.
 
 Every row says "real RP2040 (emulated)"; without the bench (or node) there
 is one row saying what is missing. Takes tens of minutes: one bench at a
-time. `python -m bench bench_pico`."""
+time. `python -m bench bench_pico`; CATNIP_BENCH_PICO=stack,evening (any of
+deploy, heist, stack, purrfect, evening, press, tray) runs only those."""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -30,7 +35,10 @@ REAL = "real RP2040 (emulated)"
 PROBE = Path(__file__).resolve().parent / "pico_probe.py"
 TRAY = Path(__file__).resolve().parent / "pico_tray.py"
 HEAP_STEP = 4096  # bisection resolution
-TARGET_HEAP = 112 * 1024
+TARGET_HEAP = 72 * 1024
+EVENING_LOW = 130 * 1024  # targets: the lowest free heap of an evening
+EVENING_BLOCK = 32 * 1024  # and the largest free block at its end
+GC_BLOCK = 16  # bytes in a block of the rp2 port's heap (mem_info counts blocks)
 SEED = "bench seed"
 
 # (game, config, draw every n-th action, legal() every n-th action)
@@ -49,24 +57,45 @@ CALIBRATION = {"version": 2, "rate_hz": 10, "zero": [0, 0, 0, 0], "sign": [1, 1,
                "gain": [1024, 1024, 1024, 1024]}
 
 
+# An evening on one power-up, each game to its standings.
+EVENING = (LARGEST[1], LARGEST[2], LARGEST[0], "rematch")
+
+
 def rows() -> Iterator[Row]:
     why = pico_rig.missing()
     if why is not None:
         yield ("pico", "real-RP2040 figures", "not measured", "", why)
         return
+    only = set(filter(None, os.environ.get("CATNIP_BENCH_PICO", "").split(",")))
+
+    def wanted(part: str) -> bool:
+        return not only or part in only
+
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         app = work / "app.img"  # the app starts at power-up
         deployed = pico_rig.deploy(app, work)
-        yield ("deploy", "whole firmware onto an empty Pico: time", round(deployed.seconds, 1),
-               "s", f"{REAL}, wall time over the bench's socket:// serial, "
-               f"{deployed.sent:,} B sent; no restart (the emulator lacks core 1)")
-        flash = pico_rig.without(app, "main.py", work / "probes.img")  # the REPL is free
+        if wanted("deploy"):
+            yield from _deploy_rows(deployed, work / "stock")
+        flash = pico_rig.repl_free(app, work / "probes.img")  # the REPL is free
         for game, config, draw_every, legal_every in LARGEST:
-            yield from _game_rows(flash, work / game, game, config, draw_every, legal_every)
-        yield from _press_rows(app, work / "press")
-        for rate in (10, 80):
+            if wanted(game):
+                yield from _game_rows(flash, work / game, game, config, draw_every, legal_every)
+        if wanted("evening"):
+            yield from _evening_rows(flash, work / "evening")
+        if wanted("press"):
+            yield from _press_rows(app, work / "press")
+        for rate in (10, 80) if wanted("tray") else ():
             yield from _tray_rows(flash, work / f"tray{rate}", rate)
+
+
+def _deploy_rows(onto_image, work: Path) -> Iterator[Row]:
+    note = f"{REAL}, wall time over the bench's socket:// serial"
+    yield ("deploy", "board.json onto the catnip image: time", round(onto_image.seconds, 1),
+           "s", f"{note}, {onto_image.sent:,} B sent; no restart (the emulator lacks core 1)")
+    stock = pico_rig.deploy(work / "stock.img", work, uf2=pico_rig.STOCK)
+    yield ("deploy", "whole firmware as .mpy onto stock MicroPython: time",
+           round(stock.seconds, 1), "s", f"{note}, {stock.sent:,} B sent")
 
 
 # ---- heap and per-action times -------------------------------------------------
@@ -86,17 +115,24 @@ def actions(game: str, config: dict) -> list:
     return out
 
 
-def probe(flash: Path, work: Path, game: str, config: dict, moves: list, ballast: int,
-          timing: bool, draw_every: int, legal_every: int) -> dict:
-    """One run of bench/pico_probe.py: {"ok": bool, ...its figures}."""
+def probe(flash: Path, work: Path, game: str | list[tuple], config: dict | None,
+          moves: list | None, ballast: int, timing: bool, draw_every: int,
+          legal_every: int, sample_every: int = 25) -> dict:
+    """One run of bench/pico_probe.py: {"ok": bool, ...its figures}. `game`
+    is one game (with `config` and `moves`), or the games of one power-up
+    as (game, config, moves, rematch, draw_every) tuples."""
+    games = game if isinstance(game, list) else [(game, config, moves, False, draw_every)]
     files = work / "files"
     shutil.rmtree(files, ignore_errors=True)
     (files / "probe").mkdir(parents=True)
-    seats = list(range(config["players"]))
     (files / "probe" / "cfg.json").write_text(json.dumps(
-        {"game": game, "config": config, "seats": seats, "seed": SEED, "ballast": ballast,
-         "timing": timing, "draw_every": draw_every, "legal_every": legal_every}))
-    (files / "probe" / "actions.jsonl").write_text("".join(json.dumps(m) + "\n" for m in moves))
+        {"games": [{"game": g, "config": c, "seats": list(range(c["players"])), "rematch": r,
+                    "draw_every": d} for g, c, _, r, d in games],
+         "seed": SEED, "ballast": ballast, "timing": timing, "draw_every": draw_every,
+         "legal_every": legal_every, "sample_every": sample_every}))
+    for i, (_, _, moves_i, _, _) in enumerate(games):
+        (files / "probe" / f"actions{i}.jsonl").write_text(
+            "".join(json.dumps(m) + "\n" for m in moves_i))
     (files / "probe" / "calibration.json").write_text(json.dumps(CALIBRATION))
     image = work / "flash.img"
     shutil.copy(flash, image)
@@ -111,8 +147,10 @@ def probe(flash: Path, work: Path, game: str, config: dict, moves: list, ballast
             out["times"][kind] = json.loads(values)
         elif word == "MEMORY":
             out["memory"] = rest
+        elif "max free sz:" in line:
+            out["largest_free"] = int(line.rsplit("max free sz:", 1)[1].split()[0]) * GC_BLOCK
     if not out["ok"] and "memory" not in out:
-        raise pico_rig.BenchError(f"{game} probe failed: {run.stdout[-800:]}"
+        raise pico_rig.BenchError(f"{games[0][0]} probe failed: {run.stdout[-800:]}"
                                   f"{(run.out / 'run_stderr.txt').read_text()[-800:]}")
     return out
 
@@ -127,14 +165,15 @@ def _game_rows(flash: Path, work: Path, game: str, config: dict, draw_every: int
         yield (label, "smallest heap to play the whole game", "does not fit", "",
                f"{REAL}: MemoryError with the whole heap free ({first['memory']})")
         return
-    # Timed apart: legal() lists every action a player may take, which the
-    # app never asks for (its screens work from the view), and in a long
-    # Purrfect game that list alone can outgrow the heap.
+    # Timed apart: the legal actions of every player, which the app never
+    # asks for (its screens work from the view). Purrfect's are walked with
+    # each_legal() as a station would: as one list they can outgrow the heap.
     timed = probe(flash, work, game, config, moves, 0, True, draw_every, legal_every)
     if not timed["ok"]:
-        yield (label, "timing run (legal() for every player)", "MemoryError", "",
-               f"{REAL}: {timed['memory']}; the app never calls legal()")
-    for kind, fn in (("act", "game.act()"), ("legal", "game.legal(p)"),
+        yield (label, "timing run (the legal actions of every player)", "MemoryError", "",
+               f"{REAL}: {timed['memory']}; the app never asks for them")
+    walk = "each_legal(p) walked" if game == "purrfect" else "game.legal(p)"
+    for kind, fn in (("act", "game.act()"), ("legal", walk),
                      ("journal", "journal write of an action"),
                      ("gc", "gc.collect() mid-game (the loop stands still)")):
         values = [v / 1000 for v in timed["times"].get(kind, [])]
@@ -164,7 +203,35 @@ def _game_rows(flash: Path, work: Path, game: str, config: dict, draw_every: int
            "KB", f"{REAL}, sampled every 25 actions")
     for stage, used in sorted(first["held"].items(), key=lambda kv: kv[1]):
         yield (label, f"live heap once {stage}", round(used / 1024, 1), "KB",
-               f"{REAL}: the app's modules load into the heap from littlefs")
+               f"{REAL}: the code is frozen in the image; its objects are in the heap")
+
+
+def _evening_rows(flash: Path, work: Path) -> Iterator[Row]:
+    """Stack O' Cats 6p with the tray, Purrfect 7p with hidden hands, Meow
+    Heist 6p and a rematch of it on one power-up, each to its standings."""
+    work.mkdir()
+    games, last = [], None
+    for part in EVENING:
+        if part == "rematch":
+            games.append(last[:3] + (True,) + last[4:])
+            continue
+        game, config, draw_every, _ = part
+        last = (game, config, actions(game, config), False, draw_every)
+        games.append(last)
+    out = probe(flash, work, games, None, None, 0, False, 1, 1, sample_every=5)
+    names = " + ".join(f"{g} {c['players']}p" + (" (rematch)" if r else "")
+                       for g, c, _, r, _ in games)
+    if not out["ok"]:
+        yield ("evening", "four games on one power-up", "MemoryError", "",
+               f"{REAL}: {out['memory']}; {names}")
+        return
+    low = out["free_for_app"] - out["peak_live"]
+    yield ("evening", "lowest free heap", round(low / 1024, 1), "KB",
+           f"{REAL}: {names}, {out['actions']:,} actions, no reboot; after a collection every "
+           f"5 actions and at each standings; target >= {EVENING_LOW // 1024} KB")
+    yield ("evening", "largest free block at the end", round(out["largest_free"] / 1024, 1),
+           "KB", f"{REAL}: micropython.mem_info() after the last standings; "
+           f"target >= {EVENING_BLOCK // 1024} KB")
 
 
 # ---- press to pixels ----------------------------------------------------------

@@ -1,12 +1,18 @@
-"""The firmware on the emulated RP2040 of ../shared/rp2emu: deployed over the
-bench's USB serial by `catnip deploy`'s own code, then booted from its flash
-image with button presses scripted in the bench's scenario format. Used by the pico test tier (tests/pico) and `make bench`.
+"""The firmware on the emulated RP2040 of ../shared/rp2emu: the catnip image
+built from the current sources (catnip_host.image, kept by their digest, so
+a change to firmware/ is always what runs), board.json put on its flash by
+`catnip deploy`'s own code over the bench's USB serial, then booted from its
+flash image with button presses scripted in the bench's scenario format.
+STOCK runs stock MicroPython with the firmware deployed as .mpy files, as
+for a maker who already runs MicroPython. Used by the pico test tier
+(tests/pico) and `make bench`.
 
 One bench runs at a time per caller; every run is a fresh `node bench.mjs`
 process that ends by itself (--until / --run) and is never left behind."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -36,7 +42,12 @@ PRESS_EVERY_S = 0.25  # a press may come before every station has redrawn: event
 HOLD_MS = 150
 RESUME_S = 1.0  # see resume_takes()
 RESUME_PER_MOVE_S = 0.05
-MAIN = ROOT / "firmware" / "main.py"  # what the deploy puts on the Pico as its main.py
+MAIN = ROOT / "firmware" / "main.py"  # starts the app: a stock Pico's main.py
+STOCK = RP2EMU / "firmware.uf2"  # MicroPython as micropython.org ships it for the Pico
+FLASH_BYTES = 2 * 1024 * 1024
+# A main.py on the flash runs at power-up instead of the app (on the image as
+# on stock MicroPython): the REPL stays free for a script or a deploy.
+REPL_FREE = b"# the REPL stays free at power-up\n"
 RAW_OK = b"raw REPL; CTRL-B to exit\r\n>OK"  # the raw REPL took the code sent to it
 # With a laptop on the link, the bench runs this much longer after the last press
 # at most: the laptop pulls the game off the journal once it has ended.
@@ -49,6 +60,20 @@ import mpunix  # noqa: E402
 
 class BenchError(RuntimeError):
     """The bench could not do what was asked; the message says what happened."""
+
+
+def image() -> Path:
+    """The catnip image of the current sources, built now if need be (one
+    build at a time: the pico tier's workers share it)."""
+    from catnip_host import image as images
+
+    images.OUT.mkdir(parents=True, exist_ok=True)
+    with open(images.OUT / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            return images.build(quiet=True).uf2
+        except images.ImageError as e:
+            raise BenchError(str(e)) from None
 
 
 def missing() -> str | None:
@@ -64,6 +89,15 @@ def missing() -> str | None:
     setup = subprocess.run([str(RP2EMU / "setup.sh")], capture_output=True, text=True)
     if setup.returncode != 0:
         return "the bench's npm packages are missing: " + setup.stderr.strip()
+    from catnip_host import image as images
+
+    if images.cached() is None and not os.environ.get("MICROPY_DIR"):
+        if not images.MPBUILD.exists():
+            return f"the catnip image cannot be built: no {images.MPBUILD} and no MICROPY_DIR"
+        tools = [t for t in ("arm-none-eabi-gcc", "cmake") if shutil.which(t) is None]
+        if tools:
+            return (f"the catnip image cannot be built: {', '.join(tools)} missing "
+                    f"(apt-get install {' '.join(images.TOOLCHAIN)})")
     return None
 
 
@@ -77,13 +111,18 @@ def board7() -> dict:
     return board
 
 
-def deploy(flash: Path, work: Path, board: dict | None = None, timeout: float = 900):
-    """`catnip deploy` onto the Pico whose flash is the image `flash` (made
-    if missing), with `board` (default: board7()) as board.json: the same code
+def deploy(flash: Path, work: Path, board: dict | None = None, timeout: float = 900,
+           uf2: Path | None = None):
+    """`catnip deploy` onto the Pico running `uf2` (default: the catnip
+    image) whose flash is the image `flash` (made empty if missing; stock
+    MicroPython formats its own), with
+    `board` (default: board7()) as board.json: the same code
     (catnip_host.deploy) over the bench's USB serial, served on socket://.
-    Without its restart: MicroPython's soft reboot touches core 1, which
-    rp2040js lacks; the next run() boots from the image. Returns the deploy's
-    Outcome."""
+    A main.py that keeps the REPL free is on the flash meanwhile (the bench
+    serves once the REPL prompt shows); on the image it is taken off again,
+    so the app starts at the next power-up. Without the deploy's restart:
+    MicroPython's soft reboot touches core 1, which rp2040js lacks; the
+    next run() boots from the image. Returns the deploy's Outcome."""
     from catnip_host.deploy import deploy as catnip_deploy
     from catnip_host.pico import Waits
 
@@ -92,9 +131,13 @@ def deploy(flash: Path, work: Path, board: dict | None = None, timeout: float = 
     board_file.write_text(json.dumps(board or board7(), indent=1))
     out = work / "deploy"
     shutil.rmtree(out, ignore_errors=True)
+    if uf2 is None:  # the image's main.py would start the app: an empty one keeps the REPL
+        if not flash.exists():
+            fresh(flash)
+        put(flash, {"main.py": REPL_FREE})
     bench = subprocess.Popen(
-        _node() + ["--world", str(WORLD), "--flash-image", str(flash), "--port", "0",
-                   "--out", str(out), "--timeout", str(int(timeout)), "--quiet"],
+        _node(uf2) + ["--world", str(WORLD), "--flash-image", str(flash), "--port", "0",
+                      "--out", str(out), "--timeout", str(int(timeout)), "--quiet"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         port = _wait_for(out / "port", bench, 60)
@@ -104,32 +147,78 @@ def deploy(flash: Path, work: Path, board: dict | None = None, timeout: float = 
         _stop(bench)
     if not flash.exists():
         raise BenchError("the bench saved no flash image after the deploy")
+    if uf2 is None:
+        without(flash, "main.py", flash)
     return outcome
 
 
-def without(flash: Path, name: str, into: Path) -> Path:
-    """A copy of the flash image `flash` without the file `name` (e.g. main.py:
-    the REPL stays free at power-up), as `into`."""
+def fresh(flash: Path) -> Path:
+    """An erased flash with an empty littlefs where MicroPython keeps it."""
+    data = bytearray(b"\xff" * FLASH_BYTES)
+    fs = _mount(data, new=True)
+    data[FS_OFFSET:] = fs.context.buffer
+    flash.write_bytes(data)
+    return flash
+
+
+def put(flash: Path, files: dict[str, bytes], into: Path | None = None) -> Path:
+    """The flash image `flash` with `files` (path: bytes; folders made) on
+    its littlefs, as `into` (default: in place)."""
     data = bytearray(flash.read_bytes())
     fs = _mount(data)
-    fs.remove(name)
+    for name, content in files.items():
+        parts = name.split("/")
+        for n in range(1, len(parts)):
+            folder = "/".join(parts[:n])
+            if not _exists(fs, folder):
+                fs.mkdir(folder)
+        with fs.open(name, "wb") as f:
+            f.write(content)
+    data[FS_OFFSET:] = fs.context.buffer
+    (into or flash).write_bytes(data)
+    return into or flash
+
+
+def repl_free(flash: Path, into: Path) -> Path:
+    """A copy of `flash` whose power-up leaves the REPL free (for a script)."""
+    return put(flash, {"main.py": REPL_FREE}, into)
+
+
+def without(flash: Path, name: str, into: Path) -> Path:
+    """A copy of the flash image `flash` without the file `name`, as `into`."""
+    data = bytearray(flash.read_bytes())
+    fs = _mount(data)
+    if _exists(fs, name):
+        fs.remove(name)
     data[FS_OFFSET:] = fs.context.buffer
     into.write_bytes(data)
     return into
 
 
-def _mount(data: bytes):
+def _exists(fs, name: str) -> bool:
+    try:
+        fs.stat(name)
+        return True
+    except Exception:  # noqa: BLE001 (littlefs-python raises its own error for a missing file)
+        return False
+
+
+def _mount(data: bytes, new: bool = False):
+    """The littlefs in a flash image (formatted afresh when `new`)."""
     from littlefs import LittleFS
 
     fs = LittleFS(block_size=FS_BLOCK, block_count=(len(data) - FS_OFFSET) // FS_BLOCK,
                   mount=False)
     fs.context.buffer = bytearray(data[FS_OFFSET:])
+    if new:
+        fs.format()
     fs.mount()
     return fs
 
 
-def _node() -> list[str]:
-    return ["node", str(RP2EMU / "bench.mjs")]
+def _node(uf2: Path | None = None) -> list[str]:
+    """The bench, running `uf2` (default: the catnip image of these sources)."""
+    return ["node", str(RP2EMU / "bench.mjs"), "--uf2", str(uf2 or image())]
 
 
 def _wait_for(path: Path, proc: subprocess.Popen, seconds: float) -> int:
@@ -223,7 +312,7 @@ Linked = Callable[[str, Callable[[], bool]], None]
 
 def run(flash: Path, out: Path, until: float, scenario: list[dict] | None = None,
         script: Path | None = None, world: Path | dict = WORLD, files: Path | None = None,
-        timeout: float = 1800, linked: Linked | None = None) -> Run:
+        timeout: float = 1800, linked: Linked | None = None, uf2: Path | None = None) -> Run:
     """Power the Pico on from `flash` (saved back at the end) in `world` for
     `until` simulated seconds (or, with `script`, until that local script ends
     at the REPL), with the scenario timed from power-on. `files` are copied onto
@@ -233,9 +322,11 @@ def run(flash: Path, out: Path, until: float, scenario: list[dict] | None = None
     linked(url, running) is called with its socket:// URL once the bench
     serves it, and the bench is stopped when it returns (`running()` says
     whether the bench still runs). The bench serves only once the REPL prompt
-    is up, so the app is started from there: main.py is taken off the flash
-    image (left so) and the same file is sent through the raw REPL, and the
-    scenario and `until` are timed from that moment."""
+    is up, so the app is started from there: a main.py that keeps the REPL
+    free goes onto the flash image (left so), firmware/main.py is sent
+    through the raw REPL, and the
+    scenario and `until` are timed from that moment. `uf2`: the firmware
+    (default: the catnip image)."""
     if linked is not None and script is not None:
         raise ValueError("a linked run starts the app through the raw REPL: it takes no script")
     shutil.rmtree(out, ignore_errors=True)
@@ -243,13 +334,12 @@ def run(flash: Path, out: Path, until: float, scenario: list[dict] | None = None
     if isinstance(world, dict):
         (out.parent / f"{out.name}.world.json").write_text(json.dumps(world))
         world = out.parent / f"{out.name}.world.json"
-    args = _node() + ["--world", str(world), "--flash-image", str(flash), "--out", str(out),
-                      "--timeout", str(int(timeout)), "--quiet"]
+    args = _node(uf2) + ["--world", str(world), "--flash-image", str(flash), "--out", str(out),
+                         "--timeout", str(int(timeout)), "--quiet"]
     if linked is None:
         args += ["--no-bridge", "--t0", "reset"]
     else:
-        if "main.py" in _mount(flash.read_bytes()).listdir("/"):
-            without(flash, "main.py", flash)
+        repl_free(flash, flash)
         args += ["--port", "0", "--run", str(MAIN), "--t0", "run"]
     if scenario:
         path = out.parent / f"{out.name}.scenario.json"
@@ -397,17 +487,18 @@ class Played:
     cuts: list[dict]
 
 
-def start(flash: Path, work: Path, game: str, options: dict, seats: list[int]) -> Run:
+def start(flash: Path, work: Path, game: str, options: dict, seats: list[int],
+          uf2: Path | None = None) -> Run:
     """Power up the Pico on `flash` and press through the setup menu until
     `game` starts: the Pico draws its seed and journals the game's header."""
     state = read_flash(flash, work / "state-setup")
     setup = plan(game, options, seats, state, "setup")
     return run(flash, work / "run-setup", _end_of(setup["presses"]),
-               presses(setup["presses"], BOOTED_S))
+               presses(setup["presses"], BOOTED_S), uf2=uf2)
 
 
 def finish(flash: Path, work: Path, game: str, options: dict, seats: list[int],
-           cut_at=None, linked: Linked | None = None) -> Played:
+           cut_at=None, linked: Linked | None = None, uf2: Path | None = None) -> Played:
     """Play the game the Pico on `flash` has started to its standings by
     pressing buttons. `cut_at(plan, scenario)` may give a time (simulated
     seconds after power-on) to cut the power in the boot about to play `plan`
@@ -425,7 +516,8 @@ def finish(flash: Path, work: Path, game: str, options: dict, seats: list[int],
         until = scenario[-1]["t"] + 1.5 if cut is None else cut
         if linked is not None and cut is None:
             until += LINK_EXTRA_S
-        runs.append(run(flash, work / f"run{len(runs)}", until, scenario, linked=linked))
+        runs.append(run(flash, work / f"run{len(runs)}", until, scenario, linked=linked,
+                        uf2=uf2))
         runs[-1].resumed_ms = first_pixels(runs[-1], scenario[0]["t"])
         if cut is None:
             break

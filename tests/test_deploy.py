@@ -73,15 +73,19 @@ def test_one_changed_file_is_the_only_one_sent_and_the_app_is_stopped_first(boar
     before = deployrig.held(board.flash)
     out = deployed(board, fw)
     assert out.how.startswith("stopped the app")
-    assert [(c.action, c.path) for c in out.plan.changes] == [("change", "catnip/remote.mpy")]
+    # The module, and the release note with the new sources' digest.
+    assert [(c.action, c.path) for c in out.plan.changes] == [
+        ("change", "catnip/remote.mpy"), ("change", bundle.RELEASE[:-3] + ".mpy")]
     after = deployrig.held(board.flash)
-    assert {p for p in after if after[p] != before.get(p)} == {"catnip/remote.mpy", MANIFEST}
-    size = out.plan.changes[0].size
-    assert out.sent < 2 * size + 6000, (out.sent, size)  # base64 and the steps around it
+    assert {p for p in after if after[p] != before.get(p)} == {
+        "catnip/remote.mpy", "catnip/release.mpy", MANIFEST}
+    size = sum(c.size for c in out.plan.changes)
+    assert out.sent < 2 * size + 8000, (out.sent, size)  # base64 and the steps around it
     assert out.sent * 20 < whole.sent
-    # A change that compiles to the same bytes (a comment) sends nothing.
+    assert out.hello["src"] == bundle.digest(fw) and out.hello["build"] == "files"
+    # A change that compiles to the same bytes (a comment) sends only the new digest.
     remote.write_text(remote.read_text() + "# a note\n")
-    assert deployed(board, fw).plan.changes == []
+    assert [c.path for c in deployed(board, fw).plan.changes] == ["catnip/release.mpy"]
 
 
 def test_dry_run_lists_added_changed_and_removed_with_their_bytes_and_writes_nothing(board,
@@ -103,8 +107,8 @@ def test_dry_run_lists_added_changed_and_removed_with_their_bytes_and_writes_not
                              ("-", "catnip/highscores.mpy", removed)):
         assert any(line.split()[:5] == ["│", mark, "│", path, "│"] and f"{size:,}" in line
                    for line in result.output.splitlines()), (path, result.output)
-    assert "1 added, 1 changed, 1 removed" in result.output
-    total = sizes["catnip/extra.mpy"] + sizes["catnip/sound.mpy"]
+    assert "1 added, 2 changed, 1 removed" in result.output  # and the sources' new digest
+    total = sizes["catnip/extra.mpy"] + sizes["catnip/sound.mpy"] + sizes["catnip/release.mpy"]
     assert f"{total:,} bytes to send" in result.output
     assert "the table is up: firmware 0.1.0, board direct, 4 stations" in result.output
 
@@ -301,3 +305,35 @@ def test_deploy_help_names_every_option():
     for option in ("--port", "--board", "--calibration", "--dry-run", "--all", "--no-restart",
                    "--firmware"):
         assert option in out
+
+
+def test_a_dry_run_on_a_fresh_board_lists_everything_and_leaves_it_at_its_repl(board):
+    result = CliRunner().invoke(main, ["deploy", "--port", board.port, "--board", "direct",
+                                       "--dry-run"], terminal_width=120)
+    assert result.exit_code == 0, result.output
+    assert os.listdir(board.flash) == []
+    added = len(bundle.firmware("x64")) + 1  # and board.json
+    assert f"{added} added, 0 changed, 0 removed" in result.output
+    assert "the table is up" not in result.output  # nothing there to start
+    with serial.Serial(board.port, timeout=0.5) as port:
+        port.write(b"\r")
+        assert port.read(64).endswith(b">>> ")  # the friendly REPL, as it was found
+
+
+def test_mpremote_is_pinned_to_the_release_whose_serial_transport_pico_uses():
+    """pico.py drives mpremote's SerialTransport (read_until, exec_raw,
+    in_raw_repl), which is not a public API: the next release may change it."""
+    import tomllib
+    from importlib.metadata import version
+
+    from packaging.requirements import Requirement
+    from packaging.version import Version
+
+    root = bundle.FIRMWARE.parent
+    deps = tomllib.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]
+    spec = next(Requirement(d) for d in deps if Requirement(d).name == "mpremote").specifier
+    pinned = next(line for line in (root / "requirements-dev.txt").read_text().splitlines()
+                  if line.startswith("mpremote=="))
+    assert Version(version("mpremote")) in spec
+    assert Version(pinned.split("==")[1]) in spec
+    assert Version("1.30.0") not in spec and Version("1.28.0") not in spec

@@ -30,11 +30,15 @@ PURE = {
 LAPTOP_MAY = tuple(PURE) + ("catnip", "catnip.version")
 # Who may import `machine`: the drivers and the hardware layer that builds them ...
 MACHINE_ROOMS = ("catnip.drivers", "catnip.hardware")
-# ... and these lazy uses, each inside one function that runs on the Pico only.
+# ... and these lazy uses, each inside one function that runs on the Pico only
+# (None: the whole module is such a use).
 LAZY_MACHINE = {
     ("catnip.boot", "_show_problems"),  # a board that failed its checks: one I2C display
     ("catnip.line", "_uid"),  # the Pico's unique id, read once per boot
     ("catnip.remote", "_clock"),  # the laptop's time set on the Pico's RTC
+    # The first power-up's bus survey (no board.json yet): a module that boot
+    # imports only then, from one function, and drops.
+    ("catnip.detect", None),
 }
 
 

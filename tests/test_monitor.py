@@ -118,3 +118,17 @@ def test_sessions_list_and_show(tmp_path):
     verified = runner.invoke(main, ["replay", str(sid), "--verify", "--store", str(path)])
     assert verified.exit_code == 0, verified.output
     assert runner.invoke(main, ["sessions", "show", "7", "--store", str(path)]).exit_code == 1
+
+
+def test_the_monitor_says_which_build_the_table_runs_and_when_it_is_not_this_one():
+    from catnip_host import bundle
+
+    mirror = Mirror()
+    mirror.table_build({"fw": bundle.VERSION, "src": bundle.digest(), "build": "image"})
+    assert f"runs catnip {bundle.VERSION} from the catnip image, sources {bundle.digest()}: " \
+        "the same as this catnip's" in mirror.feed[-1]
+    mirror.table_build({"fw": "0.0.9", "src": "0123456789ab", "build": "files"})
+    shown = mirror.feed[-1]
+    assert "NOTE: the table runs catnip 0.0.9 from .mpy files on its flash, sources " \
+        "0123456789ab, but this catnip is" in shown
+    assert "`catnip flash` (or `catnip deploy` to keep stock MicroPython)" in shown

@@ -20,6 +20,7 @@ ONCE = {
     ("catnip/app.py", "__init__"),  # the Pico's clock, bound at start
     ("catnip/boot.py", "_read_board"),
     ("catnip/boot.py", "_back_held"),
+    ("catnip/boot.py", "_confirmed"),  # a first power-up waits for OK
     ("catnip/boot.py", "_show_all"),
     ("catnip/boot.py", "_show_problems"),
     ("catnip/drivers/buttons.py", "__init__"),

@@ -159,7 +159,8 @@ def test_the_state_is_the_frames_and_nothing_else():
     bytes; a frame that changes nothing a page shows is not sent again."""
     sent: list[list[bytes]] = [[], []]
     mirrors = [LiveMirror(sent[0].append), LiveMirror(sent[1].append)]
-    frames = [("begin", {"gid": 1, "header": {"game": "heist"}, "seats": [0, 1], "moves": 0}),
+    header = {"game": "heist", "config": {}, "seed_commit": "0" * 64}
+    frames = [("begin", {"gid": 1, "header": header, "seats": [0, 1], "moves": 0}),
               ("snap", {"gid": 1, "game": "heist", "public": {"round": 1}}),
               ("say", {"text": "Station 2: not answering"})]
     for m in mirrors:

@@ -2,9 +2,13 @@
 # is wrong in words a player understands, never with a traceback. main.py
 # then drops this module (its code is needed only now) and serves the app.
 #
-# A missing or broken board.json is shown on every panel that answers at
-# the usual places (both shipped layouts) and on the serial line. BACK held
-# on any station at power-up leaves the REPL to whoever is at the laptop.
+# With no board.json (a first power-up), the wiring is matched against the
+# shipped layouts (catnip.detect): a match is shown on the stations and
+# written as board.json once a person presses OK; no match is named, with
+# what answered and what is missing. A broken board.json is shown on every
+# panel that answers at the usual places (both shipped layouts) and on the
+# serial line. BACK held on any station at power-up leaves the REPL to
+# whoever is at the laptop.
 import sys
 
 BOARD_FILE = "board.json"
@@ -26,14 +30,23 @@ def main():
     board = _read_board()
     if board is None:
         return None
-    from catnip.hardware import Hardware
-
-    hw = Hardware(board, len(board.stations))
+    hw = hardware(board)
     if _back_held(hw):
         say("BACK held at power-up: the app is skipped and the REPL is yours")
         _show_all(hw, ["REPL mode", "BACK was held", "at power-up"])
         return None
     return start(board, hw)
+
+
+def hardware(board):
+    """The drivers of every station of `board`. The board's station
+    descriptions are done with then (the drivers hold what they need), so
+    they leave the heap: some 1.6 KB on seven stations."""
+    from catnip.hardware import Hardware
+
+    hw = Hardware(board, len(board.stations))
+    board.stations = None
+    return hw
 
 
 def start(board, hw):
@@ -58,9 +71,8 @@ def _read_board():
     try:
         os.stat(BOARD_FILE)
     except OSError:
-        _broken(["no board.json on the Pico: copy firmware/boards/direct.json or mux.json "
-                 "to it as board.json (mpremote cp firmware/boards/direct.json :board.json)"])
-        return None
+        if not _first_power_up():
+            return None
     from catnip.board import load
     from catnip.layout import BoardError
 
@@ -71,6 +83,71 @@ def _read_board():
         return None
     finally:
         forget("catnip.board")
+
+
+NO_BOARD = ("no board.json on the Pico: run `catnip deploy --board direct` (or mux), or copy "
+            "firmware/boards/direct.json or mux.json to it as board.json (mpremote cp "
+            "firmware/boards/direct.json :board.json)")
+
+
+def _first_power_up():
+    """No board.json: the wiring matched against the shipped layouts and
+    shown; board.json is written once a person presses OK on a station.
+    Whether it was written."""
+    try:
+        from catnip.detect import survey
+    except ImportError:  # a tree run as source has no shipped boards made
+        _broken([NO_BOARD])
+        return False
+    from catnip import forget
+
+    board, found, missing = survey()
+    forget("catnip.detect")
+    if board is None:
+        _broken(["no board.json, and the wiring matches no shipped layout. Answering: "
+                 + ("; ".join(found) or "nothing") + ". Missing: " + "; ".join(missing)])
+        return False
+    from catnip.board import parse
+
+    layout = parse(board)
+    forget("catnip.board")
+    hw = hardware(layout)
+    n = len(hw.screens)
+    say("no board.json yet. Found: " + "; ".join(found) + "." +
+        "".join(" " + text + "." for text in missing) +
+        " Press OK on a station to save the %s layout with %d stations as board.json, or BACK "
+        "to keep the REPL (nothing is written)" % (board["name"], n))
+    _show_all(hw, ["%s layout, %d" % (board["name"], n),
+                   "stations%s" % (" + table" if board.get("table") else ""),
+                   "OK: save board.json", "BACK: REPL, no save"])
+    if not _confirmed(hw):
+        say("board.json not written: the REPL is yours")
+        _show_all(hw, ["REPL mode", "board.json not", "written"])
+        return False
+    from catnip import flashfile
+
+    flashfile.save(BOARD_FILE, board)
+    say("board.json written: the %s layout with %d stations" % (board["name"], n))
+    return True
+
+
+def _confirmed(hw):
+    """Wait for OK (True) or BACK (False) on any station."""
+    from time import sleep_ms, ticks_ms
+
+    from catnip.drivers.debounce import PRESS
+    from catnip.keys import BACK, OK
+
+    while True:
+        hw.flush(ticks_ms())
+        hw.poll(ticks_ms())
+        while True:
+            ev = hw.next()
+            if ev is None:
+                break
+            if ev[1] == PRESS and ev[2] in (OK, BACK):
+                return ev[2] == OK
+        sleep_ms(10)
 
 
 def _back_held(hw):
@@ -98,7 +175,7 @@ def _missing(board, hw):
     from catnip.screen import SCREEN
 
     out = []
-    for k in range(len(board.stations)):
+    for k in range(len(hw.screens)):
         gone = hw.missing(k)
         if gone & (1 << SCREEN):
             out.append("Station %d: screen not answering: check its cable" % (k + 1))

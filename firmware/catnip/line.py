@@ -14,11 +14,13 @@
 # refused, whatever else arrives is answered with an "err" frame naming the
 # problem. The line never blocks and never costs a station a press.
 import select
+from array import array
 
 from catnip import wire
 
 MAX_IN = 256
 RING_BYTES = 4096
+_SHORTEST = 16  # bytes: no frame is shorter (marker, version, seq, kind, CRC)
 _NL = 10
 _BETWEEN = -1  # not in a frame: a printable byte makes the line stray
 _SKIP = -2  # the rest of a refused command, up to its newline
@@ -38,9 +40,15 @@ class Line:
         self.seq = 0  # the newest stream frame's number
         self.boot = boot or _boot_id()  # tells a laptop that seqs started again
         self.re = 0  # the command being answered
-        self._ring = []  # the newest stream frames, oldest first
-        self._kept = 0  # their bytes
-        self._ring_bytes = ring
+        # The newest stream frames back to back in one buffer, the oldest
+        # overwritten: frames kept a while as objects of their own would
+        # leave holes all over the Pico's heap as they go.
+        self._ring = bytearray(ring)
+        self._lens = array("H", bytes(2 * (ring // _SHORTEST + 1)))  # each frame's bytes
+        self._first = 0  # index in _lens of the oldest frame kept
+        self._count = 0  # frames kept
+        self._start = 0  # where in _ring the oldest begins
+        self._used = 0  # bytes kept
         self._in = bytearray(MAX_IN)
         self._n = _BETWEEN  # bytes of the frame being read, or _BETWEEN, _SKIP
         self._stray = False  # a line that is not a frame is being read
@@ -78,11 +86,34 @@ class Line:
             pass  # nobody listening: the ring keeps what a laptop may ask again
 
     def _keep(self, frame):
-        ring = self._ring
-        ring.append(frame)
-        self._kept += len(frame)
-        while self._kept > self._ring_bytes and len(ring) > 1:
-            self._kept -= len(ring.pop(0))
+        ring, size, n = self._ring, len(self._ring), len(frame)
+        while self._count and (self._used + n > size or self._count == len(self._lens)):
+            gone = self._lens[self._first]  # the oldest makes room
+            self._first = (self._first + 1) % len(self._lens)
+            self._start = (self._start + gone) % size
+            self._used -= gone
+            self._count -= 1
+        if n > size:
+            return  # longer than the ring: a laptop that missed it hears of a gap
+        at = (self._start + self._used) % size
+        head = min(n, size - at)
+        view = memoryview(frame)
+        ring[at:at + head] = view[:head]
+        ring[:n - head] = view[head:]
+        self._lens[(self._first + self._count) % len(self._lens)] = n
+        self._count += 1
+        self._used += n
+
+    def _kept(self, index):
+        """The `index`-th frame kept (0: the oldest), as bytes."""
+        size, at = len(self._ring), self._start
+        for i in range(index):
+            at += self._lens[(self._first + i) % len(self._lens)]
+        at %= size
+        n = self._lens[(self._first + index) % len(self._lens)]
+        if at + n <= size:
+            return bytes(self._ring[at:at + n])
+        return bytes(self._ring[at:]) + bytes(self._ring[:at + n - size])
 
     def resync(self, after):
         """Every stream frame after `after` again, a "gap" frame first for
@@ -91,11 +122,11 @@ class Line:
             self.error("resync from %d: this table's newest frame is %d; it has restarted "
                        "since, say hello" % (after, self.seq))
             return
-        oldest = self.seq - len(self._ring) + 1
+        oldest = self.seq - self._count + 1
         if after + 1 < oldest:
             self.send("gap", first=after + 1, last=oldest - 1)
-        for frame in self._ring[max(0, after + 1 - oldest):]:
-            self._write(frame)
+        for i in range(max(0, after + 1 - oldest), self._count):
+            self._write(self._kept(i))
         self.send("synced", last=self.seq)
 
     # ---- in -----------------------------------------------------------------

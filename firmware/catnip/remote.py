@@ -17,10 +17,12 @@ class Remote:
         getattr(self, "_" + word)(self.app.line, fields)
 
     def _hello(self, line, fields):
+        from catnip.version import build
+
         app = self.app
         line.send("hello", app="catnip", fw=FIRMWARE, board=app.hw.board.name,
                   stations=app.stations, game=app.name if app.game is not None else None,
-                  gid=app.gid)
+                  gid=app.gid, **build())
 
     def _snapshot(self, line, fields):
         self.app.send("snap")

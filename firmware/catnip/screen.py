@@ -31,6 +31,7 @@ _STATUS_OFF = const(0x40)  # status byte D6: display off (datasheet 8.1.5, comma
 _CONTRAST = const(1)
 _INVERT = const(2)
 _SLEEP = const(4)
+_STATUS = bytearray(1)  # the status byte read by a probe: one for every panel
 
 
 class Screen(SSD1306):
@@ -52,7 +53,6 @@ class Screen(SSD1306):
         self._inverted = False
         self._asleep = False
         self._pending = 0  # settings to send at the next flush
-        self._status = bytearray(1)
         self._cold = True  # the panel needs initialising
         super().__init__(i2c, oled["addr"], oled["height"], oled["flip"])
 
@@ -131,8 +131,8 @@ class Screen(SSD1306):
         self._pending = 0
 
     def _probe(self):
-        self.i2c.readfrom_into(self.addr, self._status)
-        if self._status[0] & _STATUS_OFF and not self._asleep:
+        self.i2c.readfrom_into(self.addr, _STATUS)
+        if _STATUS[0] & _STATUS_OFF and not self._asleep:
             self.restarts += 1
             self._cold = True
 

@@ -66,7 +66,8 @@ MESSAGES = {
     "lost": (STREAMED, {"gid": "n", "game": "s", "status": "s", "why": "s"}),
     "snap": (PUSHED, {"gid": "n?", "game": "s?", "public": "d?"}),
     "hello": (ANSWER, {"proto": "n", "fw": "s", "board": "s", "uid": "s", "boot": "s",
-                       "last": "n", "stations": "n", "game": "s?", "gid": "n?"}),
+                       "last": "n", "stations": "n", "game": "s?", "gid": "n?",
+                       "src": "s?", "build": "s?"}),  # build: "image", "files" or "source"
     "synced": (ANSWER, {"last": "n"}),
     "gap": (ANSWER, {"first": "n", "last": "n"}),
     "games": (ANSWER, {"games": [("n", "s")]}),

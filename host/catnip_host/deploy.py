@@ -9,13 +9,20 @@ anything else inside catnip/ (a module that was renamed, a source file left by
 mip that would be imported instead of its .mpy), are removed. The journal,
 setup and high scores are never touched.
 
+On a Pico running the catnip image (catnip frozen into its MicroPython) the
+firmware is the image's: only the table's own files (board.json, a
+calibration) are written, and a catnip/ folder, main.py or manifest left by
+an earlier deploy onto stock MicroPython is removed (on the flash, catnip/
+would be imported instead of the frozen code).
+
 Steps: stop the app, read what the board holds, check that it loads this
-compiler's .mpy files, then (unless a dry run) drop the manifest, write each
+compiler's .mpy files (stock MicroPython), then (unless a dry run) drop the manifest, write each
 file beside its old one and rename it over, remove the stale ones, write the
 new manifest, read every written file's hash back, import each written module
 afresh and load board.json with the board's own code, and restart: the app
 must answer hello. A deploy cut short leaves no manifest, so the next one sends
-everything again.
+everything again. A dry run writes nothing and leaves the board as it found
+it: an app it stopped is started again, a board found at its REPL stays there.
 """
 
 from __future__ import annotations
@@ -53,7 +60,7 @@ class Plan:
     changes: list[Change]
     write: list[Item]
     remove: list[str]
-    manifest: dict
+    manifest: dict | None  # None: the catnip image holds the firmware
     unchanged: int
 
     @property
@@ -72,12 +79,15 @@ class Outcome:
     checked: list[str] = field(default_factory=list)
     hello: dict | None = None
     heard: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what the deploy found, for the person
 
 
 def plan(items: list[Item], configs: list[Item], board: dict, resend: bool = False) -> Plan:
     """The changes that bring a board (as Pico.survey saw it) to `items` (the
-    firmware) and `configs` (board.json, calibration.json)."""
+    firmware: none on the catnip image) and `configs` (board.json,
+    calibration.json)."""
     files: dict[str, int] = board["files"]
+    image = board.get("image") is not None
     old = (board.get("manifest") or {}).get("files") or {}
     changes, write = [], []
     for item in items:
@@ -98,9 +108,12 @@ def plan(items: list[Item], configs: list[Item], board: dict, resend: bool = Fal
     known = shipped | {MANIFEST, bundle.BOARD_FILE, bundle.CALIBRATION_FILE}
     ours = set(old) | {p for p in files if p.startswith(PACKAGE + "/")
                        or p.endswith(".part") and p[:-5] in known}  # a write cut short
+    if image:
+        ours.add(MANIFEST)  # the image needs none: its firmware is frozen
     remove = sorted(p for p in ours - shipped if files.get(p, -1) >= 0)
     changes += [Change("remove", p, files[p]) for p in remove]
-    manifest = {"catnip": bundle.VERSION, "files": {i.path: i.sha[:SHORT] for i in items}}
+    manifest = None if image else {"catnip": bundle.VERSION,
+                                   "files": {i.path: i.sha[:SHORT] for i in items}}
     return Plan(changes, write, remove, manifest, len(items) + len(configs) - len(write))
 
 
@@ -136,13 +149,13 @@ def deploy(port: str | None, board_file: Path | None = None, calibration: Path |
                 pico.transport.exit_raw_repl()
             raise
         show(todo)
-        outcome = Outcome(todo, how)
+        outcome = Outcome(todo, how, notes=_notes(held, todo, firmware))
         if not dry_run and not (not todo.changes and held.get("manifest") == todo.manifest):
             _apply(pico, todo, held, say)
             outcome.checked = _check(pico, todo)
             say(f"checked: {len(todo.write)} file(s) read back, "
                 f"{len(_modules(todo.write))} module(s) imported, board.json loads")
-        if not restart:
+        if not restart or dry_run and not pico.stopped_app:
             pico.transport.exit_raw_repl()  # the friendly REPL, for whoever is at the laptop
         else:
             outcome.hello = pico.restart()
@@ -166,7 +179,7 @@ def _survey(pico: Pico, configs: list[Item], keep_board: bool, firmware: Path,
     if keep_board and bundle.BOARD_FILE not in held["files"]:
         raise DeployError("the Pico has no board.json yet: choose the table's wiring with "
                           "--board direct, --board mux or --board PATH")
-    items = bundle.firmware(bundle.arch_of(held["mpy"]), firmware)
+    items = [] if held.get("image") else bundle.firmware(bundle.arch_of(held["mpy"]), firmware)
     todo = plan(items, configs, held, resend)
     free = held.get("free")
     freed = sum(max(0, held["files"].get(i.path, 0)) for i in todo.write)
@@ -177,8 +190,27 @@ def _survey(pico: Pico, configs: list[Item], keep_board: bool, firmware: Path,
     return held, todo
 
 
+def _notes(held: dict, todo: Plan, firmware: Path) -> list[str]:
+    """What the deploy found on the Pico, in words."""
+    image = held.get("image")
+    if image is None:
+        return ["the Pico runs MicroPython without catnip in it: catnip goes onto its flash "
+                "as .mpy files, which load into the heap; the catnip image (`catnip flash`) "
+                "runs them from flash and leaves far more heap for play"]
+    out = [f"the Pico runs the catnip image {image['fw']} (sources {image['src']}): the "
+           "firmware is in the image, so only the table's own files go onto its flash"]
+    if any(p.startswith(PACKAGE + "/") for p in todo.remove):
+        out.append("the catnip/ folder an earlier deploy left on the flash is removed: it "
+                   "would run instead of the image's own code")
+    ours = bundle.digest(firmware)
+    if image["src"] != ours:
+        out.append(f"the image was built from other sources ({image['src']}) than this "
+                   f"catnip's ({ours}): `catnip flash` puts this catnip's image on the Pico")
+    return out
+
+
 def _apply(pico: Pico, todo: Plan, held: dict, say: Callable[[str], None]) -> None:
-    if held.get("manifest") is not None:
+    if held.get("manifest") is not None and todo.manifest is not None:
         pico.remove(MANIFEST)  # until the new one is written, the next deploy sends everything
     folders = {p for p, size in held["files"].items() if size < 0}
     for item in todo.write:
@@ -195,10 +227,13 @@ def _apply(pico: Pico, todo: Plan, held: dict, say: Callable[[str], None]) -> No
         say(f"removed {path}")
     left = {p for p in held["files"] if p not in todo.remove} | {i.path for i in todo.write}
     for folder in sorted(folders, key=len, reverse=True):
-        if folder.startswith(PACKAGE + "/") and not any(p.startswith(folder + "/") for p in left):
+        if (folder == PACKAGE or folder.startswith(PACKAGE + "/")) \
+                and not any(p.startswith(folder + "/") for p in left):
             pico.rmdir(folder)
             left.discard(folder)
-    pico.write(MANIFEST, json.dumps(todo.manifest, separators=(",", ":")).encode())
+            say(f"removed the folder {folder}")
+    if todo.manifest is not None:
+        pico.write(MANIFEST, json.dumps(todo.manifest, separators=(",", ":")).encode())
 
 
 def _modules(items: list[Item]) -> list[str]:
@@ -210,9 +245,10 @@ def _check(pico: Pico, todo: Plan) -> list[str]:
     """Every written file's hash read back, each written module imported
     afresh, board.json loaded by the board's catnip.board."""
     paths = [i.path for i in todo.write]
-    got = pico.hashes(paths + [MANIFEST])
+    manifest = [MANIFEST] if todo.manifest is not None else []
+    got = pico.hashes(paths + manifest)
     bad = [i.path for i in todo.write if got.get(i.path) != i.sha]
-    if bad or got.get(MANIFEST) is None:
+    if bad or manifest and got.get(MANIFEST) is None:
         raise DeployError("the Pico's copy of %s differs from what was sent: run `catnip deploy "
                           "--all` to send everything again" % (", ".join(bad) or MANIFEST))
     result = pico.imports(_modules(todo.write), bundle.BOARD_FILE)

@@ -77,6 +77,13 @@ class Mirror:
             self.feed.append(f"» game {f['gid']} ({TITLES.get(f['game'], f['game'])}, "
                              f"{f['status']}) is gone from the table's journal: {f['why']}")
 
+    def table_build(self, hello: dict) -> None:
+        """The table said hello: which catnip it runs, against this one's."""
+        from catnip_host.image import agreement
+
+        same, sentence = agreement(hello)
+        self.note(sentence if same else "NOTE: " + sentence)
+
     def note(self, text: str) -> None:
         """Something the laptop's side has to say (a gap, a pull, an error)."""
         self.feed.append(f"[laptop] {text}")
@@ -199,10 +206,22 @@ def watch(port: str | None, store: Store, console=None) -> None:
         if plain:
             line(mirror.status)
 
+    told: list[dict] = []  # the hello whose build was told
+
+    def tell_build() -> None:
+        if keeper.hello and (not told or told[-1] is not keeper.hello):
+            told.append(keeper.hello)
+            mirror.table_build(keeper.hello)
+
     if plain:
         mirror.feed = _Told(line)
+
+        def heard() -> bool:
+            tell_build()
+            return False
+
         try:
-            serve(keeper, lambda: False, status)
+            serve(keeper, heard, status)
         except KeyboardInterrupt:
             pass
         finally:
@@ -210,6 +229,7 @@ def watch(port: str | None, store: Store, console=None) -> None:
         return
     with Live(mirror.render(), console=console, refresh_per_second=8, screen=False) as live:
         def until() -> bool:
+            tell_build()
             if mirror.changed:
                 live.update(mirror.render())
             return False

@@ -173,7 +173,8 @@ class Pico:
     def survey(self, configs: tuple[str, ...]) -> dict:
         """What the board holds: its .mpy format, every file (path: size; a
         folder as -1), the manifest if any, the SHA-256 of each of `configs`
-        present, and the free flash."""
+        present, the free flash, and the catnip frozen into its MicroPython
+        ({"fw", "src"}: the catnip image) or None (a stock MicroPython)."""
         return self.result(_SURVEY % (configs,))
 
     def write(self, path: str, data: bytes) -> None:
@@ -214,6 +215,11 @@ class Pico:
         until it answers: its hello fields, or None if it did not answer."""
         self.transport.exit_raw_repl()
         self.transport.serial.write(b"\x04")  # at the friendly REPL: soft reboot, main.py runs
+        return self.hello()
+
+    def hello(self) -> dict | None:
+        """Ask the app hello until it answers (for up to waits.boot seconds):
+        its hello fields, or None if it did not answer."""
         deadline = time.monotonic() + self.waits.boot
         while time.monotonic() < deadline:
             self.command("hello")
@@ -257,14 +263,29 @@ try:
 except (OSError,ValueError):
  _m=None
 _s=os.statvfs('.') if hasattr(os,'statvfs') else None
+def _drop():
+ for k in [k for k in sys.modules if k=='catnip' or k.startswith('catnip.')]:
+  del sys.modules[k]
+_p=sys.path[:]
+_drop()
+sys.path[:]=['.frozen']
+try:
+ import catnip.release as _r
+ _i={'fw':_r.VERSION,'src':_r.SOURCES} if _r.FROZEN else None
+except ImportError:
+ _r=_i=None
+sys.path[:]=_p
+_drop()
 print(json.dumps({'mpy':getattr(sys.implementation,'_mpy',0),'files':_f,'manifest':_m,
- 'configs':{p:_sha(p) for p in %r if p in _f},'free':_s[0]*_s[3] if _s else None}))
-del _walk,_f,_m,_s
+ 'configs':{p:_sha(p) for p in %r if p in _f},'free':_s[0]*_s[3] if _s else None,
+ 'image':_i}))
+del _walk,_f,_m,_s,_p,_i,_r,_drop
 """
 
 _HASHES = _SHA + """\
 import json
 _h={}
+_p=None
 for _p in %r:
  try:
   _h[_p]=_sha(_p)

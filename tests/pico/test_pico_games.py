@@ -1,5 +1,5 @@
-"""A game of each title on the emulated RP2040, deployed with `catnip deploy` and
-booted from board.json, played by pressing buttons in the bench's scenario;
+"""A game of each title on the emulated RP2040, on the catnip image with
+board.json put there by `catnip deploy`, played by pressing buttons in the bench's scenario;
 the standings read off the panels. Kept short (the bench runs at about a fifth
 of real time): Meow Heist with two players, Stack O' Cats with two, Purrfect
 as the scorekeeper for four."""
@@ -28,8 +28,38 @@ GAMES = [
 
 
 @pytest.mark.xdist_group("heist")
-def test_deploy_puts_the_compiled_firmware_on_flash(deployment, tmp_path):
+def test_deploy_onto_the_image_writes_only_board_json(deployment, tmp_path):
     flash, outcome = deployment
+    copy = pico_rig.read_flash(flash, tmp_path / "fs", ("catnip", "main.py", "board.json",
+                                                        MANIFEST))
+    got = sorted(p.relative_to(copy).as_posix() for p in copy.rglob("*") if p.is_file())
+    assert got == ["board.json"]
+    assert json.loads((copy / "board.json").read_text()) == pico_rig.board7()
+    assert [(c.action, c.path) for c in outcome.plan.changes] == [("add", "board.json")]
+    assert outcome.notes[0].startswith(f"the Pico runs the catnip image {bundle.VERSION} "
+                                       f"(sources {bundle.digest()})")
+
+
+@pytest.mark.xdist_group("others")
+def test_deploy_onto_the_image_removes_what_an_mpy_deploy_left(pico, tmp_path):
+    stale = {"catnip/__init__.mpy": b"M", "catnip/rules/heist.mpy": b"M",
+             "main.py": pico_rig.MAIN.read_bytes(),
+             MANIFEST: json.dumps({"files": {"main.py": "0"}}).encode()}
+    pico_rig.put(pico, stale)
+    outcome = pico_rig.deploy(pico, tmp_path)
+    assert sorted(c.path for c in outcome.plan.changes if c.action == "remove") == sorted(stale)
+    assert any("catnip/ folder" in note for note in outcome.notes), outcome.notes
+    copy = pico_rig.read_flash(pico, tmp_path / "fs", tuple(stale) + ("catnip",))
+    assert not any(p.is_file() for p in copy.rglob("*"))
+    clean(pico_rig.run(pico, tmp_path / "boot", pico_rig.BOOTED_S))  # the frozen app starts
+
+
+@pytest.mark.xdist_group("others")
+def test_stock_micropython_takes_the_mpy_files_boots_and_plays(tmp_path):
+    """For a maker who already runs MicroPython: the firmware deployed as .mpy
+    files onto the stock image, then a short game to its standings."""
+    flash = tmp_path / "stock.img"
+    outcome = pico_rig.deploy(flash, tmp_path, uf2=pico_rig.STOCK)
     items = bundle.firmware("armv6m")  # what the rp2 build reported it runs
     names = tuple({i.path.split("/")[0] for i in items} | {"board.json", MANIFEST})
     copy = pico_rig.read_flash(flash, tmp_path / "fs", names)
@@ -37,9 +67,15 @@ def test_deploy_puts_the_compiled_firmware_on_flash(deployment, tmp_path):
     assert got == sorted([i.path for i in items] + ["board.json", MANIFEST])
     for item in items:
         assert (copy / item.path).read_bytes() == item.data, item.path
-    assert json.loads((copy / "board.json").read_text()) == pico_rig.board7()
-    assert outcome.how == "found it at the REPL"
-    assert {c.action for c in outcome.plan.changes} == {"add"}
+    assert "catnip image (`catnip flash`)" in outcome.notes[0]
+    game, options, seats = "stack", {"mode": "composure", "black_cat": False,
+                                     "draw": "digital"}, [0, 1]
+    clean(pico_rig.start(flash, tmp_path, game, options, seats, uf2=pico_rig.STOCK))
+    played = pico_rig.finish(flash, tmp_path, game, options, seats, uf2=pico_rig.STOCK)
+    for run in played.runs:
+        clean(run)
+    standings_shown(played, seats)
+    assert journaled_result(played.journal)[0] == "finished"
 
 
 @pytest.mark.parametrize(("game", "options", "seats"), GAMES)

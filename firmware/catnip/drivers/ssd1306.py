@@ -44,6 +44,11 @@ _PUMP_OFF = const(0x10)
 _OUT = bytearray(4 + WIDTH)
 _OUT[3] = _CTRL_DATA
 _OUT_VIEWS = [memoryview(_OUT)[3:4 + n * _BAND] for n in range(9)]
+# Commands leave from module-wide buffers too: every transfer is complete
+# when writeto() returns, so the panels share them (no heap per panel).
+_WINDOW = bytearray((_CTRL_CMD, 0x21, 0, 0, 0x22, 0, 0))  # columns, then pages
+_CMD1 = bytearray((_CTRL_CMD, 0))  # a command alone
+_CMD2 = bytearray((_CTRL_CMD, 0, 0))  # a command and its parameter
 
 
 class Canvas(framebuf.FrameBuffer):
@@ -137,9 +142,6 @@ class SSD1306:
         self.frame = bytearray(self.pages * WIDTH)  # what the panel is to show
         self._marks = bytearray(self.pages)  # per page: the bands not sent yet
         self._unsent = False  # some mark is set
-        self._window = bytearray((_CTRL_CMD, 0x21, 0, 0, 0x22, 0, 0))
-        self._cmd1 = bytearray((_CTRL_CMD, 0))  # a command alone
-        self._cmd2 = bytearray((_CTRL_CMD, 0, 0))  # a command and its parameter
         self._flipped = flip
         self._contrast = contrast
         self._resend = True
@@ -184,9 +186,9 @@ class SSD1306:
 
     def _command(self, op, arg=-1):
         if arg < 0:
-            buf = self._cmd1
+            buf = _CMD1
         else:
-            buf = self._cmd2
+            buf = _CMD2
             buf[2] = arg
         buf[1] = op
         self.i2c.writeto(self.addr, buf)
@@ -251,7 +253,7 @@ class SSD1306:
 
     def _send(self, top, last, span):
         first, end = span >> 3, span & 7
-        window = self._window
+        window = _WINDOW
         window[2] = first * _BAND
         window[3] = end * _BAND + _BAND - 1
         window[5] = top

@@ -1,0 +1,9 @@
+# What the catnip image freezes into MicroPython for the Pico (`make
+# firmware` builds it; docs/pico.md has the recipe): the RPI_PICO board's
+# usual modules, the catnip package and the image's main.py. Paths are
+# relative to this folder. The build adds catnip/release.py (the version and
+# the digest of these sources) and catnip/shipped.py (the shipped boards,
+# for a first power-up without board.json) from its own folder.
+include("$(PORT_DIR)/boards/manifest.py")
+package("catnip")
+module("main.py", base_path="image")
