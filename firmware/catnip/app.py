@@ -119,9 +119,7 @@ class App:
         loads from flash (a few hundred ms on the Pico): its station says so
         at once. The game's own screens follow on every station."""
         fb = self.hw.canvas
-        draw.clear(fb)
-        draw.title(fb, "catnip")
-        draw.paragraph(fb, what, 3)
+        draw.page(fb, what, 3)
         self._canvas = None
         screen = self.hw.screens[self.pressed]
         screen.take(fb)
@@ -483,11 +481,7 @@ class App:
     def _draw(self, k, fb, scene):
         scene.draw(k, fb)
         if self.notices:
-            lines = draw.wrap(self.notices[0])[:3]
-            top = draw.ROWS - len(lines)
-            fb.fill_rect(0, top * 8 - 1, 128, 64 - top * 8 + 1, 1)
-            for i, line in enumerate(lines):
-                fb.text(line, 0, (top + i) * 8, 0)
+            draw.notice(fb, self.notices[0])
 
     def redraw_table(self):
         fb = self.hw.canvas
@@ -495,10 +489,7 @@ class App:
         if self.scene.kind == "play":
             self.scene.draw_table(fb)
         else:
-            draw.clear(fb)
-            draw.title(fb, "catnip")
-            draw.paragraph(fb, self.notices[0] if self.notices else
-                           "Choose a game on any station", 2)
+            draw.page(fb, self.notices[0] if self.notices else "Choose a game on any station", 2)
         self.hw.table.take(fb)
         self.table_dirty = False
 
