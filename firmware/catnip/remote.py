@@ -86,7 +86,7 @@ class Remote:
             line.error("the tray is being calibrated: save or stop that first")
             return
         name, config, seats = fields["game"], dict(fields["config"]), fields["seats"]
-        online = app.online()
+        online = [k for k in range(app.stations) if app.hw.online(k) is not False]
         if not seats or len(set(seats)) != len(seats) or \
                 any(type(k) is not int or k not in online for k in seats):
             line.error("seats are the stations that sit in, each once, from those online: %s"
