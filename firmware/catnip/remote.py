@@ -107,9 +107,7 @@ class Remote:
         if app.game is None or app.game.result() is not None:
             line.error("no game is in play, so there is none to abort")
             return
-        app.journal.abandon()
-        app.say("Game stopped from the laptop")
-        app._setup()
+        app.end_game("Game stopped from the laptop")
         line.send("aborted", gid=app.gid)
 
     def _calibrate(self, line, fields):
