@@ -22,6 +22,7 @@ import os
 import sys
 
 import catnip.journal as journal_module
+import catnip.journal_files as journal_files
 from catnip.rules.rng import Rng
 from catnip.ui.end import CHOICES
 import tablebot
@@ -105,8 +106,9 @@ class _File:
 
 
 def install(flash):
-    journal_module.open = flash.open
-    journal_module.os = flash
+    for module in (journal_module, journal_files):
+        module.open = flash.open
+        module.os = flash
 
 
 def boot(flash):

@@ -38,7 +38,7 @@ def test_monitor_into_a_file_writes_as_it_goes(tmp_path):
             proc.send_signal(signal.SIGINT)
             proc.wait(timeout=30)
     assert "connected to loop://, storing in" in written, written
-    assert "[laptop] no answer to hello yet" in written
+    assert "The laptop: no answer to hello yet" in written
 
 
 @pytest.mark.parametrize("command", [["export"], ["stats"], ["players", "list"],

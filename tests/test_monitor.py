@@ -14,7 +14,7 @@ from rich.console import Console
 
 from catnip import wire
 from catnip_host.cli import main
-from catnip_host.monitor import Mirror, describe
+from catnip_host.monitor import Mirror
 from catnip_host.simlink import SimMirror
 from catnip_host.store import Store
 from test_link import Table
@@ -29,7 +29,7 @@ def _shown(mirror: Mirror) -> str:
 
 
 @pytest.mark.parametrize(("name", "words"), [
-    ("heist", ["Meow Heist", "round", "safe card", "locked", "rocks"]),
+    ("heist", ["Meow Heist", "round", "safe card", "in the safe", "choosing", "shield"]),
     ("stack", ["Stack O' Cats", "tower", "in the bag", "score"]),
     ("purrfect", ["Purrfect", "pawprints", "meows", "open offers"]),
 ])
@@ -53,11 +53,34 @@ def test_the_mirror_shows_what_the_rules_make_public(name, words):
     assert "standings" in _shown(mirror)
 
 
+def test_the_mirror_shows_the_trays_proposal_and_lean_in_a_stack_game():
+    from catnip import rules
+
+    frames = _frames("stack", None)
+    mirror = Mirror()
+    mirror.apply("begin", frames[0][1])
+    public = rules.new("stack", frames[0][1]["header"]["config"], "v").public()
+    mirror.apply("snap", {"gid": frames[0][1]["gid"], "game": "stack", "public": public})
+    assert "tray" not in _shown(mirror)  # a table that said nothing of a tray
+    mirror.apply("tray", {"proposes": "place", "value": 1, "conf": 87, "lean": [612, 433, -433],
+                          "fault": None})
+    assert "the tray saw 1 cat placed, 87% sure; lean 61% to the right-front" in _shown(mirror)
+    mirror.apply("tray", {"proposes": "collapse", "value": 2, "conf": 0, "lean": [20, 10, 17],
+                          "fault": "sensor stuck"})
+    shown = _shown(mirror)
+    assert "the tray asks how many fell (2 or more?); lean centred; tray: sensor stuck" in shown
+    mirror.apply("tray", {"proposes": "place", "lean": "far"})  # not what a tray frame holds
+    assert "malformed tray frame was skipped" in _shown(mirror)
+    assert mirror.tray["fault"] == "sensor stuck"  # the last good one stays
+
+
 def test_an_event_reads_as_one_line():
-    assert describe({"type": "steal", "player": 2, "from": 0, "card": 4}) == \
-        "P3 steal: card 4, from 0"
-    assert describe({"event": "over", "reason": "the bag is empty"}) == \
-        "over: reason the bag is empty"
+    mirror = Mirror()
+    mirror.apply("act", {"gid": 1, "n": 3, "events": [
+        {"type": "steal", "player": 2, "from": 0, "card": 4, "loot": [0, 1, 0, 0]},
+        {"event": "over", "reason": "the bag is empty"}]})
+    assert list(mirror.feed) == ["P3 reveals the 4 too and steals 1 yellow from P1",
+                                 "The game ends: the bag is empty"]
 
 
 def test_the_mirror_beside_the_virtual_table_talks_through_a_pty(tmp_path):

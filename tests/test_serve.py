@@ -129,7 +129,10 @@ def test_the_page_follows_every_move_and_shows_the_standings(tmp_path):
             assert any(item.get("n") == moves for item in s["feed"]), s["feed"]
         final = wait_for(lambda: (s := w.state())["result"] is not None and s)
         assert final["result"] == _plain(game.result())
-        assert {"end": final["result"]} in final["feed"]
+        assert {"kind": "end", "n": None, "text": "Game over: " + final["standings"]["end"]} \
+            in final["feed"]
+        assert [row[2] for row in final["standings"]["rows"]] == \
+            [str(s) for s in sorted(game.result()["scores"], reverse=True)]
     finally:
         w.close()
 
@@ -172,3 +175,26 @@ def test_the_state_is_the_frames_and_nothing_else():
     for data in sent[0] + [sent[0][-1]]:
         hub.put(data)
     assert hub.version == 4 and hub.data == encode(mirrors[0].state())
+
+
+TRAY = {"proposes": "place", "value": 1, "conf": 87, "lean": [612, 433, -433], "fault": None}
+
+
+def test_the_trays_proposal_and_lean_reach_the_page_through_the_keeper(tmp_path):
+    # The table's "tray" frame passes the Keeper's checks (catnip.wire.MESSAGES)
+    # and the page's state carries it for the Stack O' Cats game in play only.
+    w = Watched(tmp_path / "t", "stack")
+    try:
+        w.table.begin("stack", {"players": 2}, "tray", [0, 1])
+        w.settle(0)
+        assert w.state()["tray"] is None
+        with w.table.lock:
+            w.table.line.send("tray", **TRAY)
+        s = wait_for(lambda: (s := w.state())["tray"] is not None and s, why="no tray shown")
+        assert s["tray"] == TRAY
+        assert not any("malformed" in item.get("note", "") for item in s["feed"]), s["feed"]
+        w.table.begin("heist", {"players": 3}, "after", [0, 1, 2])
+        wait_for(lambda: w.state()["game"] == "heist")
+        assert w.state()["tray"] is None  # another game: the tray is gone with the last one
+    finally:
+        w.close()

@@ -299,7 +299,8 @@ def test_the_event_feed_reads_the_serial_line():
     assert sim.describe({"t": "act", "seq": 4, "gid": 1, "n": 7, "events": [
         {"type": "take", "player": 0, "card": 3, "loot": [1, 0, 0, 0]},
         {"type": "steal", "player": 1, "from": 0, "loot": [1, 0, 0, 0]}]}) == \
-        "take player P1 card 3 loot 1/0/0/0\nsteal player P2 from P1 loot 1/0/0/0"
+        "P1 reveals the 3 and takes 1 red from the safe\n" \
+        "steal: from P1, loot 1/0/0/0, player P2"  # no card: said field by field
     assert sim.describe({"t": "begin", "gid": 2, "header": {"game": "stack"}}) == \
         "— game 2: stack begins"
     assert sim.describe({"t": "err", "why": "no"}) == "serial: no"

@@ -20,9 +20,7 @@ import asyncio
 import gc
 
 from catnip import flashfile, forget, rules
-from catnip.drivers.debounce import LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, ticks_diff
-from catnip.hardware import TABLE, TRAY
-from catnip.keys import BACK
+from catnip.keys import LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, TABLE, TRAY, ticks_diff
 from catnip.rules import TITLES
 from catnip.rules.engine import RuleError
 from catnip.sound import Sound
@@ -33,6 +31,10 @@ FRAME_MS = 20
 NOTICE_MS = 5000  # each table-wide message stays up this long
 MAX_NOTICES = 4
 SETUP_FILE = "setup.json"
+# What a scene's key() may answer (or None): the first item of its tuple.
+# ("act", seat, action), ("start", game, config, seats), ("resume",),
+# ("calibrate",), ("end",) the game in play, ("rematch",), ("setup",).
+COMMANDS = ("act", "start", "resume", "calibrate", "end", "rematch", "setup")
 
 
 class App:
@@ -79,18 +81,21 @@ class App:
 
     # ---- scenes -------------------------------------------------------------
 
+    def online(self):
+        """The stations that answer (or have not yet said they do not)."""
+        return [k for k in range(self.stations) if self.hw.online(k) is not False]
+
     def _setup(self):
-        online = [k for k in range(self.stations) if self.hw.online(k) is not False]
         resume = self.journal.resumable()
         self.game = None
         self._enter("setup")
         from catnip.ui.setup import Setup
 
-        self.scene = Setup(self.stations, online, flashfile.load(SETUP_FILE), resume,
+        self.scene = Setup(self.stations, self.online, flashfile.load(SETUP_FILE), resume,
                            tray=self.weigh is not None)
         if self.weigh is not None:
             self.weigh.stop()
-        self._all_dirty()
+        self.all_dirty()
 
     def _enter(self, kind):
         """Leave the scene in hand for one of `kind`: the old one's code goes."""
@@ -114,9 +119,7 @@ class App:
         loads from flash (a few hundred ms on the Pico): its station says so
         at once. The game's own screens follow on every station."""
         fb = self.hw.canvas
-        draw.clear(fb)
-        draw.title(fb, "catnip")
-        draw.paragraph(fb, what, 3)
+        draw.page(fb, what, 3)
         self._canvas = None
         screen = self.hw.screens[self.pressed]
         screen.take(fb)
@@ -180,10 +183,10 @@ class App:
         self.scene = Play(name, game, seats, self.stations)
         if self.weigh is not None:
             if name == "stack":
-                self.weigh.begin(self.scene, self._all_dirty)
+                self.weigh.begin(self.scene, self.all_dirty, self.send)
             else:
                 self.weigh.stop()
-        self._all_dirty()
+        self.all_dirty()
 
     def _ending(self):
         """The game is over: its end journaled and told, once. Done while the
@@ -208,9 +211,9 @@ class App:
         self._enter("end")
         from catnip.ui.end import End, standings
 
-        self.scene = End(TITLES[self.name], standings(self.name, self.game.result()))
+        self.scene = End(TITLES[self.name], standings(self.name, self.game.result()), self.seats)
         self.sound.play("end", self.now)
-        self._all_dirty()
+        self.all_dirty()
 
     def _clowder_score(self, result):
         from catnip import highscores
@@ -248,10 +251,12 @@ class App:
             self.say("Station %d: not answering: check its cable" % (station + 1))
 
     def key(self, station, button, kind):
+        """A button event on `station`: the scene answers with a command
+        (COMMANDS) or None, and the App carries it out."""
         scene = self.scene
         if scene.kind == "play":
             if scene.banner:
-                self._all_dirty()  # OK on any station moves every screen on
+                self.all_dirty()  # OK on any station moves every screen on
                 scene.key(station, button, kind)
                 self._standings_due()
                 return
@@ -259,49 +264,44 @@ class App:
                 return  # over, its last announcement gone by time: the standings are due
             out = scene.key(station, button, kind)
             self.dirty[station] = True
-            if out is None:
-                return
-            if out[0] == "act":
-                self.act(out[1], out[2])
-            elif out[0] == "end":
-                self._record(self.journal.abandon)
-                self.say("%s ended from station %d" % (TITLES[self.name], station + 1))
-                self._setup()
-            return
-        if scene.kind == "setup" and kind == LONG and button == BACK:
-            scene.hold_back()  # the menu: the tray's calibration
-            self._all_dirty()
-            return
-        if kind not in (PRESS, REPEAT):
-            return
-        if self.calibration is not None:
-            scene.press(station, button)
-            self._all_dirty()
-            return
-        if scene.kind == "setup":
-            out = scene.press(button)
-            self._all_dirty()
-            if out is None:
-                return
-            if out[0] == "calibrate":
-                try:
-                    self.calibrate(station)
-                except ValueError as e:
-                    scene.problem = str(e)
-                return
-            remembered = scene.remembered()
-            if out[0] == "resume":
+        else:
+            out = scene.key(station, button, kind)
+            if kind == PRESS or kind == REPEAT or kind == LONG:
+                self.all_dirty()  # setup, the standings, the calibration: on every station
+        if out is not None:
+            self._do(station, out)
+
+    def _do(self, station, out):
+        word = out[0]
+        if word == "act":
+            self.act(out[1], out[2])
+        elif word == "end":
+            self.end_game("%s ended from station %d" % (TITLES[self.name], station + 1))
+        elif word == "calibrate":
+            try:
+                self.calibrate(station)
+            except ValueError as e:
+                self.scene.problem = str(e)
+        elif word == "start" or word == "resume":
+            remembered = self.scene.remembered()
+            if word == "resume":
                 self.resume()
             else:
                 self.start(out[1], out[2], out[3])
             flashfile.save(SETUP_FILE, remembered)  # after: the press's station answers first
-            return
-        choice = scene.press(button)
-        self._all_dirty()
-        if choice == "Rematch":
+        elif word == "rematch":
             self.start(self.name, self.game.config, self.seats)
-        elif choice == "New game":
+        elif word == "setup":
             self._setup()
+        else:
+            raise ValueError("a scene answered %r: not one of %s" % (out, COMMANDS))
+
+    def end_game(self, why):
+        """The game in play is abandoned (from a station's menu, or the
+        laptop): the journal says so, the table says `why`, setup follows."""
+        self._record(self.journal.abandon)
+        self.say(why)
+        self._setup()
 
     def calibrate(self, station):
         """Begin calibrating the tray from station k (None: the laptop). Its
@@ -313,7 +313,16 @@ class App:
         _tidy()
         from catnip.calibrate import begin
 
-        return begin(self, station, loaded)
+        session = begin(self, station, loaded)
+        self.calibration = session
+        self.game = None  # a finished game's standings make way
+        self.scene = session.screen
+        return session
+
+    def calibrated(self):
+        """The calibration ended (saved or stopped): back to setup."""
+        self.calibration = None
+        self._setup()
 
     def act(self, seat, action):
         """Carry out a player's action: refused, it changes nothing and the
@@ -341,13 +350,13 @@ class App:
             if tune is not None:
                 self.sound.play(tune, self.now)
         self.scene.announce(events, self.now)
-        self._all_dirty()  # a last move's standings follow its announcements (tick)
+        self.all_dirty()  # a last move's standings follow its announcements (tick)
 
     def _tray_answer(self, seat, action):
         record = self.weigh.answer(action[1]) if self.weigh is not None else None
         if record is not None:
             self._record(self.journal.note, record)
-        self._all_dirty()
+        self.all_dirty()
 
     # ---- the date ---------------------------------------------------------------
 
@@ -418,7 +427,7 @@ class App:
             self.notices.pop(1)
         self.notices.append(text)
         self.send("say", text=text)
-        self._all_dirty()
+        self.all_dirty()
 
     def _lost(self, games):
         """Say on every station and on the line (kept for a laptop's resync)
@@ -448,7 +457,8 @@ class App:
 
     # ---- screens ----------------------------------------------------------------
 
-    def _all_dirty(self):
+    def all_dirty(self):
+        """Every station's screen and the table display are redrawn at the next pass."""
         for k in range(self.stations):
             self.dirty[k] = True
         self.table_dirty = True
@@ -469,22 +479,9 @@ class App:
         self.dirty[k] = False
 
     def _draw(self, k, fb, scene):
-        if scene.kind == "setup":
-            online = [s for s in range(self.stations) if self.hw.online(s) is not False]
-            scene.draw(fb, k, online)
-        elif scene.kind == "play":
-            scene.draw(k, fb)
-        elif self.calibration is not None:
-            scene.draw(fb, k)
-        else:
-            seat = self.seats.index(k) if k in self.seats else None
-            scene.draw(fb, k, seat)
+        scene.draw(k, fb)
         if self.notices:
-            lines = draw.wrap(self.notices[0])[:3]
-            top = draw.ROWS - len(lines)
-            fb.fill_rect(0, top * 8 - 1, 128, 64 - top * 8 + 1, 1)
-            for i, line in enumerate(lines):
-                fb.text(line, 0, (top + i) * 8, 0)
+            draw.notice(fb, self.notices[0])
 
     def redraw_table(self):
         fb = self.hw.canvas
@@ -492,10 +489,7 @@ class App:
         if self.scene.kind == "play":
             self.scene.draw_table(fb)
         else:
-            draw.clear(fb)
-            draw.title(fb, "catnip")
-            draw.paragraph(fb, self.notices[0] if self.notices else
-                           "Choose a game on any station", 2)
+            draw.page(fb, self.notices[0] if self.notices else "Choose a game on any station", 2)
         self.hw.table.take(fb)
         self.table_dirty = False
 
@@ -523,12 +517,12 @@ class App:
         if scene.kind == "play":
             if scene.banner_due(now):
                 scene.next_banner(now)
-                self._all_dirty()
+                self.all_dirty()
             self._standings_due()
         if self.notices and ticks_diff(now, self.notice_at) > NOTICE_MS:
             self.notices.pop(0)
             self.notice_at = now
-            self._all_dirty()
+            self.all_dirty()
 
     def _standings_due(self):
         # A game's last move is shown like any other; once its announcements

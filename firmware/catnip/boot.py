@@ -154,8 +154,7 @@ def _back_held(hw):
     """Whether BACK is held on any station now (polled for BACK_CHECK_MS)."""
     from time import sleep_ms, ticks_ms
 
-    from catnip.drivers.debounce import PRESS
-    from catnip.keys import BACK
+    from catnip.keys import BACK, PRESS
 
     held = False
     for _ in range(BACK_CHECK_MS // 10):

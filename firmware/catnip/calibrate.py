@@ -20,6 +20,7 @@ from catnip import flashfile
 from catnip.tray import TrayError
 from catnip.tray.calibrator import Calibrator
 from catnip.tray.calibration import CORNERS, capture_length
+from catnip.ui.calibrate import Screen, percent  # noqa: F401 (percent: the words' tests)
 
 STEPS = ("begin", "empty", "cat", "corner", "save", "abort")
 ENOUGH_CATS = 5  # what the average cat needs; more make it finer
@@ -66,11 +67,6 @@ def permille(part, whole):
     return part * 1000 // whole if whole else 0
 
 
-def percent(pm):
-    """Tenths of a percent as text, the same on both interpreters."""
-    return "%d.%d%%" % (pm // 10, pm % 10)
-
-
 def begin(app, station, loaded):
     """Begin calibrating `app`'s tray from station k, or from the laptop
     (station None). `loaded`: the modules loaded before this one, to be
@@ -86,11 +82,7 @@ def begin(app, station, loaded):
     except (Refused, TrayError) as e:
         unload(loaded)
         raise Refused(plain(e) if isinstance(e, TrayError) else str(e))
-    from catnip.ui.calibrate import Screen
-
-    app.calibration = session
-    app.game = None  # a finished game's standings make way
-    app.scene = Screen(session)
+    Screen(session)  # the stations' screen: session.screen
     listen(app.weigh, session)
     return session
 
@@ -369,7 +361,7 @@ class Session:
             reply(why, None)
 
     def changed(self):
-        self.app._all_dirty()
+        self.app.all_dirty()
 
     # ---- the end ------------------------------------------------------------------
 
@@ -404,7 +396,6 @@ class Session:
         """Back to the setup menu; the calibration's code leaves the heap."""
         app = self.app
         listen(app.weigh, None)
-        app.calibration = None
         self.screen = None
-        app._setup()
+        app.calibrated()
         unload(self.loaded)

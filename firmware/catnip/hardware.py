@@ -25,15 +25,12 @@ except ImportError:  # CPython
 
 from catnip.layout import BUTTONS, BoardError
 from catnip.drivers.buttons import Buttons, ExpanderSource, GpioSource
-from catnip.drivers.debounce import OFFLINE, ONLINE
 from catnip.health import StationEvents
-from catnip.keys import BACK, DOWN, OK, UP  # noqa: F401 (button numbers in events)
+# Button numbers and the table's and the tray's station numbers, as events carry them.
+from catnip.keys import BACK, DOWN, OK, OFFLINE, ONLINE, TABLE, TRAY, UP  # noqa: F401
 from catnip.drivers.ssd1306 import Canvas
 from catnip.screen import SCREEN, Screen
 REPEATING = ("up", "down")  # held, they repeat (list navigation); ok and back give LONG
-
-TABLE = const(254)  # the "station" of the table display's reports
-TRAY = const(255)  # the "station" of the tray's reports
 
 BUZZER_HZ = const(2000)
 

@@ -14,13 +14,13 @@
 # RELEASE (and a STUCK its UNSTUCK), before the OFFLINE if the station goes
 # away while a button is held, even when only its screen went.
 #
-# Events are the packed codes of catnip.drivers.debounce (station << 8 |
+# Events are the packed codes of catnip.keys (station << 8 |
 # kind << 4 | button). Codes for stations past the last (the table display,
 # the tray) pass through with button 0. PURE: no I/O, nothing allocated per
 # event.
 from array import array
 
-from catnip.drivers.debounce import (OFFLINE, ONLINE, PRESS, RELEASE, STUCK, UNSTUCK)
+from catnip.keys import OFFLINE, ONLINE, PRESS, RELEASE, STUCK, UNSTUCK
 
 UNKNOWN = 0
 UP = 1

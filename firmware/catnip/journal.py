@@ -42,39 +42,14 @@ import json
 import os
 from binascii import crc32
 
+from catnip.journal_files import (CHUNK, FRAME_MAX, GONE, KINDS, LOG, LOST, NEW,  # noqa: F401
+                                  RECORD_MAX, STATUSES, Game, JournalError, is_folder, read_at,
+                                  remove_tree, size, why)
 from catnip.rules.log import put_number, put_varint, put_word  # the log's own encoding
 
 PAGE_BYTES = 448  # the tail stays inline in littlefs's metadata (< 512)
 AHEAD_BYTES = 112  # ready() seals a tail with less room than this left
-RECORD_MAX = 2048  # largest JSON payload (a header, a note, a result)
-_FRAME_MAX = RECORD_MAX + 8  # no frame is longer: a torn one is shorter
-_CHUNK = 512  # bytes read at a time
 _NUMBER_MAX = 1 << 28
-STATUSES = ("playing", "finished", "abandoned", "pulled", "broken")
-_KINDS = b"hwane"  # numbered, chained records; b"HWANE": the older, unchained ones
-_LOG = "log"
-_LOST = "lost"  # games removed to make room before a laptop heard of it
-_NEW = "new"  # a file being rewritten without its torn end
-_GONE = ".gone"  # a game being rotated out: removed at the next start if cut
-
-
-class JournalError(Exception):
-    """Something the journal cannot do; the message says what and what to do."""
-
-
-class _Game:
-    """What the journal knows of an unfinished game: enough to append."""
-
-    def __init__(self, gid, header):
-        self.gid = gid
-        self.header = header
-        self.words = {}  # word -> index, in the order of its W frames
-        self.actions = 0
-        self.ended = False
-        self.sealed = 0  # bytes in the log file; the tail starts there
-        self.fill = 0  # bytes in the tail
-        self.records = 0  # records written: the next one's number
-        self.chain = 0  # the last record's CRC, which the next one's carries on
 
 
 class Journal:
@@ -84,15 +59,15 @@ class Journal:
         self.max_game_bytes = max_game_bytes
         self.problems = []
         self._status = {}  # gid -> status, for every game folder of ours
-        self._open = {}  # gid -> _Game, for intact unfinished games
-        self._live = None  # the _Game being recorded
+        self._open = {}  # gid -> Game, for intact unfinished games
+        self._live = None  # the Game being recorded
         self._stopped = None  # why recording stopped after a flash error
         self.lost = []  # (gid, status, title) removed unpulled, until a laptop hears of it
         try:
             _ensure_folder(self.root)
         except OSError as e:
             self.problems.append("the journal folder %s cannot be used (%s): no game will be "
-                                 "saved; check the flash" % (self.root, _why(e)))
+                                 "saved; check the flash" % (self.root, why(e)))
             return
         from catnip import journal_scan as scan
 
@@ -101,7 +76,7 @@ class Journal:
                 scan.adopt(self, name)
             except (OSError, ValueError, scan.Damaged) as e:
                 self.problems.append("%s could not be read (%s); it was left alone"
-                                     % (self._path(name), _why(e)))
+                                     % (self._path(name), why(e)))
 
     # ---- what the app records --------------------------------------------
 
@@ -114,7 +89,7 @@ class Journal:
             raise JournalError("the header holds the start of the game only: leave out 'log' "
                                "(the journal records each action as it happens)")
         frame = _frame(b"h", _json(header, "header"), 0, 0)
-        if not _is_folder(self.root):
+        if not is_folder(self.root):
             raise JournalError("the journal folder %s cannot be used: no game can be saved; "
                                "check the flash" % self.root)
         gid = 1  # numbered before rotation, so a number is never used twice
@@ -131,9 +106,9 @@ class Journal:
             os.mkdir(self._folder(gid, "playing"))
         except OSError as e:
             raise JournalError("could not start a journal for the game (%s): check the flash"
-                               % _why(e))
+                               % why(e))
         self._status[gid] = "playing"
-        self._open[gid] = self._live = _Game(gid, header)
+        self._open[gid] = self._live = Game(gid, header)
         self._stopped = None
         self._append(frame, 1)
         return gid
@@ -270,7 +245,7 @@ class Journal:
         folder = self._folder(gid, self._status[gid])
         total = 0
         for name in os.listdir(folder):
-            total += _size(folder + "/" + name)
+            total += size(folder + "/" + name)
         return total
 
     # ---- writing -------------------------------------------------------------
@@ -317,7 +292,7 @@ class Journal:
 
     def _refused(self, game, e):
         self._stopped = ("the journal stopped recording game %d: the flash refused a write "
-                         "(%s); end or abandon the game" % (game.gid, _why(e)))
+                         "(%s); end or abandon the game" % (game.gid, why(e)))
         raise JournalError(self._stopped)
 
     def _seal(self, game):
@@ -325,10 +300,10 @@ class Journal:
         # where it starts, is made first, so a game always has one, and a cut
         # in between is recognised (catnip.journal_scan.settle).
         tail = self._file(game.gid, str(game.sealed))
-        data = _read_at(tail, 0, game.fill)
+        data = read_at(tail, 0, game.fill)
         end = game.sealed + game.fill
         open(self._file(game.gid, str(end)), "wb").close()
-        with open(self._file(game.gid, _LOG), "ab") as f:
+        with open(self._file(game.gid, LOG), "ab") as f:
             f.write(data)
             f.flush()
         os.remove(tail)
@@ -340,7 +315,7 @@ class Journal:
             os.rename(self._folder(gid, self._status[gid]), self._folder(gid, status))
         except OSError as e:
             raise JournalError("could not mark game %d %s on flash (%s); check the flash"
-                               % (gid, status, _why(e)))
+                               % (gid, status, why(e)))
         self._status[gid] = status
         self._open.pop(gid, None)
         if self._live is not None and self._live.gid == gid:
@@ -414,36 +389,6 @@ def _plain(x, depth):
     return False
 
 
-def _is_folder(path):
-    try:
-        return os.stat(path)[0] & 0x4000 != 0
-    except OSError:
-        return False
-
-
 def _ensure_folder(path):
-    if not _is_folder(path):
+    if not is_folder(path):
         os.mkdir(path)
-
-
-def _remove_tree(folder):
-    for name in os.listdir(folder):
-        os.remove(folder + "/" + name)
-    os.rmdir(folder)
-
-
-def _size(path):
-    try:
-        return os.stat(path)[6]
-    except OSError:
-        return 0
-
-
-def _read_at(path, offset, n):
-    with open(path, "rb") as f:
-        f.seek(offset)
-        return f.read(n)
-
-
-def _why(e):
-    return "error %s" % (e.args[0] if e.args else e)

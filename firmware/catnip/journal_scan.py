@@ -7,9 +7,9 @@ import json
 import os
 from binascii import crc32
 
-from catnip.journal import (_CHUNK, _FRAME_MAX, _GONE, _KINDS, _LOG, _LOST, _NEW, RECORD_MAX,
-                            STATUSES, JournalError, _Game, _is_folder, _read_at, _remove_tree,
-                            _size, _why)
+from catnip.journal_files import (CHUNK, FRAME_MAX, GONE, KINDS, LOG, LOST, NEW, RECORD_MAX,
+                                  STATUSES, Game, JournalError, is_folder, read_at, remove_tree,
+                                  size, why)
 
 _OLD_KINDS = b"HWANE"  # records written before they were numbered and chained
 _ENDED = ("finished", "abandoned")  # checked at start-up too: a laptop has not pulled them
@@ -26,20 +26,20 @@ class Damaged(Exception):
 def adopt(j, name):
     # One entry of the journal folder, found at start-up.
     path = j._path(name)
-    if name == _LOST:
+    if name == LOST:
         read_lost(j)
         return
-    if name == _LOST + _NEW:  # its rewrite was cut: the old list stands
+    if name == LOST + NEW:  # its rewrite was cut: the old list stands
         os.remove(path)
         return
     gid, status = _parse(name)
-    if status == _GONE:
-        _remove_tree(path)
+    if status == GONE:
+        remove_tree(path)
         return
     if gid in j._status:
         j.problems.append("%s is a second copy of game %d; it was left alone" % (path, gid))
         return
-    if gid is None or not _is_folder(path):
+    if gid is None or not is_folder(path):
         j.problems.append("%s is not a catnip game; it was left alone" % path)
         return
     j._status[gid] = status
@@ -75,12 +75,12 @@ def check(j, gid):
             j.problems.append(str(broken(j, gid, e)))
             return
         if decoder.header is not None:
-            _cut(e.path, e.keep, j._file(gid, _NEW))
+            _cut(e.path, e.keep, j._file(gid, NEW))
             j.problems.append(
                 "game %d (%s): its last record was cut off by a power loss and was dropped; "
                 "it resumes after action %d" % (gid, _title(decoder.header), decoder.actions))
     if decoder.header is None:
-        _remove_tree(j._folder(gid, "playing"))
+        remove_tree(j._folder(gid, "playing"))
         del j._status[gid]
         j.problems.append("game %d was cut off by a power loss before anything of it was "
                           "saved; there is nothing to resume" % gid)
@@ -88,11 +88,11 @@ def check(j, gid):
     if decoder.ended:  # the end was saved but the rename was cut
         j._mark(gid, "finished")
         return
-    game = j._open[gid] = _Game(gid, decoder.header)
+    game = j._open[gid] = Game(gid, decoder.header)
     game.words, game.actions = decoder.words, decoder.actions
     game.records, game.chain = decoder.records, decoder.chain
     files = game_files(j, gid)
-    game.sealed = _size(j._file(gid, _LOG))
+    game.sealed = size(j._file(gid, LOG))
     game.fill = files[-1][2] - game.sealed if files else 0
 
 
@@ -101,23 +101,23 @@ def settle(j, gid):
     # into the log (appended but the tail not yet removed, or appended
     # only in part on a filesystem that can tear a write).
     names = os.listdir(j._folder(gid, "playing"))
-    if _NEW in names:
-        os.remove(j._file(gid, _NEW))  # the rewrite was cut: the original stands
-    sealed = _size(j._file(gid, _LOG))
+    if NEW in names:
+        os.remove(j._file(gid, NEW))  # the rewrite was cut: the original stands
+    sealed = size(j._file(gid, LOG))
     for name in names:
         if not name.isdigit() or int(name) >= sealed:
             continue
         start, tail = int(name), j._file(gid, name)
-        end = start + _size(tail)
-        copied = _read_at(j._file(gid, _LOG), start, _FRAME_MAX)
-        if end == sealed and _read_at(tail, 0, _FRAME_MAX) == copied:
+        end = start + size(tail)
+        copied = read_at(j._file(gid, LOG), start, FRAME_MAX)
+        if end == sealed and read_at(tail, 0, FRAME_MAX) == copied:
             os.remove(tail)
-        elif start < sealed < end and _read_at(tail, 0, len(copied)) == copied:
-            _cut(j._file(gid, _LOG), start, j._file(gid, _NEW))
+        elif start < sealed < end and read_at(tail, 0, len(copied)) == copied:
+            _cut(j._file(gid, LOG), start, j._file(gid, NEW))
             sealed = start
     for name in os.listdir(j._folder(gid, "playing")):
         path = j._file(gid, name)
-        if name.isdigit() and int(name) > sealed and _size(path) == 0:
+        if name.isdigit() and int(name) > sealed and size(path) == 0:
             os.remove(path)  # the next tail of a seal that was cut before its copy
 
 
@@ -136,7 +136,7 @@ def walk(j, gid, decoder):
         except (ValueError, IndexError, KeyError, TypeError) as e:
             raise Damaged("a record after byte %d makes no sense (%s)" % (start, e))
         except OSError as e:
-            raise Damaged("%s cannot be read (%s)" % (path, _why(e)))
+            raise Damaged("%s cannot be read (%s)" % (path, why(e)))
 
 
 def game_files(j, gid):
@@ -145,17 +145,17 @@ def game_files(j, gid):
     names = os.listdir(j._folder(gid, j._status[gid]))
     files = []
     sealed = 0
-    if _LOG in names:
-        sealed = _size(j._file(gid, _LOG))
-        files.append((j._file(gid, _LOG), 0, sealed))
+    if LOG in names:
+        sealed = size(j._file(gid, LOG))
+        files.append((j._file(gid, LOG), 0, sealed))
     tails = [int(n) for n in names if n.isdigit()]
     if len(tails) > 1 or tails and tails[0] != sealed:
         raise Damaged("records are missing after byte %d" % min([sealed] + tails))
-    if not tails and sealed and _read_at(files[0][0], 0, 1) not in _OLD_KINDS:
+    if not tails and sealed and read_at(files[0][0], 0, 1) not in _OLD_KINDS:
         raise Damaged("its newest records are missing: no tail follows byte %d" % sealed)
     if tails:
         files.append((j._file(gid, str(sealed)), sealed,
-                      sealed + _size(j._file(gid, str(sealed)))))
+                      sealed + size(j._file(gid, str(sealed)))))
     return files
 
 
@@ -188,16 +188,16 @@ def rotate(j):
             return
         status = j._status[victim]
         title = _title(safe_header(j, victim))
-        gone = j._path("%d%s" % (victim, _GONE))
+        gone = j._path("%d%s" % (victim, GONE))
         try:
             if status != "pulled":
                 note_lost(j, victim, status, title)  # on flash until a laptop hears of it
             os.rename(j._folder(victim, status), gone)
             del j._status[victim]
-            _remove_tree(gone)
+            remove_tree(gone)
         except OSError as e:
             j.problems.append("game %d could not be removed to make room (%s); check the "
-                              "flash" % (victim, _why(e)))
+                              "flash" % (victim, why(e)))
             return
         if status != "pulled":
             j.problems.append("game %d (%s, %s) was removed to make room before a laptop "
@@ -206,7 +206,7 @@ def rotate(j):
 
 def read_lost(j):
     # The games removed to make room that no laptop has heard of yet.
-    with open(j._path(_LOST)) as f:
+    with open(j._path(LOST)) as f:
         for line in f:
             parts = line.split()
             if len(parts) == 3 and parts[0].isdigit():
@@ -226,15 +226,15 @@ def forget_lost(j, gid):
 
 def _write_lost(j):
     # Rewritten beside and renamed over, so a cut leaves the old list or the new.
-    scratch = j._path(_LOST + _NEW)
+    scratch = j._path(LOST + NEW)
     with open(scratch, "w") as f:
         for gid, status, title in j.lost:
             f.write("%d %s %s\n" % (gid, status, title.replace(" ", "_")))
     try:
-        os.rename(scratch, j._path(_LOST))
+        os.rename(scratch, j._path(LOST))
     except OSError:  # a filesystem that will not rename over a file
-        os.remove(j._path(_LOST))
-        os.rename(scratch, j._path(_LOST))
+        os.remove(j._path(LOST))
+        os.rename(scratch, j._path(LOST))
 
 
 def broken(j, gid, damage):
@@ -266,12 +266,12 @@ class Decoder:
         self.ended = False
         self.records = 0  # records read
         self.chain = 0  # the CRC of the last one
-        self._kinds = None  # the game's kinds: numbered (_KINDS) or not (_OLD_KINDS)
+        self._kinds = None  # the game's kinds: numbered (KINDS) or not (_OLD_KINDS)
 
     def decode(self, kind, number, payload):
-        kinds = _KINDS if kind in _KINDS else _OLD_KINDS
+        kinds = KINDS if kind in KINDS else _OLD_KINDS
         if kinds != self._kinds:  # an old game resumed by this firmware goes on numbered
-            if self._kinds is _KINDS:
+            if self._kinds is KINDS:
                 raise ValueError("an unnumbered record after numbered ones")
             self._kinds = kinds
         if number is not None and number != self.records & 0xFF:
@@ -325,19 +325,19 @@ def _file_frames(path, start, end, last, chain):
     bytes start..end, read a chunk at a time, the first record's CRC carried
     on from `chain`; Damaged at the first bad frame, torn if it ends the game
     (`last`), is no longer than a frame, and nothing good follows."""
-    size = end - start
+    span = end - start
     buf, offset, at = b"", 0, 0  # buf holds the file from byte `offset`
-    while offset + at < size:
+    while offset + at < span:
         found = _frame_at(buf, at, chain)
-        if found is None and len(buf) - at < _FRAME_MAX and offset + len(buf) < size:
-            more = _read_at(path, offset + len(buf), _CHUNK)
+        if found is None and len(buf) - at < FRAME_MAX and offset + len(buf) < span:
+            more = read_at(path, offset + len(buf), CHUNK)
             if not more:  # shorter than it said
-                size = offset + len(buf)
+                span = offset + len(buf)
             buf, offset, at = buf[at:] + more, offset + at, 0
             continue
         if found is None:
             rest = chain.to_bytes(4, "little") + buf[at:]  # a record's chain: the 4 bytes before
-            torn = last and offset + len(buf) >= size and len(rest) <= _FRAME_MAX + 4
+            torn = last and offset + len(buf) >= span and len(rest) <= FRAME_MAX + 4
             later = 5
             while torn and later < len(rest):
                 torn = _frame_at(rest, later, int.from_bytes(rest[later - 4:later],
@@ -355,7 +355,7 @@ def _frame_at(data, pos, chain):
     # (kind, number, payload start, payload stop) of a whole, intact frame
     # at pos; a numbered one's CRC carries on from `chain`.
     kind = data[pos:pos + 1]
-    if kind in _KINDS:
+    if kind in KINDS:
         number, start = (data[pos + 1] if pos + 1 < len(data) else -1), pos + 2
     elif kind in _OLD_KINDS:
         number, start, chain = None, pos + 1, 0
@@ -399,8 +399,8 @@ def _parse(name):
     number, status = name[:dot], name[dot + 1:]
     if dot < 1 or not number.isdigit():
         return None, None
-    if "." + status == _GONE:
-        return int(number), _GONE
+    if "." + status == GONE:
+        return int(number), GONE
     return (int(number), status) if status in STATUSES else (None, None)
 
 
@@ -412,8 +412,8 @@ def _cut(path, keep, scratch):
     # Keep the first `keep` bytes of a file: copied aside a chunk at a time,
     # then renamed over it, so a cut leaves either the old or the new.
     with open(scratch, "wb") as f:
-        for offset in range(0, keep, _CHUNK):
-            f.write(_read_at(path, offset, min(_CHUNK, keep - offset)))
+        for offset in range(0, keep, CHUNK):
+            f.write(read_at(path, offset, min(CHUNK, keep - offset)))
     try:
         os.rename(scratch, path)
     except OSError:  # a filesystem that will not rename over a file

@@ -26,6 +26,8 @@ class Remote:
 
     def _snapshot(self, line, fields):
         self.app.send("snap")
+        if self.app.weigh is not None:
+            self.app.weigh.retell()
         line.send("synced", last=line.seq)
 
     def _games(self, line, fields):
@@ -105,9 +107,7 @@ class Remote:
         if app.game is None or app.game.result() is not None:
             line.error("no game is in play, so there is none to abort")
             return
-        app.journal.abandon()
-        app.say("Game stopped from the laptop")
-        app._setup()
+        app.end_game("Game stopped from the laptop")
         line.send("aborted", gid=app.gid)
 
     def _calibrate(self, line, fields):

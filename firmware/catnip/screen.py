@@ -16,7 +16,7 @@
 # Reports go to an EventQueue (the button poller's, so the application has
 # one stream) as (station, OFFLINE or ONLINE, SCREEN). flush() allocates
 # nothing.
-from catnip.drivers.debounce import OFFLINE, ONLINE, ticks_add, ticks_diff
+from catnip.keys import OFFLINE, ONLINE, ticks_add, ticks_diff
 from catnip.drivers.ssd1306 import SSD1306
 
 try:

@@ -2,7 +2,7 @@
 # a collapse, your turn). Each tune is a few (Hz, ms) notes played on the
 # board's PWM pin without blocking: update(now) moves to the next note when
 # it is due, so a tune never delays a button or a screen.
-from catnip.drivers.debounce import ticks_add, ticks_diff
+from catnip.keys import ticks_add, ticks_diff
 
 TUNES = {
     "reveal": ((1760, 60), (0, 40), (2349, 90)),

@@ -16,6 +16,11 @@
 # catnip.tray is imported only when a Stack O' Cats game begins: on the Pico
 # its code takes heap that the other games need.
 #
+# What the stations show of the tray (the proposal, the lean, a fault) also
+# goes on the serial line as a "tray" frame when it changes: at once for what
+# a person did and for a fault, at most once per TELL_MS of readings for a
+# proposal or lean the tray saw, so that a shaking tray cannot flood the line.
+#
 # Between games a calibration (catnip.calibrate, which powers the cells and
 # sets `wanted`) may take the readings instead: `taker`. A tray with no
 # calibration is read only while one runs; otherwise its HX711s sleep.
@@ -25,6 +30,8 @@ from catnip import flashfile
 
 _REPORTS = {"added": "place", "fell": "collapse", "cats": "cats"}
 BASE_CATS = 4  # wedged into the base at setup (the rulebook's four)
+TELL_MS = 250  # of the tray's readings, between two "tray" frames it caused
+_UNTOLD = 0  # never a proposal: the next tell sends
 
 
 class Weigh:
@@ -39,6 +46,10 @@ class Weigh:
         self.verdict = None  # the attempt's proposal on the active station
         self.attempt = None  # (turn, log length) of the last attempt begun
         self.open = False  # the tray has an attempt waiting for its verdict
+        self.send = None  # the line's send(kind, **fields), for "tray" frames
+        self._told = (_UNTOLD, None, None)  # (proposal, lean, fault) the line has
+        self._told_at = 0  # the tray's readings when it was sent
+        self._due = False  # a change waits for TELL_MS to pass
         try:
             self.cal = flashfile.read(calibration_file)
         except OSError:
@@ -51,10 +62,14 @@ class Weigh:
         if self.cal is None and hw.tray is not None:
             hw.tray.power_down()  # nothing to weigh with until a calibration begins
 
-    def begin(self, scene, changed):
-        """A Stack O' Cats game starts (or resumes) on `scene` (catnip.ui.play.Play)."""
+    def begin(self, scene, changed, send=None):
+        """A Stack O' Cats game starts (or resumes) on `scene` (catnip.ui.play.Play);
+        send(kind, **fields) puts "tray" frames on the line."""
         self.scene = scene
         self.changed = changed
+        self.send = send
+        self._told = (_UNTOLD, None, None)
+        self._due = False
         self.verdict = self.attempt = None
         self.open = False
         scene.extra["tray"] = {"fault": self.problem, "lean": None}
@@ -74,6 +89,7 @@ class Weigh:
             self.tray = Tray(cal, wedged=BASE_CATS, in_play=in_play)
             self.feed = TrayFeed(self.tray, self.on_tray)
         self.turn_changed()
+        self.tell()
         self.wanted.set()
 
     def finished(self):
@@ -132,6 +148,8 @@ class Weigh:
             self.taker.counts(counts)
         elif self.feed is not None:
             self.feed.counts(counts)
+            if self._due:
+                self.tell(True)
 
     def _silent(self, error):
         if self.taker is not None:
@@ -146,6 +164,33 @@ class Weigh:
         if self.scene is not None:
             self.scene.extra["tray"]["fault"] = why or self.problem
             self.changed()
+            self.tell()
+
+    def tell(self, soon=False):
+        """Send what the stations show of the tray if the line does not have
+        it yet; `soon`: the tray saw it, so not within TELL_MS of the last."""
+        if self.send is None or self.scene is None:
+            return
+        shown = self.scene.extra["tray"]
+        told = self._told
+        if told[0] is self.verdict and told[1] == shown["lean"] and told[2] == shown["fault"]:
+            self._due = False
+            return
+        if soon and self.tray is not None:
+            if self.tray.samples - self._told_at < self.tray.rate * TELL_MS // 1000:
+                self._due = True  # the next reading past TELL_MS sends it
+                return
+        p = self.verdict or {}
+        self.send("tray", proposes=p.get("kind"), value=p.get("value"), conf=p.get("conf"),
+                  lean=shown["lean"], fault=shown["fault"])
+        self._told = (self.verdict, shown["lean"], shown["fault"])
+        self._told_at = self.tray.samples if self.tray is not None else 0
+        self._due = False
+
+    def retell(self):
+        """A laptop asked for the state now: the tray's goes with it."""
+        self._told = (_UNTOLD, None, None)
+        self.tell()
 
     # ---- the game's side --------------------------------------------------
 
@@ -181,12 +226,14 @@ class Weigh:
             tower = self.scene.game.public()["tower"]
             self.tray.agree(tower)
         self.turn_changed()
+        self.tell()
         return record
 
     def answer(self, value):
         """A person said how many cats are on the tray."""
         p = self.verdict
         self._clear()
+        self.tell()
         if p is None or p["kind"] != "cats":
             return None
         return self._confirm(p, value)
@@ -198,6 +245,7 @@ class Weigh:
             return
         kind = ev.get("ev")
         if kind == "fault":
+            # At once: with the cells silent no reading would send it later.
             self._fault(None if ev["sensor"] == "ok" else "sensor " + ev["sensor"])
             return
         if ev.get("lean") is not None:
@@ -214,6 +262,7 @@ class Weigh:
             if v is not None and v["kind"] != "none":
                 self._propose(v)
         self.changed()
+        self.tell(True)
 
     def _propose(self, v):
         game = self.scene.game

@@ -65,6 +65,10 @@ MESSAGES = {
     "say": (STREAMED, {"text": "s"}),
     "lost": (STREAMED, {"gid": "n", "game": "s", "status": "s", "why": "s"}),
     "snap": (PUSHED, {"gid": "n?", "game": "s?", "public": "d?"}),
+    # The Stack O' Cats tray as the stations show it: what it proposes to the active
+    # player ("place", "collapse" or "cats"; conf 0: it asks), the lean
+    # [r, x, y] of four cells (catnip.tray.lean), what keeps it from weighing.
+    "tray": (PUSHED, {"proposes": "s?", "value": "n?", "conf": "n?", "lean": "l?", "fault": "s?"}),
     "hello": (ANSWER, {"proto": "n", "fw": "s", "board": "s", "uid": "s", "boot": "s",
                        "last": "n", "stations": "n", "game": "s?", "gid": "n?",
                        "src": "s?", "build": "s?"}),  # build: "image", "files" or "source"

@@ -9,20 +9,8 @@ from pathlib import Path
 import click
 
 from catnip_host import check_board, flash
+from catnip_host.cli_store import STORE_HELP, is_text, open_store
 from catnip_host.store import StoreError
-
-STORE_HELP = "the session store (default: sessions.sqlite3 in your user data folder)"
-
-
-def _text(arg: str) -> bool:
-    """Whether a command-line argument decoded as text (not bytes the
-    system's encoding could not read, which Python keeps as surrogates)."""
-    try:
-        arg.encode()
-    except UnicodeEncodeError:
-        return False
-    return True
-
 
 class _Catnip(click.Group):
     """The command group: a session store that fails mid-command (a full
@@ -92,29 +80,6 @@ def sim(board: str | None, stations: int | None, journal: Path | None, seed: str
         raise click.ClickException(str(e)) from None
 
 
-def _store(path: str | None, create: bool = True, readonly: bool = False):
-    """The store at `path` (the default one if None), read-only for the
-    commands that only read. Only the commands that record (`create`) start a
-    new one: for the others a path that names no file is a mistake to say, not
-    an empty store to make."""
-    from catnip_host.store import Store
-
-    if path is not None and not _text(path):
-        raise click.ClickException(f"the --store path {path!r} holds bytes that are not text in "
-                                   "this system's encoding: rename it, or give another path")
-    if path is not None and not create and not Path(path).is_file():
-        near = sorted(p.name for p in Path(path).parent.glob("*.sqlite3")) \
-            if Path(path).parent.is_dir() else []
-        raise click.ClickException(
-            f"there is no session store at {path}" + (f" (that folder has {', '.join(near)})"
-                                                      if near else "")
-            + ": check the path; `catnip monitor --store PATH` starts a new one")
-    try:
-        return Store(path, readonly=readonly)
-    except StoreError as e:
-        raise click.ClickException(str(e)) from e
-
-
 @main.command()
 @click.option("--port", help="the table's port or a pyserial URL (found by its USB ids if left out)")
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
@@ -126,7 +91,7 @@ def monitor(port: str | None, store_path: str | None) -> None:
     carries on. Ctrl-C stops it."""
     from catnip_host.monitor import watch
 
-    watch(port, _store(store_path))
+    watch(port, open_store(store_path))
 
 
 @main.group()
@@ -141,7 +106,7 @@ def sessions_list(store_path: str | None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    store = _store(store_path, create=False, readonly=True)
+    store = open_store(store_path, create=False, readonly=True)
     found = store.sessions()
     if not found:
         click.echo(f"no sessions in {store.path} yet: `catnip monitor` records them")
@@ -164,7 +129,7 @@ def _ids(ids: list[int]) -> str:
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
 def sessions_show(session: int, raw: bool, store_path: str | None) -> None:
     """One session's frames, in the order they arrived."""
-    store = _store(store_path, create=False, readonly=True)
+    store = open_store(store_path, create=False, readonly=True)
     try:
         info = store.info(session)
     except StoreError as e:
@@ -195,7 +160,7 @@ def sessions_pull(port: str | None, store_path: str | None, timeout: float) -> N
     from catnip_host.link import Keeper, Link, serve
     from catnip_host.ports import PortError, open_port
 
-    store = _store(store_path)
+    store = open_store(store_path)
     try:
         open_port(port).close()  # say plainly why, if it cannot be opened at all
     except PortError as e:
@@ -261,12 +226,12 @@ def replay(source: str, verify: bool, store_path: str | None) -> None:
     verified yet (not pulled from the table, or damaged on it)."""
     from catnip_host import verify as v
 
-    if not _text(source):
+    if not is_text(source):
         raise click.ClickException(f"{source!r} holds bytes that are not text in this system's "
                                    "encoding: rename the file, or give its session number")
     try:
         if source.isascii() and source.isdigit() and not Path(source).exists():
-            checks = v.from_store(_store(store_path, create=False, readonly=True), int(source))
+            checks = v.from_store(open_store(store_path, create=False, readonly=True), int(source))
         else:
             checks = v.from_file(Path(source))
     except (StoreError, OSError, ValueError) as e:
@@ -355,10 +320,12 @@ def _plan_table(plan, dry_run: bool):
 main.add_command(check_board.main)
 main.add_command(flash.command)
 
-from catnip_host.records_cli import COMMANDS as _RECORDS  # noqa: E402 (they use _store above)
+from catnip_host.records_cli import COMMANDS as _RECORDS, SESSION_COMMANDS  # noqa: E402
 
 for _command in _RECORDS:
     main.add_command(_command)
+for _command in SESSION_COMMANDS:
+    sessions.add_command(_command)
 
 from catnip_host.serve.cli import serve as _serve  # noqa: E402
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 
 from rich.console import Group
 from rich.live import Live
@@ -20,9 +21,10 @@ from rich.text import Text
 from catnip import wire
 from catnip_host.link import Keeper, Link, serve
 from catnip_host.store import Store
+from catnip_host.words import STEPS, Words, gems, given, plain, plural
+from catnip_host.words import kind as kind_of
 
 TITLES = {"heist": "Meow Heist", "stack": "Stack O' Cats", "purrfect": "Purrfect"}
-GEMS = ("red", "yellow", "blue", "rocks")
 FEED = 12
 
 
@@ -32,14 +34,20 @@ class Mirror:
         self.game: str | None = None
         self.gid: int | None = None
         self.seats: list[int] = []
+        self.names: tuple[str, ...] = ()  # given to the session's seats (catnip players name)
         self.public: dict | None = None
         self.moves = 0
         self.result: dict | None = None
+        self.tray: dict | None = None  # the tray's last "tray" frame in a Stack O' Cats game
         self.notice: str | None = None
         self.feed: deque[str] = deque(maxlen=FEED)
         self.frames = 0
         self.updated = 0.0  # time.monotonic() of the last frame
         self.changed = True  # since the last render()
+
+    @property
+    def words(self) -> Words:
+        return Words(self.names)
 
     def apply(self, kind: str, f: dict) -> None:
         """One frame the table sent (stream frames in order, snapshots), in
@@ -55,27 +63,33 @@ class Mirror:
         if kind == "begin":
             game, gid = f["header"]["game"], f["gid"]
             if (game, gid) != (self.game, self.gid):
-                self.public = None  # another game's state: this one's comes in its snap
+                self.public = self.tray = None  # another game's: this one's comes in its frames
             self.game, self.gid = game, gid
             self.seats, self.moves, self.result = f["seats"], f["moves"], None
-            self.feed.append(f"{TITLES.get(self.game, self.game)} begins (game {self.gid})")
+            self.tell(f"{TITLES.get(self.game, self.game)} begins (game {self.gid})", "begin")
         elif kind == "snap":
             self.game, self.gid, self.public = f.get("game"), f.get("gid"), f.get("public")
             if self.public is None:
-                self.gid, self.result = None, None
+                self.gid, self.result, self.tray = None, None, None
+        elif kind == "tray":
+            self.tray = f
         elif kind == "act":
             self.moves = f["n"]
             for ev in f["events"]:
-                self.feed.append(describe(ev))
+                self.tell(self.words.event(ev), kind_of(ev), f["n"])
         elif kind == "end":
             self.result = f["result"]
-            self.feed.append("the game is over")
+            self.tell(f"Game over: {self.words.end(self.game, self.result)}", "end")
         elif kind == "say":
             self.notice = f["text"]
-            self.feed.append(f"» {f['text']}")
+            self.tell(f"The table: {f['text']}", "say")
         elif kind == "lost":
-            self.feed.append(f"» game {f['gid']} ({TITLES.get(f['game'], f['game'])}, "
-                             f"{f['status']}) is gone from the table's journal: {f['why']}")
+            self.tell(f"The table: game {f['gid']} ({TITLES.get(f['game'], f['game'])}, "
+                      f"{f['status']}) is gone from its journal: {f['why']}", "lost")
+
+    def tell(self, text: str, kind: str, move: int | None = None) -> None:
+        """A line of the feed: what happened (`kind`), at which move."""
+        self.feed.append(text)
 
     def table_build(self, hello: dict) -> None:
         """The table said hello: which catnip it runs, against this one's."""
@@ -86,8 +100,18 @@ class Mirror:
 
     def note(self, text: str) -> None:
         """Something the laptop's side has to say (a gap, a pull, an error)."""
-        self.feed.append(f"[laptop] {text}")
+        self.tell(f"The laptop: {text}", "note")
         self.changed = True
+
+    def standings(self) -> tuple[str, list[str], list[list[str]]] | None:
+        """The end in a sentence, and the standings' heads and rows."""
+        if self.result is None:
+            return None
+        try:
+            head, rows = self.words.standings(self.game, self.result)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            head, rows = ["the table's result"], [[plain(self.result)]]  # shaped otherwise
+        return self.words.end(self.game, self.result), head, rows
 
     # ---- drawing ----------------------------------------------------------------
 
@@ -105,46 +129,79 @@ class Mirror:
             title = f"{TITLES.get(self.game, self.game)}, move {self.moves}"
             parts.append(Text(title, style="bold"))
             parts.append(_drawn(getattr(self, "_" + self.game, self._other), self.public))
-        if self.result is not None:
-            parts.append(_drawn(_standings, self.result))
+        standings = self.standings()
+        if standings is not None:
+            end, head, rows = standings
+            t = Table(*head, title="standings", title_justify="left")
+            for row in rows:
+                t.add_row(*row)
+            parts += [Text(f"Game over: {end}", style="bold"), t]
         feed = Text("\n".join(self.feed) or "(no events yet)")
         parts.append(Panel(feed, title="events", title_align="left"))
         return Panel(Group(*parts), title="catnip monitor", title_align="left")
 
     def _heist(self, v: dict) -> Group:
+        w = self.words
         about = (f"round {v['round']} of {v['rounds']}, safe card {v['safe_card']}, "
-                 f"{v['safe_cards_left']} safe cards left; the bag holds {v['bag']}")
-        t = Table("player", "locked", *GEMS)
+                 f"{plural(v['safe_cards_left'], 'safe card')} left, "
+                 f"{plural(v['cards_per_round'], 'card')} each; {_heist_turn(w, v)}")
+        gems_now = f"in the safe: {gems(v['safe'])}; in the bag: {gems(v['bag'])}"
+        t = Table("player", "this round", "cards left", "revealed", "holds on the table",
+                  caption="each score stays behind its shield until the end",
+                  caption_justify="left")
         for p, seat in enumerate(v["seats"]):
-            t.add_row(f"P{p + 1}", "yes" if seat["committed"] else "", *map(str, seat["loot"]))
-        return Group(Text(about), t)
+            shown = ", ".join(str(card) for q, card, _ in v["table"] if q == p)
+            t.add_row(w.seat(p), "locked" if seat["committed"] else "choosing",
+                      str(seat["hand"]), shown, gems(seat["loot"]) if shown else "")
+        return Group(Text(about), Text(gems_now), t)
 
     def _stack(self, v: dict) -> Group:
-        turn = "" if v["turn"] is None else f"P{v['turn'] + 1} to {v['step']}; "
-        about = (f"{turn}tower {v['tower']} cats ({v['tower_black']} black), "
+        w = self.words
+        hand = f" the {v['hand']} cat" if v.get("hand") else ""
+        turn = "" if v["turn"] is None else \
+            f"{w.seat(v['turn'])} to {STEPS.get(v['step'], v['step'])}{hand}; "
+        about = (f"{turn}tower {plural(v['tower'], 'cat')} ({v['tower_black']} black), "
                  f"{v['fallen']} fallen, {v['bag_left']} in the bag")
+        if "team" in v:
+            return Group(Text(about), Text(f"the Clowder’s score: {v['team']}"))
         t = Table("player", "score")
         for p, score in enumerate(v["scores"]):
-            t.add_row(f"P{p + 1}" + (" <" if p == v["turn"] else ""), str(score))
-        return Group(Text(about), t)
+            t.add_row(w.seat(p) + (" <" if p == v["turn"] else ""), str(score))
+        said = tray_words(self.tray)
+        return Group(Text(about), *([Text(said)] if said else []), t)
 
     def _purrfect(self, v: dict) -> Group:
-        legend = ", ".join(f"{k + 1} cards: {' / '.join(m)}" for k, m in enumerate(v["meows"]))
+        w = self.words
+        legend = ", ".join(f"{plural(k + 1, 'card')}: {' / '.join(m)}"
+                           for k, m in enumerate(v["meows"]))
         t = Table("player", "pawprints")
         for p, paws in enumerate(v["pawprints"]):
-            t.add_row(f"P{p + 1}", str(paws))
+            t.add_row(w.seat(p), str(paws))
         parts = [Text(f"round {v['round']}; meows {legend}"), t]
-        if v.get("offers"):
+        if "offers" not in v:
+            parts.append(Text("the cards are on the table (scorekeeper)"))
+        elif v["offers"]:
             offers = Table("offer", "by", "meow", title="open offers", title_justify="left")
             for o in v["offers"]:
-                offers.add_row(str(o["offer"]), f"P{o['player'] + 1}", str(o["meow"]))
+                offers.add_row(str(o["offer"]), w.seat(o["player"]), str(o["meow"]))
             parts.append(offers)
         else:
             parts.append(Text("no open offers"))
         return Group(*parts)
 
     def _other(self, v: dict) -> Text:
-        return Text(", ".join(f"{k}: {v[k]}" for k in sorted(v)))
+        return Text(", ".join(f"{k}: {plain(v[k])}" for k in sorted(v)))
+
+
+def _heist_turn(w: Words, v: dict) -> str:
+    """Who the round waits for."""
+    if v["phase"] == "gems":
+        return f"{w.seat(v['start'])} enters the gems drawn"
+    if v["phase"] == "play":
+        return f"waiting for {w.seats(v['to_act'])} to play"
+    if v["phase"] == "reveal":
+        return f"{w.seat(v['turn'])} reveals next"
+    return "the game is over"
 
 
 def _drawn(draw, state: dict):
@@ -153,23 +210,55 @@ def _drawn(draw, state: dict):
     try:
         return draw(state)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-        return Text(", ".join(f"{k}: {state[k]!r:.60}" for k in sorted(state)))
+        return Text(", ".join(f"{k}: {plain(state[k]):.60}" for k in sorted(state)))
 
 
-def describe(ev: dict) -> str:
-    """One public event in a line."""
-    kind = ev.get("type") or ev.get("event") or "event"
-    who = f"P{ev['player'] + 1} " if isinstance(ev.get("player"), int) else ""
-    rest = ", ".join(f"{k} {ev[k]}" for k in sorted(ev) if k not in ("type", "event", "player"))
-    return f"{who}{kind}" + (f": {rest}" if rest else "")
+def named(mirror: Mirror, keeper: Keeper) -> Callable[[str, dict], None]:
+    """A Keeper's on_frame: every frame applied to `mirror` with the names
+    given so far to the session's seats, read from the store the Keeper
+    writes (in its own thread), so a name given meanwhile shows next."""
+    def on_frame(kind: str, fields: dict) -> None:
+        if keeper.session is not None:
+            mirror.names = given(keeper.store, keeper.session)
+        mirror.apply(kind, fields)
+    return on_frame
 
 
-def _standings(result: dict) -> Table:
-    t = Table("rank", "player", title="standings", title_justify="left")
-    ranks = result.get("ranks", [])
-    for p in sorted(range(len(ranks)), key=lambda p: (ranks[p], p)):
-        t.add_row(str(ranks[p]), f"P{p + 1}")
-    return t
+def tray_words(tray: dict | None) -> str | None:
+    """A "tray" frame in a line: what the tray proposes to the player whose
+    attempt it is, as the station shows it, the lean, what keeps it from
+    weighing; None before the table has said anything of a tray."""
+    if tray is None:
+        return None
+    parts = []
+    kind, value, conf = tray.get("proposes"), tray.get("value"), tray.get("conf")
+    if kind == "place":
+        parts.append(f"the tray saw {plural(value, 'cat')} placed, {conf}% sure")
+    elif kind == "collapse" and conf:
+        parts.append(f"the tray saw {plural(value, 'cat')} fall, {conf}% sure")
+    elif kind == "collapse":
+        parts.append(f"the tray asks how many fell ({value} or more?)" if value
+                     else "the tray asks how many fell")
+    elif kind == "cats":
+        parts.append(f"the tray asks how many cats are on it ({value}?)")
+    lean = tray.get("lean")
+    if lean:
+        parts.append(f"lean {lean_words(lean)}")
+    if tray.get("fault"):
+        parts.append(f"tray: {tray['fault']}")
+    return "; ".join(parts) or None
+
+
+def lean_words(lean: list) -> str:
+    """[r, x, y] (thousandths of the way to the edge of the support, x to
+    the right, y to the back) as "36% to the right-front"."""
+    r, x, y = lean
+    if r < 50:
+        return "centred"
+    side = "right" if 3 * x > r else "left" if 3 * x < -r else ""
+    end = "back" if 3 * y > r else "front" if 3 * y < -r else ""
+    edge = " (past the edge)" if r > 1000 else ""
+    return f"{r // 10}% to the {'-'.join(w for w in (side, end) if w)}{edge}"
 
 
 class _Told(deque):
@@ -193,8 +282,9 @@ def watch(port: str | None, store: Store, console=None) -> None:
 
     console = console or Console()
     mirror = Mirror()
-    keeper = Keeper(Link(port), store, notify=mirror.note, on_frame=mirror.apply)
-    plain = not console.is_terminal
+    keeper = Keeper(Link(port), store, notify=mirror.note)
+    keeper.on_frame = named(mirror, keeper)
+    piped = not console.is_terminal
 
     def line(text: str) -> None:
         print(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {text}", file=console.file, flush=True)
@@ -203,7 +293,7 @@ def watch(port: str | None, store: Store, console=None) -> None:
         mirror.status = text if text != "connected" else \
             f"connected to {port or 'the Pico'}, storing in {store.path}"
         mirror.changed = True
-        if plain:
+        if piped:
             line(mirror.status)
 
     told: list[dict] = []  # the hello whose build was told
@@ -213,7 +303,7 @@ def watch(port: str | None, store: Store, console=None) -> None:
             told.append(keeper.hello)
             mirror.table_build(keeper.hello)
 
-    if plain:
+    if piped:
         mirror.feed = _Told(line)
 
         def heard() -> bool:

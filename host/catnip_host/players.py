@@ -12,7 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, replace
 
-from catnip_host.verify import fields_of
+from catnip_host.store import fields_of
 
 MAX_NAME = 40
 # Exports join names with "; " (CSV) and quote them; these would break that.

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from catnip_host import records
-from catnip_host.cli import STORE_HELP, _store, sessions
+from catnip_host.cli_store import STORE_HELP, open_store
 from catnip_host.store import StoreError
 
 
@@ -52,7 +52,7 @@ def selecting(command):
 
     @functools.wraps(command)
     def run(store_path, sessions, since, until, game, player, **rest):
-        store = _store(store_path, create=False)
+        store = open_store(store_path, create=False)
         try:
             keep = _filter(store, sessions, since, until, game, player)
             loaded = records.load(store, keep)
@@ -254,7 +254,7 @@ def players_list(store_path: str | None) -> None:
 
     from catnip_host import players as seating
 
-    store = _store(store_path, create=False)
+    store = open_store(store_path, create=False)
     if not store.sessions():
         click.echo(f"no sessions in {store.path} yet: `catnip monitor` records them")
         return
@@ -286,7 +286,7 @@ def players_name(session: int, pairs: tuple[str, ...], store_path: str | None) -
     without semicolons, quotes or '='."""
     from catnip_host import players as seating
 
-    store = _store(store_path, create=False)
+    store = open_store(store_path, create=False)
     try:
         named = seating.name_seats(store, session, list(pairs))
     except (StoreError, seating.PlayerError) as e:
@@ -304,7 +304,7 @@ def players_merge(name: str, into: str, store_path: str | None) -> None:
     unnamed seat such as "S3 P1"): catnip players merge Ali Alice."""
     from catnip_host import players as seating
 
-    store = _store(store_path, create=False)
+    store = open_store(store_path, create=False)
     try:
         seating.merge(store, name, into)
     except seating.PlayerError as e:
@@ -319,7 +319,7 @@ def players_unmerge(name: str, store_path: str | None) -> None:
     """Count NAME as itself again, undoing `catnip players merge`."""
     from catnip_host import players as seating
 
-    store = _store(store_path, create=False)
+    store = open_store(store_path, create=False)
     try:
         was = seating.unmerge(store, name)
     except seating.PlayerError as e:
@@ -327,7 +327,7 @@ def players_unmerge(name: str, store_path: str | None) -> None:
     click.echo(f"{name} is no longer counted as {was}")
 
 
-@sessions.command("date")
+@click.command("date")
 @click.argument("session", type=int)
 @click.argument("gid", type=int)
 @click.argument("when", metavar="'YYYY-MM-DD [HH:MM]'")
@@ -339,7 +339,7 @@ def sessions_date(session: int, gid: int, when: str, store_path: str | None) -> 
     timed it, is kept; saying it again replaces the date."""
     import datetime as dt
 
-    store = _store(store_path, create=False)
+    store = open_store(store_path, create=False)
     try:
         store.info(session)  # names the sessions there are
         plays = records.load(store, records.Filter(sessions=(session,))).plays
@@ -371,3 +371,4 @@ def sessions_date(session: int, gid: int, when: str, store_path: str | None) -> 
 
 
 COMMANDS = (export, stats, chart, players)
+SESSION_COMMANDS = (sessions_date,)  # `catnip sessions date`

@@ -28,6 +28,7 @@ from typing import Any, Iterator
 from platformdirs import user_data_dir
 
 from catnip_host.tree import BOARDS, DEVSIM, FIRMWARE, ROOT
+from catnip_host.words import Words
 
 VIRTUAL = DEVSIM / "virtual.py"
 
@@ -170,7 +171,7 @@ def describe(line: dict[str, Any]) -> str | None:
     if kind == "say":
         return line["text"]
     if kind == "act":
-        return "\n".join(_event(ev) for ev in line.get("events", [])) or None
+        return "\n".join(Words().event(ev) for ev in line.get("events", [])) or None
     if kind == "begin":
         return f"— game {line.get('gid')}: {line['header'].get('game')} begins"
     if kind == "end":
@@ -182,20 +183,6 @@ def describe(line: dict[str, Any]) -> str | None:
     if kind in ("raw", "bad"):
         return "serial: " + line["text"]
     return None
-
-
-def _event(ev: dict[str, Any]) -> str:
-    ev = dict(ev)
-    name = ev.pop("type", None) or ev.pop("event", "event")
-    parts = [str(name)]
-    for key, value in ev.items():
-        if key in ("player", "from", "by", "winner", "declarer", "start") and \
-                isinstance(value, int):
-            value = f"P{value + 1}"
-        elif isinstance(value, list):
-            value = "/".join(map(str, value))
-        parts.append(f"{key} {value}")
-    return " ".join(parts)
 
 
 class Table:

@@ -21,7 +21,7 @@ import tty
 from pathlib import Path
 
 from catnip_host.link import Keeper, Link, serve
-from catnip_host.monitor import Mirror
+from catnip_host.monitor import Mirror, named
 from catnip_host.store import Store
 
 
@@ -43,8 +43,8 @@ class SimMirror:
 
     def _run(self) -> None:
         store = Store(self.store_path)  # sqlite objects stay in the thread that made them
-        keeper = self.keeper = Keeper(Link(self.port), store, notify=self.mirror.note,
-                                      on_frame=self.mirror.apply)
+        keeper = self.keeper = Keeper(Link(self.port), store, notify=self.mirror.note)
+        keeper.on_frame = named(self.mirror, keeper)
 
         def status(text: str) -> None:
             self.mirror.status = f"virtual table on {self.port}: {text}"

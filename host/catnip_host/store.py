@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
+import orjson
 import platformdirs
 
 _APPEND_ONLY = """
@@ -336,8 +337,6 @@ class Store:
             "ORDER BY frames.id DESC LIMIT 1", (uid, gid, begun)).fetchone()
         if row is None:
             return 0
-        from catnip_host.verify import fields_of
-
         n = fields_of(row[0]).get("n")
         return n if type(n) is int else 0
 
@@ -458,3 +457,14 @@ def _statements(script: str) -> list[str]:
 
 def _ranges(ids: list[int]) -> str:
     return ", ".join(map(str, ids[:20])) + (" ..." if len(ids) > 20 else "")
+
+
+def fields_of(frame: bytes | str) -> dict:
+    """A stored frame's fields, parsed."""
+    return orjson.loads(frame_fields(frame.encode() if isinstance(frame, str) else frame))
+
+
+def frame_fields(frame: bytes) -> bytes:
+    """A frame's fields as JSON: from the "{" after its kind to its CRC (which
+    was checked when it arrived)."""
+    return frame.rstrip(b"\r\n")[frame.find(b"{"):-9]

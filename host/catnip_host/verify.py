@@ -37,6 +37,7 @@ import orjson
 
 from catnip import rules, wire
 from catnip.rules.engine import RuleError
+from catnip_host.store import explained, fields_of, frame_fields
 
 VERIFIED, DISAGREES, UNVERIFIABLE = 0, 1, 3  # exit statuses
 # The frames a check reads: a game's own, and those that tell of the stream
@@ -158,7 +159,7 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
         elif follow is not None and not follow.sound(session, kind, gid, raw):
             continue
         elif kind in ("begin", "game"):
-            f = orjson.loads(_fields(raw))
+            f = orjson.loads(frame_fields(raw))
             h = f["header"]
             key = (f["gid"], str(h.get("seed_commit")))
             g = games.setdefault(key, Game(f["gid"], key[1], h.get("game", "?")))
@@ -176,11 +177,11 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
         elif kind == "end":
             key = current.get((session, gid))
             if key is not None:
-                games[key].live_result = orjson.loads(_fields(raw))["result"]
+                games[key].live_result = orjson.loads(frame_fields(raw))["result"]
                 games[key].ended = at
         elif kind == "page":
             if pulling is not None and pulling.gid == gid:
-                pulling.page = orjson.loads(_fields(raw))
+                pulling.page = orjson.loads(frame_fields(raw))
         elif kind == "acked":  # the game begun in this power-up, else the newest of that number
             key = current.get((session, gid)) or next(
                 (k for k in reversed(games) if k[0] == gid), None)
@@ -247,7 +248,7 @@ class _Stream:
 def _parsed(frames: list[bytes]) -> list[dict]:
     """Many frames' fields parsed in one call (orjson builds the same objects in
     some two thirds of the time the standard library's json takes)."""
-    # _fields(), inlined: a call per frame would cost a tenth of the parsing.
+    # frame_fields(), inlined: a call per frame would cost a tenth of the parsing.
     fields = [f.rstrip(b"\r\n")[f.find(b"{"):-9] for f in frames]
     return orjson.loads(b"[" + b",".join(fields) + b"]")
 
@@ -442,8 +443,6 @@ def stored_games(store, uid: str, kinds: tuple[str, ...] = KINDS,
     """Every game of one table the store holds, by (gid, seed_commit), from
     the frames of these kinds (leave out "act" when the live events are not
     needed); `stray` as gather() takes it."""
-    from catnip_host.store import explained
-
     try:
         return gather(store.game_frames(uid, kinds), stray)
     except sqlite3.Error as e:  # a page of the store that does not read
@@ -527,14 +526,3 @@ def _check_record(record: dict) -> Check:
     g.entries = [wire.encode("entry", 0, {"i": i, "e": ["action", p, list(a)]})[:-1]
                  for i, (p, a) in enumerate(log)]
     return check(g)
-
-
-def fields_of(frame: bytes | str) -> dict:
-    """A stored frame's fields, parsed."""
-    return orjson.loads(_fields(frame.encode() if isinstance(frame, str) else frame))
-
-
-def _fields(frame: bytes) -> bytes:
-    """A frame's fields as JSON: from the "{" after its kind to its CRC (which
-    was checked when it arrived)."""
-    return frame.rstrip(b"\r\n")[frame.find(b"{"):-9]

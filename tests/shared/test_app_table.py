@@ -127,7 +127,7 @@ def test_an_announcement_is_drawn_once_and_shown_on_every_station():
         drawn = []
         draw = scene.draw
         scene.draw = lambda k, fb: drawn.append(k) or draw(k, fb)
-        app._all_dirty()
+        app.all_dirty()
         rig.run(100)
         assert len(drawn) == 1, drawn
         screens = [rig.lines(k) for k in range(3)]

@@ -12,48 +12,18 @@
 # after it first read released, was let go and pressed anew: two presses.
 from array import array
 
+from catnip.keys import (LONG, NAMES, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT,  # noqa: F401
+                         STUCK, UNSTUCK, pack, ticks_add, ticks_diff, unpack)
+
 try:
     from micropython import const
 except ImportError:  # CPython
     def const(x):
         return x
 
-try:
-    from time import ticks_add, ticks_diff
-except ImportError:  # CPython: the Pico's 2**30 ms tick period
-    _PERIOD = const(1 << 30)
-    _HALF = const(1 << 29)
-
-    def ticks_add(t, delta):
-        return (t + delta) & (_PERIOD - 1)
-
-    def ticks_diff(a, b):
-        d = (a - b) & (_PERIOD - 1)
-        return d - _PERIOD if d >= _HALF else d
-
-
-# Event kinds. A button event is (station, kind, button); a station event has
-# button 0.
-PRESS = const(0)
-RELEASE = const(1)
-LONG = const(2)  # held for long_ms (buttons that do not repeat)
-REPEAT = const(3)  # held: once after repeat_delay_ms, then every repeat_ms
-STUCK = const(4)  # held for stuck_ms: a fault, reported once
-UNSTUCK = const(5)  # a stuck button was released at last
-OFFLINE = const(6)  # a station stopped answering (unplugged)
-ONLINE = const(7)  # a station answers (at start, or plugged back)
-NAMES = ("press", "release", "long", "repeat", "stuck", "unstuck", "offline", "online")
-
+# The event kinds, pack/unpack and tick arithmetic live in catnip.keys (the
+# screens and the app read them too); they are named here for the drivers.
 MAX_BUTTONS = const(16)
-
-
-def pack(station, kind, button):
-    """One event as a small int, so queueing it allocates nothing."""
-    return station << 8 | kind << 4 | button
-
-
-def unpack(code):
-    return code >> 8, code >> 4 & 15, code & 15
 
 
 class EventQueue:

@@ -4,7 +4,7 @@
 # figures (or why it was not taken) that OK puts away. While the laptop
 # calibrates, every station shows its progress, and BACK stops it.
 # Loaded with catnip.calibrate, unloaded with it.
-from catnip.keys import BACK, OK
+from catnip.keys import BACK, OK, PRESS, REPEAT
 from catnip.ui import draw
 from catnip.ui.widgets import DONE, Cursor
 
@@ -39,7 +39,9 @@ class Screen:
 
     # ---- buttons ------------------------------------------------------------
 
-    def press(self, station, button):
+    def key(self, station, button, kind):
+        if kind != PRESS and kind != REPEAT:
+            return None
         s = self.session
         if s.station is None:  # the laptop calibrates: a station may only stop it
             if button == BACK:
@@ -74,7 +76,7 @@ class Screen:
 
     # ---- the screen -----------------------------------------------------------
 
-    def draw(self, fb, station):
+    def draw(self, station, fb):
         s = self.session
         draw.clear(fb)
         if self.page is not None:
@@ -105,14 +107,17 @@ def _title(step, fields):
     return "Base weighed"
 
 
+def percent(pm):
+    """Tenths of a percent as text, the same on both interpreters."""
+    return "%d.%d%%" % (pm // 10, pm % 10)
+
+
 def figures_text(step, fields):
     """A weighing's figures in a few words, for a station."""
     if step == "cat" and "problem" in fields:
         return "It added %d. %s" % (fields["added"], fields["problem"])
     if step == "empty" or (step == "corner" and "gain_pm" not in fields):
         return "Next: " + fields["say"]
-    from catnip.calibrate import percent
-
     if step == "corner":
         return "Cell gains: %s%%. Save now." % " ".join(
             "%d" % ((g + 5) // 10) for g in fields["gain_pm"])

@@ -101,3 +101,24 @@ def gauge(fb, row, lean):
 
 def seat_name(seat):
     return "P%d" % (seat + 1)
+
+
+# ---- the table's frame around the scenes -------------------------------------
+
+
+def page(fb, what, row):
+    """A plain page under catnip's title: a game loading, the table display
+    between games."""
+    clear(fb)
+    title(fb, "catnip")
+    paragraph(fb, what, row)
+
+
+def notice(fb, what):
+    """A table-wide message over a station's bottom lines (up to three),
+    inverse, so it reads as the table's and not the scene's."""
+    lines = wrap(what)[:3]
+    top = ROWS - len(lines)
+    fb.fill_rect(0, top * 8 - 1, WIDTH, 64 - top * 8 + 1, 1)
+    for i, line in enumerate(lines):
+        fb.text(line, 0, (top + i) * 8, 0)

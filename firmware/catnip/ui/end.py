@@ -1,5 +1,6 @@
 # The end of a game: standings with the reason for every tie-break on every
 # station, then a rematch (same seats and settings, a new seed) or a new game.
+from catnip.keys import PRESS, REPEAT
 from catnip.ui import draw
 from catnip.ui.widgets import DONE, Cursor
 
@@ -49,21 +50,25 @@ class End:
 
     kind = "end"
 
-    def __init__(self, title, lines):
+    def __init__(self, title, lines, seats):
         self.title = title
+        self.seats = seats  # seat -> station
         self.rows = []
         for line in lines:
             self.rows += draw.wrap(line)
         self.rows += CHOICES
         self.cursor = Cursor(len(self.rows))
 
-    def press(self, button):
-        """Returns "Rematch" or "New game" once chosen, else None."""
-        if self.cursor.press(button) == DONE and self.rows[self.cursor.at] in CHOICES:
-            return self.rows[self.cursor.at]
+    def key(self, station, button, kind):
+        """("rematch",) or ("setup",) (a new game) once chosen, else None."""
+        if (kind == PRESS or kind == REPEAT) and self.cursor.press(button) == DONE:
+            choice = self.rows[self.cursor.at]
+            if choice in CHOICES:
+                return ("rematch",) if choice == CHOICES[0] else ("setup",)
         return None
 
-    def draw(self, fb, station, seat):
+    def draw(self, station, fb):
+        seat = self.seats.index(station) if station in self.seats else None
         draw.clear(fb)
         draw.title(fb, self.title, draw.seat_name(seat) if seat is not None else "")
         draw.items(fb, self.rows, self.cursor.at, 1, 6)

@@ -2,8 +2,7 @@
 # lock it, and the number is hidden until the reveal; hold OK to peek. The
 # start player enters the gems drawn from a real bag. Only the station's own
 # view() is drawn: its hand, face-down cards and shield.
-from catnip.drivers.debounce import PRESS, RELEASE, REPEAT
-from catnip.keys import OK
+from catnip.keys import OK, PRESS, RELEASE, REPEAT
 from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor, Picker
 

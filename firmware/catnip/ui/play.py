@@ -3,8 +3,7 @@
 # become actions through the game's screen module, and public events are
 # announced on every station one at a time (OK on any station moves on).
 # A long BACK opens the station's menu: back, high scores, end the game.
-from catnip.drivers.debounce import LONG, PRESS, ticks_diff
-from catnip.keys import BACK, OK
+from catnip.keys import BACK, LONG, OK, PRESS, ticks_diff
 from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor
 

@@ -2,8 +2,7 @@
 # by meow word, withdrawals and the purrfect declaration. The device makes
 # every swap, so a hand is never shown anywhere but on its own station. In
 # scorekeeper mode (paper cards) a station records each round instead.
-from catnip.drivers.debounce import PRESS, REPEAT
-from catnip.keys import BACK
+from catnip.keys import BACK, PRESS, REPEAT
 from catnip.rules.purrfect import CATS, cat_of
 from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor, Picker

@@ -3,6 +3,7 @@
 # the game shown with every station that answers. A game found unfinished in
 # the journal is offered first. A long BACK opens the menu: the tray's
 # calibration, on a table with a tray.
+from catnip.keys import BACK, LONG, PRESS, REPEAT
 from catnip.rules import TITLES
 from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor
@@ -50,7 +51,7 @@ def shown(game, key, options):
 
 
 class Setup:
-    """The menu's state. `online` lists the stations that answer; `resume`
+    """The menu's state. `online()` lists the stations that answer; `resume`
     is (gid, header, actions) of an unfinished game, or None; `tray`: the
     table has one, to calibrate."""
 
@@ -58,12 +59,13 @@ class Setup:
 
     def __init__(self, stations, online, remembered=None, resume=None, tray=False):
         self.stations = stations
+        self.online = online
         self.resume = resume
         self.tray = tray
         r = remembered or {}
         self.game = r.get("game") if r.get("game") in GAMES else "heist"
         self.start = 0
-        self.seats = [k for k in range(stations) if k in online]
+        self.seats = online()
         self.chosen = {}  # per game, its settings
         saved = r.get("options") or {}
         for game in GAMES:
@@ -121,10 +123,16 @@ class Setup:
 
     # ---- buttons ----------------------------------------------------------
 
-    def press(self, button):
+    def key(self, station, button, kind):
         """A button on any station. Returns ("resume",), ("start", game,
         config, seats) or ("calibrate",) when the table should leave setup,
-        else None."""
+        else None. A long BACK opens the menu (on a table with a tray)."""
+        if kind == LONG and button == BACK:
+            if self.tray:
+                self.menu = Cursor(len(MENU))
+            return None
+        if kind != PRESS and kind != REPEAT:
+            return None
         self.problem = None
         if self.menu is not None:
             done = self.menu.press(button)
@@ -165,11 +173,6 @@ class Setup:
         self.cursor.resize(len(self.rows))
         return None
 
-    def hold_back(self):
-        """A long BACK: the menu, on a table with a tray to calibrate."""
-        if self.tray:
-            self.menu = Cursor(len(MENU))
-
     def _press_seats(self, button):
         c = self.choosing_seats
         result = c.press(button)
@@ -209,7 +212,7 @@ class Setup:
 
     # ---- the screen -------------------------------------------------------
 
-    def draw(self, fb, station, online):
+    def draw(self, station, fb):
         draw.clear(fb)
         draw.title(fb, "catnip setup", "S%d" % (station + 1))
         if self.menu is not None:
@@ -221,6 +224,7 @@ class Setup:
             draw.hint(fb, "OK/BACK: done")
             return
         if self.choosing_seats is not None:
+            online = self.online()
             labels = []
             for k in range(self.stations):
                 labels.append("%s S%d %s" % ("[x]" if k in self.seats else "[ ]", k + 1,

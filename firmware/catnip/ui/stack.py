@@ -7,8 +7,7 @@
 # it likely, never at the most. Every number is asked within what the rules
 # allow (the limits are read off the public state, never from the full
 # legal() list).
-from catnip.drivers.debounce import PRESS, REPEAT
-from catnip.keys import OK
+from catnip.keys import OK, PRESS, REPEAT
 from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor, Picker
 

@@ -33,11 +33,11 @@ def serve(http_port: int, bind: str, table_port: str | None, store_path: str | N
     Follows the table as `catnip monitor` does (and stores every frame the
     same way); the pages only read, and show only what the table made
     public. Phones and a TV can follow along with --bind 0.0.0.0."""
-    from catnip_host.cli import _store
+    from catnip_host.cli_store import open_store
     from catnip_host.serve.app import ServeError
     from catnip_host.serve.site import Site
 
-    store = _store(store_path)  # made or migrated here, with the monitor's messages
+    store = open_store(store_path)  # made or migrated here, with the monitor's messages
     path = store.path
     store.close()
     try:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from catnip_host import ports
 from catnip_host.link import Keeper, Link, serve
+from catnip_host.monitor import named
 from catnip_host.serve.evening import Evening
 from catnip_host.serve.live import LiveMirror
 from catnip_host.store import Store, StoreError, default_path
@@ -37,8 +38,9 @@ class Follower:
         except StoreError as e:  # said on the page (the command checked the store first)
             self.live.connection(str(e), False)
             return
-        keeper = Keeper(Link(self.port, opener=self.opener), store, notify=self.live.note,
-                        on_frame=self._frame)
+        keeper = Keeper(Link(self.port, opener=self.opener), store, notify=self.live.note)
+        apply = named(self.live, keeper)
+        keeper.on_frame = lambda kind, fields: self._frame(kind, fields, apply)
         where = self.port or "the Pico"
 
         def status(text: str) -> None:
@@ -51,10 +53,10 @@ class Follower:
             keeper.link.close()
             store.close()
 
-    def _frame(self, kind: str, fields: dict) -> None:
+    def _frame(self, kind: str, fields: dict, apply: Callable[[str, dict], None]) -> None:
         if kind == "begin" and _clowder(fields["header"]):
             self.live.high_scores = _high_scores(self.store_path)
-        self.live.apply(kind, fields)
+        apply(kind, fields)
 
     def stop(self) -> None:
         self._stopping = True

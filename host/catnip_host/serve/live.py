@@ -2,9 +2,10 @@
 open page whenever a frame or the connection changes it.
 
 What a page is sent is a pure function of the frames heard and the
-connection's status (no clock, no store, no randomness), so two tables that
-send the same bytes give the same pages byte for byte: the wire's secrecy
-carries over to the browser unchanged.
+connection's status and the names given to the seats (no clock, no
+randomness), so two tables that send the same bytes give the same pages byte
+for byte: the wire's secrecy carries over to the browser unchanged. Every
+word of the feed and the standings is the monitor's (catnip_host.words).
 
 The hub keeps only the newest state: a page that falls behind skips to it,
 so a slow phone costs no memory, and a page that reconnects starts from it.
@@ -17,16 +18,19 @@ import json
 from collections import deque
 from collections.abc import Callable
 
+from catnip.rules.stack_setup import MAX_CLOWDER as MOST_SEATS  # every other game seats fewer
 from catnip_host.monitor import FEED, TITLES, Mirror
 
 
 class LiveMirror(Mirror):
-    """The monitor's Mirror, with the raw public events kept for the page's
-    feed (the page words them) and every change published as JSON."""
+    """The monitor's Mirror, with its feed kept as items for the page (what
+    happened, at which move, in the monitor's words) and every change
+    published as JSON."""
 
     def __init__(self, publish: Callable[[bytes], None] = lambda data: None) -> None:
         self.publish = publish
         self.ready = False  # Mirror.__init__ sets status before the rest exists
+        self.sent = b""
         self.connected = False
         self.events: deque[dict] = deque(maxlen=FEED)
         self.high_scores: list = []  # the Colonnade, from the store, for a Clowder game
@@ -49,34 +53,38 @@ class LiveMirror(Mirror):
 
     def apply(self, kind: str, f: dict) -> None:
         super().apply(kind, f)
-        if kind == "begin":
-            self.events.append({"begin": TITLES.get(self.game, self.game), "gid": self.gid})
-        elif kind == "act":
-            self.events.extend({"n": f["n"], "e": ev} for ev in f["events"])
-        elif kind == "end":
-            self.events.append({"end": f["result"]})
-        elif kind == "say":
-            self.events.append({"say": f["text"]})
         self._publish()
+
+    def tell(self, text: str, kind: str, move: int | None = None) -> None:
+        super().tell(text, kind, move)
+        self.events.append({"kind": kind, "n": move, "text": text})
 
     def note(self, text: str) -> None:
         super().note(text)
-        self.events.append({"note": text})
         self._publish()
 
     def state(self) -> dict:
         playing = self.game is not None and self.public is not None
+        standings = self.standings()
         return {
             "status": self.status, "connected": self.connected, "heard": self.frames > 0,
             "game": self.game if playing else None, "title": TITLES.get(self.game or "", ""),
             "gid": self.gid, "seats": self.seats, "moves": self.moves,
+            # A label for every seat a game can have, heard from its begin or not.
+            "players": self.words.labels(max(MOST_SEATS, len(self.seats), len(self.names))),
             "public": self.public if playing else None, "result": self.result,
+            "standings": None if standings is None else dict(zip(("end", "head", "rows"),
+                                                                 standings)),
             "notice": self.notice, "feed": list(self.events), "high_scores": self.high_scores,
+            "tray": self.tray if playing and self.game == "stack" else None,
         }
 
     def _publish(self) -> None:
         if self.ready:
-            self.publish(encode(self.state()))
+            data = encode(self.state())
+            if data != self.sent:  # a note within a frame is published once, with the frame
+                self.sent = data
+                self.publish(data)
 
 
 def encode(state: dict) -> bytes:

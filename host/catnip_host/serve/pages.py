@@ -13,6 +13,7 @@ from catnip_host.records import Play
 from catnip_host.serve.evening import Evening, Game, replay
 from catnip_host.store import SessionInfo
 from catnip_host.verify import VERIFIED
+from catnip_host.words import Words, kind
 
 HEAD = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -127,8 +128,13 @@ def _replay(play: Play) -> str:
     from catnip import rules
 
     start = rules.replay(dict(play.record, log=[], finished=False)).public()
-    data = {"game": play.name, "title": play.title, "start": start, "moves": replay(play),
-            "result": play.result}
+    words = Words([name if not play.anonymous(p) else "" for p, name in enumerate(play.players)])
+    moves = [dict(m, said=[{"kind": kind(e), "text": words.event(e)}
+                           for e in m["events"]]) for m in replay(play)]
+    head, rows = words.standings(play.name, play.result)
+    data = {"game": play.name, "title": play.title, "start": start, "moves": moves,
+            "result": play.result, "players": words.labels(len(play.players)),
+            "standings": {"end": words.end(play.name, play.result), "head": head, "rows": rows}}
     moves = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
     return ('<h2>Move by move</h2><div class="controls">'
             '<button id="back" type="button">◀ back</button>'

@@ -17,7 +17,6 @@ function add(parent, ...children) {
   return parent;
 }
 
-const seat = (p) => (typeof p === "number" ? "P" + (p + 1) : "?");
 const plural = (n, word) => n + " " + word + (n === 1 ? "" : "s");
 
 function table(head, rows, turnRow) {
@@ -47,51 +46,11 @@ function gems(counts) {
   return span;
 }
 
-// ---- the events, in words ---------------------------------------------------
+// ---- the feed, in the laptop's words (catnip_host/words.py) -------------------
 
-const SAY = {
-  play: (e) => seat(e.player) + " plays " + plural(e.cards, "card") + " face down",
-  reveal: (e) => seat(e.player) + " reveals card " + e.card,
-  take: (e) => seat(e.player) + " takes from the safe with card " + e.card + ": " +
-    gems(e.loot).textContent,
-  steal: (e) => seat(e.player) + " steals from " + seat(e.from) + " with card " + e.card +
-    ": " + gems(e.loot).textContent,
-  collect: (e) => "Round " + e.round + " is collected behind the shields",
-  safe: (e) => "Round " + e.round + ": safe card " + e.card + ", " + seat(e.start) + " starts",
-  draw: (e) => "Gems drawn: " + gems(e.gems).textContent,
-  drew: (e) => seat(e.player) + " draws a " + e.colour + " cat",
-  took: (e) => seat(e.player) + " takes a " + e.colour + " cat",
-  placed: (e) => seat(e.player) + " places the " + e.colour + " cat at height " + e.height +
-    (e.black ? ", touching " + plural(e.black, "black cat") : "") + ": " +
-    (e.points >= 0 ? "+" : "") + e.points,
-  collapse: (e) => "The tower falls on " + seat(e.player) + ": " + plural(e.fallen, "cat") +
-    " down, " + e.points,
-  over: (e) => "Game over: " + e.reason,
-  offer: (e) => seat(e.player) + " offers “" + e.meow + "”",
-  withdraw: (e) => seat(e.player) + " withdraws “" + e.meow + "”",
-  swap: (e) => seat(e.by) + " takes " + seat(e.player) + "’s offer, giving “" + e.meow + "”",
-  "false declaration": (e) => seat(e.player) + " declares, but the hand is not one cat",
-  "round over": (e) => "Round " + e.round + " to " + seat(e.declarer) + "; best hands: " +
-    (e.best.map(seat).join(", ") || "none"),
-  "game over": (e) => seat(e.winner) + " wins: " + e.reason,
-  deal: (e) => "Round " + e.round + ": new hands are dealt",
-};
-
-function sayEvent(e) {
-  const kind = e.type || e.event;
-  if (SAY[kind]) return SAY[kind](e);
-  const rest = Object.keys(e).filter((k) => k !== "type" && k !== "event").sort()
-    .map((k) => k + " " + JSON.stringify(e[k])).join(", ");
-  return kind + (rest ? ": " + rest : "");
-}
-
-function sayItem(item) {
-  if (item.e) return "Move " + item.n + ": " + sayEvent(item.e);
-  if (item.begin) return item.begin + " begins (game " + item.gid + ")";
-  if ("end" in item) return "The game is over";
-  if (item.say) return "The table: " + item.say;
-  return "The laptop: " + item.note;
-}
+let players = [];  // each seat's label (P1 or its name), from the newest state
+const seat = (p) => players[p] || "?";
+const sayItem = (item) => (item.n ? "Move " + item.n + ": " : "") + item.text;
 
 // ---- each title ----------------------------------------------------------------
 
@@ -114,6 +73,52 @@ function heist(v, out) {
   }
 }
 
+// The tray's word on the attempt in play, as the player's station shows it.
+function trayWords(t) {
+  const v = t.value, sure = ", " + t.conf + "% sure";
+  if (t.proposes === "place") return "The tray saw " + plural(v, "cat") + " placed" + sure;
+  if (t.proposes === "collapse") {
+    return t.conf ? "The tray saw " + plural(v, "cat") + " fall" + sure :
+      "The tray asks how many fell" + (v ? " (" + v + " or more?)" : "");
+  }
+  if (t.proposes === "cats") return "The tray asks how many cats are on it (" + v + "?)";
+  return "The tray has nothing to propose yet";
+}
+
+// [r, x, y]: thousandths of the way to the edge of the support, x to the
+// right, y to the back.
+function leanWords([r, x, y]) {
+  if (r < 50) return "centred";
+  const side = 3 * x > r ? "right" : 3 * x < -r ? "left" : "";
+  const end = 3 * y > r ? "back" : 3 * y < -r ? "front" : "";
+  return Math.floor(r / 10) + "% to the " + [side, end].filter(Boolean).join("-") +
+    (r > 1000 ? " (past the edge)" : "");
+}
+
+// The support seen from above (its edge is the square between the cells),
+// the tower's weight a dot: green near the middle, then yellow, then red.
+function gauge(lean) {
+  const [r, x, y] = lean, clamp = (n) => Math.max(-1150, Math.min(1150, n));
+  const level = r < 500 ? "calm" : r < 800 ? "wary" : "tipping";
+  const g = el("div", "gauge " + level);
+  g.setAttribute("role", "img");
+  g.setAttribute("aria-label", "Lean " + leanWords(lean));
+  const dot = el("div", "dot");
+  dot.dataset.x = clamp(x);
+  dot.dataset.y = clamp(y);
+  dot.style.left = (50 + clamp(x) / 24) + "%";  // the gauge spans -1200 to 1200
+  dot.style.top = (50 - clamp(y) / 24) + "%";
+  return add(g, el("div", "edge"), el("div", "ring"), dot);
+}
+
+function tray(t, out) {
+  if (!t) return;
+  add(out, el("h2", "", "The tray"));
+  add(out, el("p", "big tray-says", trayWords(t)));
+  if (t.lean) add(out, add(el("div", "lean"), gauge(t.lean), el("p", "big", "Lean " + leanWords(t.lean))));
+  if (t.fault) add(out, el("p", "notice", "Tray: " + t.fault));
+}
+
 function stack(v, out, state) {
   add(out, el("p", "dim", "The tower"), el("p", "huge", v.tower),
     el("p", "", plural(v.tower_black, "black cat") + " in it · " + v.fallen + " fallen · " +
@@ -121,6 +126,7 @@ function stack(v, out, state) {
   if (v.turn !== null) {
     add(out, el("p", "big", seat(v.turn) + " to " + v.step + (v.hand ? " (" + v.hand + " cat)" : "")));
   }
+  tray(state.tray, out);
   if ("team" in v) {
     add(out, el("p", "big", "The Clowder's score: " + v.team));
     const best = state.high_scores || [];
@@ -153,22 +159,17 @@ function purrfect(v, out, state) {
   const offers = v.offers || [];
   add(out, offers.length ? table(["by", "meow"], offers.map((o) => [seat(o.player), o.meow]))
     : el("p", "dim", v.offers ? "No open offers" : "Cards are on the table (scorekeeper)"));
-  const swaps = state.feed.filter((i) => i.e && i.e.type === "swap").slice(-3).reverse();
+  const swaps = state.feed.filter((i) => i.kind === "swap").slice(-3).reverse();
   if (swaps.length) {
     add(out, el("h2", "", "Swaps"));
     const list = add(out, el("ul", "plain"));
-    swaps.forEach((i) => add(list, el("li", "", sayEvent(i.e))));
+    swaps.forEach((i) => add(list, el("li", "", i.text)));
   }
 }
 
-function standings(result, out) {
-  const ranks = result.ranks || [];
-  const scores = result.scores || result.pawprints ||
-    ranks.map(() => ("team" in result ? result.team : ""));
-  const order = ranks.map((r, p) => p).sort((a, b) => ranks[a] - ranks[b] || a - b);
-  add(out, el("h2", "", "Standings"));
-  add(out, table([{ text: "rank", cls: "n" }, "", { text: "score", cls: "n" }],
-    order.map((p) => [ranks[p], seat(p), scores[p]])));
+function standings(said, out) {
+  add(out, el("p", "big", "Game over: " + said.end), el("h2", "", "Standings"));
+  if (said.head.length) add(out, table(said.head, said.rows));
 }
 
 const DRAW = { heist, stack, purrfect };
@@ -177,12 +178,13 @@ const DRAW = { heist, stack, purrfect };
 
 // What each part of the page is drawn from: a part is drawn again only when
 // its key changes (a move's events and its new state come as two messages).
-const gameKey = (state) => JSON.stringify([state.heard, state.game, state.public, state.result,
-  state.notice, state.high_scores, state.game === "purrfect" ? state.feed : null]);
+const gameKey = (state) => JSON.stringify([state.heard, state.game, state.public, state.players,
+  state.standings, state.notice, state.high_scores, state.tray, state.game === "purrfect" ? state.feed : null]);
 const feedKey = (state) => JSON.stringify(state.feed);
 
 function drawGame(state, game) {
   const out = document.createDocumentFragment();
+  players = state.players || [];
   if (!state.heard) {
     add(out, el("p", "big", "Waiting for the table."));
   } else if (!state.game) {
@@ -191,7 +193,7 @@ function drawGame(state, game) {
     (DRAW[state.game] || ((v, o) => add(o, el("pre", "", JSON.stringify(v, null, 1)))))(
       state.public, out, state);
   }
-  if (state.result) standings(state.result, out);
+  if (state.standings) standings(state.standings, out);
   if (state.notice) add(out, el("p", "notice", state.notice));
   game.replaceChildren(out);
 }

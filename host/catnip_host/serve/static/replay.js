@@ -15,12 +15,13 @@ function replay() {
     const m = k ? data.moves[k - 1] : null;
     const state = {
       heard: true, game: data.game, title: data.title, moves: k,
-      public: m ? m.public : data.start, result: k === data.moves.length ? data.result : null,
-      feed: m ? m.events.map((e) => ({ n: k, e })) : [], notice: null, high_scores: [],
+      public: m ? m.public : data.start, players: data.players,
+      standings: k === data.moves.length ? data.standings : null,
+      feed: m ? m.said.map((said) => ({ n: k, ...said })) : [], notice: null, high_scores: [],
     };
     render(state, game, null, title);
     label.textContent = m ? "Move " + k + " of " + data.moves.length + ": " + seat(m.player) +
-      " " + m.action.join(" ") + (m.events.length ? " → " + m.events.map(sayEvent).join("; ") : "")
+      " " + m.action.join(" ") + (m.said.length ? " → " + m.said.map((s) => s.text).join("; ") : "")
       : "Before the first move";
   };
   moves.addEventListener("input", () => show(Number(moves.value)));

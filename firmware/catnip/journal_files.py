@@ -1,0 +1,64 @@
+# The journal's files on flash (catnip.journal writes them, catnip.journal_scan
+# reads them back): their names, the record kinds, what the journal knows of an
+# unfinished game, and the few file operations both use. Imports nothing of
+# catnip, so neither of the two imports the other for them.
+import os
+
+RECORD_MAX = 2048  # largest JSON payload (a header, a note, a result)
+FRAME_MAX = RECORD_MAX + 8  # no frame is longer: a torn one is shorter
+CHUNK = 512  # bytes read at a time
+STATUSES = ("playing", "finished", "abandoned", "pulled", "broken")
+KINDS = b"hwane"  # numbered, chained records; b"HWANE": the older, unchained ones
+LOG = "log"
+LOST = "lost"  # games removed to make room before a laptop heard of it
+NEW = "new"  # a file being rewritten without its torn end
+GONE = ".gone"  # a game being rotated out: removed at the next start if cut
+
+
+class JournalError(Exception):
+    """Something the journal cannot do; the message says what and what to do."""
+
+
+class Game:
+    """What the journal knows of an unfinished game: enough to append."""
+
+    def __init__(self, gid, header):
+        self.gid = gid
+        self.header = header
+        self.words = {}  # word -> index, in the order of its W frames
+        self.actions = 0
+        self.ended = False
+        self.sealed = 0  # bytes in the log file; the tail starts there
+        self.fill = 0  # bytes in the tail
+        self.records = 0  # records written: the next one's number
+        self.chain = 0  # the last record's CRC, which the next one's carries on
+
+
+def is_folder(path):
+    try:
+        return os.stat(path)[0] & 0x4000 != 0
+    except OSError:
+        return False
+
+
+def remove_tree(folder):
+    for name in os.listdir(folder):
+        os.remove(folder + "/" + name)
+    os.rmdir(folder)
+
+
+def size(path):
+    try:
+        return os.stat(path)[6]
+    except OSError:
+        return 0
+
+
+def read_at(path, offset, n):
+    with open(path, "rb") as f:
+        f.seek(offset)
+        return f.read(n)
+
+
+def why(e):
+    return "error %s" % (e.args[0] if e.args else e)

@@ -1,0 +1,203 @@
+"""The laptop's words for what the table makes public: each event of every
+game in a line, the end of a game and its standings, in players' words.
+
+`catnip monitor`, `catnip serve`'s live page and its replays all say things
+through here, so the terminal and the browser read alike. Seats are P1, P2,
+... or the names given to them (`catnip players name`); the rules number them
+from 0, and so does the prose they write into results, which is reworded.
+
+Only what a frame carries is worded: nothing here looks at a game's state.
+A field shaped otherwise (a newer table) is said as its name and value,
+never as a Python repr.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from catnip_host import players as seating
+from catnip_host.records import final_scores
+
+GEMS = ("red", "yellow", "blue")
+# Fields that hold a seat, in the events of every game.
+SEATED = ("player", "from", "by", "winner", "declarer", "start")
+# The rules' prose names seats from 0: "player 2", "players 0, 1 and 3".
+PROSE_SEATS = re.compile(r"\bplayers? (\d+(?:(?:, | and )\d+)*)\b")
+STEPS = {"base": "report a cat of the base", "out": "report the cat set out of play",
+         "take": "take a cat from the table", "draw": "draw a cat", "drew": "report the cat drawn",
+         "place": "report where the cat stands, or a collapse"}
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
+def gems(counts: Sequence[int]) -> str:
+    """[red, yellow, blue] or loot with black rocks last, in words."""
+    said = [f"{n} {colour}" for n, colour in zip(counts, GEMS) if n]
+    if len(counts) > 3 and counts[3]:
+        said.append(plural(counts[3], "black rock"))
+    return ", ".join(said) or "nothing"
+
+
+def kind(ev: dict) -> str:
+    """What an event is: its "type" (Meow Heist, Purrfect) or "event" (Stack O' Cats)."""
+    return str(ev.get("type") or ev.get("event") or "")
+
+
+def a(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+def given(store, session: int) -> tuple[str, ...]:
+    """The names given so far to the session's seats, "" where none was."""
+    names = seating.load(store)
+    seats = [seat for s, seat in names.seats if s == session]
+    return tuple(names.of(session, p) if (session, p) in names.seats else ""
+                 for p in range(max(seats, default=-1) + 1))
+
+
+class Words:
+    """Everything said about one table's seats, named by `names` (a name
+    per seat; "" or missing: P1, P2, ...)."""
+
+    def __init__(self, names: Sequence[str] = ()) -> None:
+        self.names = tuple(names)
+
+    def seat(self, p: object) -> str:
+        if type(p) is not int or p < 0:
+            return f"seat {plain(p)}"
+        return self.names[p] if p < len(self.names) and self.names[p] else f"P{p + 1}"
+
+    def seats(self, ps: Sequence[int]) -> str:
+        said = [self.seat(p) for p in ps]
+        return ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else "".join(said)
+
+    def labels(self, n: int) -> list[str]:
+        return [self.seat(p) for p in range(n)]
+
+    def prose(self, text: str) -> str:
+        """The rules' own sentence with its seats said as here."""
+        return PROSE_SEATS.sub(lambda m: self.seats(
+            [int(d) for d in re.findall(r"\d+", m.group(1))]), text)
+
+    def per_seat(self, counts: Sequence[int]) -> str:
+        return ", ".join(f"{self.seat(p)} {n}" for p, n in enumerate(counts))
+
+    # ---- events ---------------------------------------------------------------
+
+    def event(self, ev: dict) -> str:
+        """One public event (an act frame's) in a line."""
+        say = EVENTS.get(kind(ev))
+        if say is not None:
+            try:
+                return say(self, ev)
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                pass  # shaped otherwise: said field by field below
+        rest = ", ".join(f"{k} {self.seat(v) if k in SEATED else plain(v)}"
+                         for k, v in sorted(ev.items()) if k not in ("type", "event"))
+        return (kind(ev) or "something happened") + (f": {rest}" if rest else "")
+
+    # ---- the end ----------------------------------------------------------------
+
+    def end(self, game: str | None, result: dict) -> str:
+        """Who won and how, in a sentence."""
+        try:
+            return self._end(game, result)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            return "the game is over"
+
+    def _end(self, game: str | None, r: dict) -> str:
+        if "team" in r:
+            return f"the Clowder scores {r['team']} together ({r['ended']})"
+        if game == "purrfect":
+            won = r["pawprints"][r["winner"]]
+            return (f"{self.seat(r['winner'])} wins with {plural(won, 'pawprint')} "
+                    f"({self.prose(r['reason'])})")
+        first = [p for p, rank in enumerate(r["ranks"]) if rank == 1]
+        verb = "wins" if len(first) == 1 else "share first place"
+        said = f"{self.seats(first)} {verb} with {plural(r['scores'][first[0]], 'point')}"
+        why = [r["goal"] + " wins"] if "goal" in r else []
+        why += [r["ended"]] if "ended" in r else []
+        why += [note["why"] for note in r.get("tiebreaks", [])] + list(r.get("reasons", []))
+        return said + (f" ({'; '.join(self.prose(w) for w in why)})" if why else "")
+
+    def standings(self, game: str | None, result: dict) -> tuple[list[str], list[list[str]]]:
+        """(column heads, rows best first): rank, player, the score the rules
+        give (pawprints in Purrfect), and the loot behind each Meow Heist
+        shield."""
+        ranks = result["ranks"]
+        scores = final_scores(game or "", result, len(ranks))
+        order = sorted(range(len(ranks)), key=lambda p: (ranks[p], p))
+        head = ["rank", "player", "pawprints" if game == "purrfect" else "points"]
+        rows = [[str(ranks[p]), self.seat(p), str(scores[p])] for p in order]
+        if "shields" in result:
+            head.append("gems")
+            for row, p in zip(rows, order):
+                row.append(gems(result["shields"][p]))
+        return head, rows
+
+
+def plain(v: object) -> str:
+    """A field of a frame the words below do not know, as plain text."""
+    if isinstance(v, (list, tuple)):
+        return "/".join(plain(x) for x in v) or "none"
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {plain(x)}" for k, x in sorted(v.items(), key=str)) or "none"
+    if v is None or isinstance(v, bool):
+        return {None: "none", True: "yes", False: "no"}[v]
+    return str(v)
+
+
+def _points(e: dict) -> str:
+    """A placement's or collapse's points and where they leave the score."""
+    points = f"{e['points']:+d}" if e["points"] else "no points"
+    if "team" in e:
+        return f"{points}; the Clowder has {e['team']}"
+    return f"{points}, {e['score']} in all"
+
+
+Say = Callable[[Words, dict], str]
+EVENTS: dict[str, Say] = {
+    # Meow Heist
+    "safe": lambda w, e: f"Round {e['round']}: safe card {e['card']}, {w.seat(e['start'])} starts",
+    "draw": lambda w, e: f"In the safe: {gems(e['gems'])}",
+    "play": lambda w, e: f"{w.seat(e['player'])} plays "
+                         f"{'a card' if e['cards'] == 1 else plural(e['cards'], 'card')} face down",
+    "take": lambda w, e: f"{w.seat(e['player'])} reveals the {e['card']} and takes "
+                         f"{gems(e['loot'])} from the safe",
+    "steal": lambda w, e: f"{w.seat(e['player'])} reveals the {e['card']} too and steals "
+                          f"{gems(e['loot'])} from {w.seat(e['from'])}",
+    "collect": lambda w, e: f"Round {e['round']} ends: the loot goes behind the shields" + (
+        f"; {gems(e['removed'])} left in the safe leave the game" if any(e["removed"]) else ""),
+    "end": lambda w, e: "No safe card is left: the shields are opened",
+    # Stack O' Cats
+    "join": lambda w, e: f"{plural(e['black_cats'], 'black cat')} join the bag",
+    "base": lambda w, e: f"{a(e['colour']).capitalize()} cat is wedged into the base",
+    "out": lambda w, e: f"{a(e['colour']).capitalize()} cat is set out of play",
+    "drew": lambda w, e: f"{w.seat(e['player'])} draws {a(e['colour'])} cat",
+    "took": lambda w, e: f"{w.seat(e['player'])} takes {a(e['colour'])} cat from the table",
+    "placed": lambda w, e: f"{w.seat(e['player'])} places the {e['colour']} cat at height "
+                           f"{e['height']}" + (f", touching {plural(e['black'], 'black cat')}"
+                                               if e["black"] else "") + f": {_points(e)}",
+    "collapse": lambda w, e: f"The tower falls on {w.seat(e['player'])}: "
+                             f"{plural(e['fallen'], 'cat')} down"
+                             + (f" ({e['black']} black)" if e["black"] else "")
+                             + f", {_points(e)}",
+    "over": lambda w, e: f"The game ends: {e['reason']}",
+    # Purrfect
+    "offer": lambda w, e: f"{w.seat(e['player'])} offers “{e['meow']}” (offer {e['offer']})",
+    "withdraw": lambda w, e: f"{w.seat(e['player'])} withdraws offer {e['offer']} "
+                             f"(“{e['meow']}”)",
+    "swap": lambda w, e: f"{w.seat(e['by'])} takes {w.seat(e['player'])}’s offer {e['offer']}, "
+                         f"answering “{e['meow']}”",
+    "false declaration": lambda w, e: f"{w.seat(e['player'])} declares, but the hand is not "
+                                      "nine of one cat",
+    "round over": lambda w, e: f"Round {e['round']} goes to {w.seat(e['declarer'])}, best hand "
+                               f"{w.seats(e['best'])}" + (
+        f" (counted: {w.per_seat(e['counts'])})" if "counts" in e else "")
+        + f"; pawprints {w.per_seat(e['pawprints'])}",
+    "game over": lambda w, e: f"{w.seat(e['winner'])} wins: {w.prose(e['reason'])}",
+    "deal": lambda w, e: f"Round {e['round']}: new hands are dealt",
+}

@@ -1,0 +1,230 @@
+"""The layering the README states, checked over every import (module-level and
+lazy ones inside functions alike) of firmware/ and host/:
+
+- the pure modules (`rules/`, `tray/`, `wire.py`, `board.py`) import only
+  themselves (and the interpreter's built-ins);
+- only `drivers/` and `hardware.py` import `machine`, plus the lazy uses named
+  in LAZY_MACHINE, each of which runs once and only on the Pico;
+- the laptop (`host/`) imports only the pure firmware modules;
+- no import cycles, in the firmware nor in the laptop tool."""
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware"
+HOST = ROOT / "host"
+
+# Pure rooms: a module here may import its own room, the rooms named beside it
+# and nothing else of catnip. The board's checker keeps what the app needs of
+# it in catnip.layout and words its problems as the rules do.
+PURE = {
+    "catnip.rules": (),
+    "catnip.tray": (),
+    "catnip.wire": (),
+    "catnip.layout": ("catnip.rules",),
+    "catnip.board": ("catnip.layout", "catnip.rules"),
+}
+# Firmware modules the laptop may import: the pure ones, the package itself
+# (`catnip.forget`, which imports nothing) and the firmware's version.
+LAPTOP_MAY = tuple(PURE) + ("catnip", "catnip.version")
+# Who may import `machine`: the drivers and the hardware layer that builds them ...
+MACHINE_ROOMS = ("catnip.drivers", "catnip.hardware")
+# ... and these lazy uses, each inside one function that runs on the Pico only
+# (None: the whole module is such a use).
+LAZY_MACHINE = {
+    ("catnip.boot", "_show_problems"),  # a board that failed its checks: one I2C display
+    ("catnip.line", "_uid"),  # the Pico's unique id, read once per boot
+    ("catnip.remote", "_clock"),  # the laptop's time set on the Pico's RTC
+    # The first power-up's bus survey (no board.json yet): a module that boot
+    # imports only then, from one function, and drops.
+    ("catnip.detect", None),
+}
+
+
+def _modules(base):
+    """{dotted name: path} of every .py under `base` (a package root)."""
+    found = {}
+    for path in sorted(base.rglob("*.py")):
+        if ".venv" in path.parts or "static" in path.parts:
+            continue
+        parts = list(path.relative_to(base).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        if parts:
+            found[".".join(parts)] = path
+    return found
+
+
+def _package(name, path):
+    return name if path.name == "__init__.py" else name.rpartition(".")[0]
+
+
+def _imports(name, path, known):
+    """(imported module, enclosing function or None) for each import in `path`.
+    `from a import b` names module a.b when it is one, else a; relative
+    imports are resolved against the module's package."""
+    tree = ast.parse(path.read_text(), str(path))
+    found = []
+
+    def visit(node, func):
+        for child in ast.iter_child_nodes(node):
+            inner = func
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                inner = func or child.name
+            if isinstance(child, ast.Import):
+                for alias in child.names:
+                    found.append((alias.name, inner))
+            elif isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    pkg = _package(name, path).split(".")
+                    pkg = pkg[:len(pkg) - child.level + 1]
+                    base = ".".join(pkg + ([base] if base else []))
+                found.append((base, inner))
+                for alias in child.names:
+                    sub = base + "." + alias.name
+                    if sub in known:
+                        found.append((sub, inner))
+            visit(child, inner)
+
+    visit(tree, None)
+    return found
+
+
+def _in(name, rooms):
+    return any(name == room or name.startswith(room + ".") for room in rooms)
+
+
+FIRM = _modules(FIRMWARE)
+LAPTOP = _modules(HOST)
+
+
+def _graph(modules):
+    """{module: {imported module of the same tree}}, lazy imports included."""
+    graph = {}
+    for name, path in modules.items():
+        graph[name] = {mod for mod, _ in _imports(name, path, modules)
+                       if mod in modules and mod != name}
+    return graph
+
+
+def _cycles(graph):
+    """Each import cycle once, as the list of its modules (Tarjan's SCCs)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def strong(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            strong(v)
+    return out
+
+
+def test_the_trees_are_found():
+    assert "catnip.app" in FIRM and "catnip.rules.engine" in FIRM
+    assert "catnip_host.cli" in LAPTOP
+
+
+def test_pure_modules_import_only_themselves():
+    wrong = []
+    for name, path in FIRM.items():
+        room = next((r for r in PURE if _in(name, (r,))), None)
+        if room is None:
+            continue
+        may = (room,) + PURE[room]
+        for mod, func in _imports(name, path, FIRM):
+            if mod.startswith("catnip.") and not _in(mod, may):
+                wrong.append("%s imports %s" % (name, mod))
+    assert wrong == []
+
+
+def test_only_the_drivers_and_hardware_import_machine():
+    wrong = []
+    for name, path in list(FIRM.items()):
+        if _in(name, MACHINE_ROOMS):
+            continue
+        for mod, func in _imports(name, path, FIRM):
+            if mod == "machine" and (name, func) not in LAZY_MACHINE:
+                wrong.append("%s imports machine (in %s)" % (name, func or "the module"))
+    assert wrong == []
+
+
+def test_the_lazy_machine_uses_are_still_there():
+    """A name left on the list after its use went would let a new one in."""
+    uses = {(name, func) for name, path in FIRM.items()
+            for mod, func in _imports(name, path, FIRM) if mod == "machine"}
+    assert LAZY_MACHINE <= uses
+
+
+def test_the_laptop_imports_only_pure_firmware():
+    wrong = []
+    for name, path in LAPTOP.items():
+        for mod, func in _imports(name, path, LAPTOP):
+            if (mod == "catnip" or mod.startswith("catnip.")) and not _in(mod, LAPTOP_MAY):
+                wrong.append("%s imports %s" % (name, mod))
+    assert wrong == []
+
+
+def test_no_import_cycles_in_the_firmware():
+    assert _cycles(_graph(FIRM)) == []
+
+
+def test_no_import_cycles_on_the_laptop():
+    assert _cycles(_graph(LAPTOP)) == []
+
+
+def test_a_cycle_is_found():
+    """The cycle finder itself: two modules that import each other."""
+    assert _cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [["a", "b"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def _closure(name, modules):
+    """Every module `name` brings in as it is imported (module-level imports,
+    followed through the tree; a package's __init__ comes with its modules)."""
+    seen, todo = set(), [name]
+    while todo:
+        mod = todo.pop()
+        if mod in seen:
+            continue
+        seen.add(mod)
+        if mod not in modules:
+            continue
+        parent = mod.rpartition(".")[0]
+        if parent:
+            todo.append(parent)
+        todo.extend(m for m, func in _imports(mod, modules[mod], modules) if func is None)
+    return seen
+
+
+def test_the_app_and_the_screens_do_not_bring_in_machine():
+    """The app and the scenes decide and draw from what they are handed: the
+    hardware (and `machine` behind it) reaches them as an argument."""
+    wrong = {}
+    for name in FIRM:
+        if name == "catnip.app" or _in(name, ("catnip.ui",)):
+            reached = _closure(name, FIRM)
+            bad = sorted(m for m in reached if m == "machine" or _in(m, MACHINE_ROOMS))
+            if bad:
+                wrong[name] = bad
+    assert wrong == {}

@@ -1,0 +1,69 @@
+"""Every scene has one shape, and only the App changes the App.
+
+A scene answers key(station, button, kind) with one of the App's COMMANDS or
+None, and draws with draw(station, fb); code outside app.py may ask the App
+(its public methods) but never assigns its fields or calls its private ones."""
+
+import ast
+import inspect
+from pathlib import Path
+
+import pytest
+
+from catnip.app import COMMANDS
+from catnip.ui.calibrate import Screen
+from catnip.ui.end import End
+from catnip.ui.play import Play
+from catnip.ui.setup import Setup
+
+CATNIP = Path(__file__).resolve().parent.parent / "firmware" / "catnip"
+
+
+@pytest.mark.parametrize("scene", [Setup, Play, End, Screen])
+def test_every_scene_has_the_same_key_and_draw(scene):
+    assert list(inspect.signature(scene.key).parameters) == ["self", "station", "button", "kind"]
+    assert list(inspect.signature(scene.draw).parameters) == ["self", "station", "fb"]
+
+
+def test_the_commands_are_a_small_fixed_set_of_words():
+    assert COMMANDS == ("act", "start", "resume", "calibrate", "end", "rematch", "setup")
+
+
+def test_the_standings_answer_a_command_not_a_label():
+    from catnip.keys import DOWN, OK, PRESS
+
+    end = End("Meow Heist", ["1. P1 3"], [0, 1])
+    while end.rows[end.cursor.at] != "Rematch":
+        assert end.key(0, DOWN, PRESS) is None
+    assert end.key(0, OK, PRESS) == ("rematch",)
+    assert end.key(1, DOWN, PRESS) is None
+    assert end.key(1, OK, PRESS) == ("setup",)
+
+
+def _app_refs(node):
+    """`app` or `self.app` (the App, as the modules beside it hold it)."""
+    return (isinstance(node, ast.Name) and node.id == "app") or \
+        (isinstance(node, ast.Attribute) and node.attr == "app")
+
+
+def test_only_the_app_assigns_its_fields_or_calls_its_private_methods():
+    wrong = []
+    for path in sorted(CATNIP.rglob("*.py")):
+        if path.name == "app.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            targets = []
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                targets = [node.target]
+            while targets:
+                t = targets.pop()
+                if isinstance(t, (ast.Tuple, ast.List)):
+                    targets += t.elts
+                elif isinstance(t, ast.Attribute) and _app_refs(t.value):
+                    wrong.append("%s:%d assigns app.%s" % (path.name, node.lineno, t.attr))
+            if isinstance(node, ast.Attribute) and _app_refs(node.value) \
+                    and node.attr.startswith("_"):
+                wrong.append("%s:%d uses app.%s" % (path.name, node.lineno, node.attr))
+    assert wrong == []
