@@ -95,14 +95,22 @@ class WireError(Exception):
 
 
 def encode(kind, seq, fields, mark=TABLE):
-    """One frame as bytes, newline included."""
-    body = ("%d %d %s %s" % (VERSION, seq, kind, json.dumps(fields, separators=(",", ":")))).encode()
-    return mark + body + (" %08x\n" % (crc32(body) & 0xFFFFFFFF)).encode()
+    """One frame as a bytearray, newline included. It grows in place (a
+    move's frames are some of the largest allocations on the Pico, and each
+    copy of one is garbage until the next collection): the JSON text and its
+    bytes are the only copies made."""
+    frame = bytearray(mark)
+    frame += ("%d %d %s " % (VERSION, seq, kind)).encode()
+    frame += json.dumps(fields, separators=(",", ":")).encode()
+    crc = crc32(memoryview(frame)[len(mark):]) & 0xFFFFFFFF
+    frame += (" %08x\n" % crc).encode()
+    return frame
 
 
 def decode(line, mark=TABLE):
     """(seq, kind, fields) from one frame without its newline (a trailing CR
     is allowed); WireError names what is wrong."""
+    line = bytes(line)  # encode() gives a bytearray, which lacks bytes' methods on MicroPython
     if line[-1:] == b"\r":
         line = line[:-1]
     if line[:2] != mark:
