@@ -6,7 +6,9 @@ import os
 
 from catnip import flashfile, wire
 
-FOLDER = "/tmp/catnip-files-%d" % os.getpid() if hasattr(os, "getpid") else "/tmp/catnip-files"
+# A folder of this run's own: MicroPython's os has no getpid, and two runs
+# sharing one would read each other's half-written files.
+FOLDER = "/tmp/catnip-files-%s" % "".join("%02x" % b for b in os.urandom(6))
 
 
 def _write(name, data):
