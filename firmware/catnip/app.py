@@ -439,8 +439,8 @@ class App:
             self.send("lost", gid=gid, game=title, status=status, why=why)
 
     def send(self, kind, **fields):
-        if self.line is None:
-            return
+        if self.line is None or not self.line.wants(kind):
+            return  # (a snapshot with no laptop listening: its state is not even built)
         if kind == "snap":
             fields["gid"] = self.gid if self.game is not None else None
             fields["game"] = self.name
