@@ -112,6 +112,9 @@ class App:
             unload("catnip.rules." + self.name)  # stack_setup with stack
             if self.name == "stack":
                 unload("catnip.tray")
+        for other in rules.NAMES:  # the setup screen read every game's description
+            if other != name:
+                forget("catnip.rules.%s_about" % other)
         _tidy()  # the game's code is about to load: give it the heap in one piece
 
     def _loading(self, what):

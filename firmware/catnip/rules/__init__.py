@@ -2,6 +2,7 @@
 # Modules are imported on demand: on the Pico each import costs RAM.
 from catnip.rules.vet import RuleError, describe
 
+NAMES = ("heist", "stack", "purrfect")  # in the setup screen's order
 GAMES = {
     "heist": ("catnip.rules.heist", "Heist"),
     "stack": ("catnip.rules.stack", "Stack"),
