@@ -214,7 +214,7 @@ class App:
         self._enter("end")
         from catnip.ui.end import End, standings
 
-        self.scene = End(TITLES[self.name], standings(self.name, self.game.result()), self.seats)
+        self.scene = End(TITLES[self.name], standings(self.game.result()), self.seats)
         self.sound.play("end", self.now)
         self.all_dirty()
 
@@ -222,7 +222,7 @@ class App:
         from catnip import highscores
 
         saved = flashfile.load(SETUP_FILE, {}).get("options", {}).get("stack", {})
-        rank = highscores.add([saved.get("clowder", "Clowder")], result["team"])
+        rank = highscores.add([saved.get("clowder", "Clowder")], result["scores"][0])
         if rank is not None:
             self.say("Clowder high score: rank %d" % rank)
 

@@ -65,9 +65,9 @@ def scores_by_round(play: Play) -> Series:
 
 
 def _score_word(play: Play) -> str:
-    if play.name == "purrfect":
-        return "pawprints"
-    return "team score" if play.clowder else "points"
+    if play.result is None:
+        return "score"
+    return "team score" if play.clowder else play.result["unit"]
 
 
 def tower_by_turn(play: Play) -> Series:

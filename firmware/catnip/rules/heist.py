@@ -182,6 +182,9 @@ class Heist(Game):
     def result(self):
         return standings(self.shields) if self.phase == OVER else None
 
+    def standing(self):
+        return [score(s) for s in self.shields]
+
     # ---- rounds ------------------------------------------------------------
 
     def _open_round(self, events):
@@ -399,7 +402,9 @@ def _distinct(cards):
 def standings(shields):
     """The final result from each player's loot [red, yellow, blue, rocks]:
     highest score first; a tie goes to fewer black rocks; still tied, the
-    players share the rank."""
+    players share the rank. The shape every game's result() has
+    (catnip.rules.engine.Game.result), plus the rocks, the shields and the
+    tie-breaks as data."""
     n = len(shields)
     scores = [score(s) for s in shields]
     rocks = [s[ROCKS] for s in shields]
@@ -408,13 +413,18 @@ def standings(shields):
         ahead = [q for q in range(n)
                  if scores[q] > scores[p] or (scores[q] == scores[p] and rocks[q] < rocks[p])]
         ranks.append(1 + len(ahead))
+    tiebreaks = _tiebreaks(scores, rocks, ranks)
     return {
         "ranks": ranks,
         "winners": [p for p in range(n) if ranks[p] == 1],
         "scores": scores,
+        "reasons": [t["why"] for t in tiebreaks],
+        "unit": "points",
+        "fewest": False,
+        "together": False,
         "rocks": rocks,
         "shields": [list(s) for s in shields],
-        "tiebreaks": _tiebreaks(scores, rocks, ranks),
+        "tiebreaks": tiebreaks,
     }
 
 

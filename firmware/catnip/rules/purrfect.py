@@ -457,6 +457,9 @@ class Purrfect(Game):
             "offered": [[oid, list(cards)] for oid, by, cards in self.offers if by == player],
         }
 
+    def standing(self):
+        return list(self.pawprints)
+
     def result(self):
         if self.winner is None:
             return None
@@ -468,5 +471,7 @@ class Purrfect(Game):
             if self.pawprints[p] != last:
                 rank, last = i + 2, self.pawprints[p]
             ranks[p] = rank
-        return {"ranks": ranks, "winner": self.winner,
+        return {"ranks": ranks, "winners": [self.winner], "scores": list(self.pawprints),
+                "reasons": [self.reason], "unit": "pawprints", "fewest": False,
+                "together": False, "winner": self.winner,
                 "pawprints": list(self.pawprints), "reason": self.reason}
