@@ -392,17 +392,10 @@ class Stack(Game):
         players = self.config["players"]
         ended = _ENDINGS[self.ended]
         if self.config["mode"] == "clowder":
-            return {
-                "ranks": [1] * players,
-                "winners": [],
-                "scores": [self.team] * players,
-                "reasons": [ended],  # one team: everyone shares rank 1 with its score
-                "unit": "points",
-                "fewest": False,
-                "together": True,
-                "team": self.team,
-                "ended": ended,
-            }
+            # One team: everyone shares rank 1 with its score; nobody wins alone.
+            return {"ranks": [1] * players, "winners": [], "scores": self.standing(),
+                    "reasons": [ended], "unit": "points", "fewest": False, "together": True,
+                    "team": self.team, "ended": ended}
         most = self.config["mode"] == "composure"
         s = self.scores
         ranks = [1 + sum(1 for q in s if (q > v if most else q < v)) for v in s]
@@ -412,17 +405,10 @@ class Stack(Game):
             if len(tied) > 1:
                 reasons.append("players %s share rank %d with %d points: the rulebook "
                                "has no tie-breaker" % (_and(tied), rank, s[tied[0]]))
-        return {
-            "ranks": ranks,
-            "winners": [p for p in range(players) if ranks[p] == 1],
-            "scores": list(s),
-            "reasons": reasons,
-            "unit": "points",
-            "fewest": not most,
-            "together": False,
-            "goal": "most points" if most else "fewest points",
-            "ended": ended,
-        }
+        return {"ranks": ranks, "winners": [p for p in range(players) if ranks[p] == 1],
+                "scores": list(s), "reasons": reasons, "unit": "points", "fewest": not most,
+                "together": False, "goal": "most points" if most else "fewest points",
+                "ended": ended}
 
 
 # ---- checking reported values ------------------------------------------
