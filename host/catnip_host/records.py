@@ -236,10 +236,15 @@ def when(g: verify.Game, journal: list[list], given: float | None
     return began, ended, played_ms, dated
 
 
+def opening(play: Play):
+    """The game as it stood before its first move."""
+    return rules.replay(dict(play.record, log=[], finished=False))
+
+
 def steps(play: Play) -> Iterator[tuple[int, tuple, list, object]]:
     """(player, action, public events, game) move by move: the record
     replayed by the rules from its start."""
-    game = rules.replay(dict(play.record, log=[], finished=False))
+    game = opening(play)
     for player, action in play.actions:
         events = game.act(player, tuple(action))
         yield player, tuple(action), events, game
