@@ -17,7 +17,7 @@ class Local:
         self.cursor = Cursor()
         self.asking = None  # [Picker, ...] while entering a report
         self.report = None  # "place" or "collapse": what the pickers build
-        self.proposal = None  # the tray's, for the active station (see catnip.weigh)
+        self.proposal = None  # the tray's, for the active station (see catnip.table.weigh)
 
 
 def limits(v):
@@ -217,7 +217,7 @@ def draw_table(fb, v):
 
 def side(app):
     """The game's extras at the table (the App's one hook for a game): the
-    tray and the Clowder's high scores, catnip.stack_side."""
-    from catnip.stack_side import StackSide
+    tray and the Clowder's high scores, catnip.table.stack_side."""
+    from catnip.table.stack_side import StackSide
 
     return StackSide(app)

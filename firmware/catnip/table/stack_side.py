@@ -1,4 +1,4 @@
-# Stack O' Cats at the table, beside its screens: the tray (catnip.weigh)
+# Stack O' Cats at the table, beside its screens: the tray (catnip.table.weigh)
 # weighs each attempt and hears the answers to its questions, and a
 # Clowder's score joins the device's high scores. The App knows this only as
 # the side of the game in play, named by the game's screens
@@ -30,7 +30,7 @@ class StackSide:
         """The game is over: a Clowder's score goes to the high scores; the
         tray keeps what it learned of the cats."""
         if result["together"]:
-            from catnip import highscores
+            from catnip.flash import highscores
 
             name = self.app.chosen().get("clowder", "Clowder")
             rank = highscores.add([name], result["scores"][0])
