@@ -4,7 +4,6 @@
 from catnip.flash.journal import JournalError
 from catnip.rules.engine import RuleError
 
-FIRMWARE = "0.1.0"
 PULL_PAGE = 24  # journal entries per "pull" answer: a burst the line can take
 
 
@@ -17,7 +16,7 @@ class Remote:
         getattr(self, "_" + word)(self.app.line, fields)
 
     def _hello(self, line, fields):
-        from catnip.version import build
+        from catnip.version import FIRMWARE, build
 
         app = self.app
         line.send("hello", app="catnip", fw=FIRMWARE, board=app.hw.board.name,
