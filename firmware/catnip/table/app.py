@@ -35,7 +35,7 @@ SETUP_FILE = "setup.json"
 # What a scene's key() may answer (or None): the first item of its tuple.
 # ("act", seat, action), ("start", game, config, seats), ("resume",),
 # ("calibrate",), ("end",) the game in play, ("rematch",), ("setup",).
-COMMANDS = ("act", "start", "resume", "calibrate", "end", "rematch", "setup")
+COMMANDS = ("act", "answer", "start", "resume", "calibrate", "end", "rematch", "setup")
 
 
 class App:
@@ -51,6 +51,7 @@ class App:
         self.journal = journal
         self.line = line
         self.weigh = weigh
+        self.side = None  # the extras at the table of the game in play (its screens name them)
         self.clock = clock or _PicoClock()
         self.seeds = seeds
         self.stations = len(hw.screens)
@@ -111,8 +112,12 @@ class App:
         if self.name is not None and self.name != name:
             self.game = None
             unload("catnip.rules." + self.name)  # stack_setup with stack
-            if self.name == "stack":
-                unload("catnip.tray")
+            if self.side is not None:
+                self.side.stop()  # the tray's code with Stack O' Cats
+                self.side = None
+        for other in rules.NAMES:  # the setup screen read every game's description
+            if other != name:
+                forget("catnip.rules.%s_about" % other)
         _tidy()  # the game's code is about to load: give it the heap in one piece
 
     def _loading(self, what):
@@ -182,11 +187,12 @@ class App:
         from catnip.ui.play import Play
 
         self.scene = Play(name, game, seats, self.stations)
-        if self.weigh is not None:
-            if name == "stack":
-                self.weigh.begin(self.scene, self.all_dirty, self.send)
-            else:
-                self.weigh.stop()
+        hook = getattr(self.scene.ui, "side", None)  # the game's extras at the table
+        self.side = None if hook is None else hook(self)
+        if self.side is not None:
+            self.side.begin(self.scene)
+        elif self.weigh is not None:
+            self.weigh.stop()
         self.all_dirty()
 
     def _ending(self):
@@ -200,11 +206,8 @@ class App:
         self._clock_note("ended")
         self._record(self.journal.finish, result)
         self.send("end", gid=self.gid, result=result)
-        if self.name == "stack":
-            if self.game.config["mode"] == "clowder":
-                self._clowder_score(result)
-            if self.weigh is not None:
-                self.weigh.finished()
+        if self.side is not None:
+            self.side.ended(result)
         import catnip.ui.end  # noqa: F401
 
     def _over(self):
@@ -212,17 +215,14 @@ class App:
         self._enter("end")
         from catnip.ui.end import End, standings
 
-        self.scene = End(TITLES[self.name], standings(self.name, self.game.result()), self.seats)
+        self.scene = End(TITLES[self.name], standings(self.game.result()), self.seats)
         self.sound.play("end", self.now)
         self.all_dirty()
 
-    def _clowder_score(self, result):
-        from catnip.flash import highscores
-
-        saved = flashfile.load(SETUP_FILE, {}).get("options", {}).get("stack", {})
-        rank = highscores.add([saved.get("clowder", "Clowder")], result["team"])
-        if rank is not None:
-            self.say("Clowder high score: rank %d" % rank)
+    def chosen(self):
+        """The settings last chosen on the setup screen for the game in play
+        (the table's own among them: the Clowder's name)."""
+        return flashfile.load(SETUP_FILE, {}).get("options", {}).get(self.name, {})
 
     # ---- events -------------------------------------------------------------
 
@@ -276,6 +276,8 @@ class App:
         word = out[0]
         if word == "act":
             self.act(out[1], out[2])
+        elif word == "answer":
+            self.answer(out[1], out[2])
         elif word == "end":
             self.end_game("%s ended from station %d" % (TITLES[self.name], station + 1))
         elif word == "calibrate":
@@ -328,9 +330,6 @@ class App:
     def act(self, seat, action):
         """Carry out a player's action: refused, it changes nothing and the
         station says why; accepted, it is journaled before anything shows it."""
-        if action[0] == "cats":
-            self._tray_answer(seat, action)
-            return
         try:
             events = self.game.act(seat, action)
         except RuleError as e:
@@ -339,8 +338,8 @@ class App:
             self.dirty[self.seats[seat]] = True
             return
         self._record(self.journal.action, seat, action)
-        if self.weigh is not None and self.name == "stack":
-            record = self.weigh.acted(seat, action)
+        if self.side is not None:
+            record = self.side.acted(seat, action)
             if record is not None:
                 self._record(self.journal.note, record)
         self.collect = True
@@ -353,8 +352,11 @@ class App:
         self.scene.announce(events, self.now)
         self.all_dirty()  # a last move's standings follow its announcements (tick)
 
-    def _tray_answer(self, seat, action):
-        record = self.weigh.answer(action[1]) if self.weigh is not None else None
+    def answer(self, seat, value):
+        """A person answered a question of the table's own (the tray's, in
+        Stack O' Cats): no game action; the game's side journals it as a
+        note, as the tray's records are."""
+        record = self.side.answer(seat, value) if self.side is not None else None
         if record is not None:
             self._record(self.journal.note, record)
         self.all_dirty()

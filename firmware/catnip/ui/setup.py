@@ -4,50 +4,29 @@
 # the journal is offered first. A long BACK opens the menu: the tray's
 # calibration, on a table with a tray.
 from catnip.keys import BACK, LONG, PRESS, REPEAT
+from catnip.rules import NAMES as GAMES
 from catnip.rules import TITLES
+from catnip.rules.about import about, applies, has_start, players
 from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor
 
-GAMES = ("heist", "stack", "purrfect")
 MENU = ("Back to setup", "Calibrate tray")
-CLOWDERS = ("Whiskers", "Tabbies", "Mittens", "Night Owls", "Yarnballs", "Purrers",
-            "Tuxedos", "Calicos")
 
-# Per game: (label, config key, values, what each value says); players and
-# the start player are added from the seats.
-OPTIONS = {
-    "heist": (("Edition", "variant", ("standard", "original"), ("new", "original")),
-              ("Gems", "gems", ("digital", "physical"), ("catnip", "bag"))),
-    "stack": (("Mode", "mode", ("composure", "patient", "clowder"),
-               ("composure", "patient", "clowder")),
-              ("Black cat", "black_cat", (False, True), ("off", "on")),
-              ("Touches", "black_touch", ("each", "once"), ("2 each", "2 once")),
-              ("Cats from", "draw", ("digital", "physical"), ("catnip", "bag")),
-              ("Clowder", "clowder", CLOWDERS, CLOWDERS)),
-    "purrfect": (("Cards", "mode", ("stations", "scorekeeper"), ("stations", "paper")),),
-}
+
+def choices(game):
+    """The options a station offers for `game`: the rules' settings, then the
+    table's own (the Clowder's name)."""
+    d = about(game)
+    return d["options"] + d["table"]
 
 
 def player_range(game, options):
-    if game == "heist":
-        return (3 if options.get("variant") == "original" else 2), 6
-    if game == "stack":
-        return (1, 8) if options.get("mode") == "clowder" else (2, 6)
-    return 4, 7
+    return players(about(game), options)[:2]
 
 
 def shown(game, key, options):
     """Whether a setting applies given the others."""
-    if game != "stack":
-        return True
-    clowder = options.get("mode") == "clowder"
-    if key == "black_cat":
-        return not clowder
-    if key == "black_touch":
-        return not clowder and options.get("black_cat")
-    if key == "clowder":
-        return clowder
-    return True
+    return applies(about(game), key, options)
 
 
 class Setup:
@@ -71,7 +50,8 @@ class Setup:
         for game in GAMES:
             mine = self.chosen[game] = {}
             theirs = saved.get(game) if isinstance(saved.get(game), dict) else {}
-            for _, key, values, _ in OPTIONS[game]:
+            for o in choices(game):
+                key, values = o["key"], o["choices"]
                 mine[key] = theirs[key] if theirs.get(key) in values else values[0]
         self.cursor = Cursor()
         self.choosing_seats = None  # a Cursor over the stations while choosing
@@ -93,13 +73,13 @@ class Setup:
             rows.append(("resume",))
         rows.append(("game",))
         rows.append(("seats",))
-        for label, key, values, names in OPTIONS[self.game]:
-            if shown(self.game, key, self.options):
-                rows.append(("option", label, key, values, names))
-        if self.game != "purrfect":
+        for o in choices(self.game):
+            if shown(self.game, o["key"], self.options):
+                rows.append(("option", o["label"], o["key"], o["choices"], o["says"]))
+        if has_start(about(self.game)):
             rows.append(("start",))
         rows.append(("go",))
-        if self.game == "stack":
+        if about(self.game)["high_scores"]:
             rows.append(("scores",))
         return rows
 
@@ -199,10 +179,10 @@ class Setup:
 
     def config(self):
         config = {"players": len(self.seats)}
-        for _, key, values, _ in OPTIONS[self.game]:
-            if key != "clowder" and shown(self.game, key, self.options):
-                config[key] = self.options[key]
-        if self.game != "purrfect":
+        for o in about(self.game)["options"]:
+            if shown(self.game, o["key"], self.options):
+                config[o["key"]] = self.options[o["key"]]
+        if has_start(about(self.game)):
             config["start"] = self.start
         return config
 
