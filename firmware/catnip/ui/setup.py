@@ -9,6 +9,7 @@ from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor
 
 GAMES = ("heist", "stack", "purrfect")
+SHORT = {"heist": "Heist", "stack": "Stack", "purrfect": "Purrfect"}  # a title in a row
 MENU = ("Back to setup", "Calibrate tray")
 CLOWDERS = ("Whiskers", "Tabbies", "Mittens", "Night Owls", "Yarnballs", "Purrers",
             "Tuxedos", "Calicos")
@@ -16,14 +17,14 @@ CLOWDERS = ("Whiskers", "Tabbies", "Mittens", "Night Owls", "Yarnballs", "Purrer
 # Per game: (label, config key, values, what each value says); players and
 # the start player are added from the seats.
 OPTIONS = {
-    "heist": (("Edition", "variant", ("standard", "original"), ("new", "original")),
+    "heist": (("Rules", "variant", ("standard", "original"), ("new", "original")),
               ("Gems", "gems", ("digital", "physical"), ("catnip", "bag"))),
     "stack": (("Mode", "mode", ("composure", "patient", "clowder"),
                ("composure", "patient", "clowder")),
               ("Black cat", "black_cat", (False, True), ("off", "on")),
               ("Touches", "black_touch", ("each", "once"), ("2 each", "2 once")),
-              ("Cats from", "draw", ("digital", "physical"), ("catnip", "bag")),
-              ("Clowder", "clowder", CLOWDERS, CLOWDERS)),
+              ("Draw", "draw", ("digital", "physical"), ("catnip", "bag")),
+              ("Team", "clowder", CLOWDERS, CLOWDERS)),
     "purrfect": (("Cards", "mode", ("stations", "scorekeeper"), ("stations", "paper")),),
 }
 
@@ -107,7 +108,7 @@ class Setup:
         kind = row[0]
         if kind == "resume":
             h = self.resume[1]
-            return "Resume " + TITLES.get(h.get("game"), "game")
+            return "Resume " + SHORT.get(h.get("game"), "game")
         if kind == "game":
             return TITLES[self.game]
         if kind == "seats":
@@ -119,7 +120,9 @@ class Setup:
         if kind == "scores":
             return "High scores"
         label, key, values, names = row[1:]
-        return "%s: %s" % (label, names[values.index(self.options[key])])
+        name = names[values.index(self.options[key])]
+        # A row has 15 columns beside the list's scroll marks.
+        return ("%s: %s" if len(label) + len(name) < 14 else "%s %s") % (label, name)
 
     # ---- buttons ----------------------------------------------------------
 
@@ -217,7 +220,7 @@ class Setup:
         draw.title(fb, "catnip setup", "S%d" % (station + 1))
         if self.menu is not None:
             draw.items(fb, list(MENU), self.menu.at, 1, 5)
-            draw.hint(fb, "OK choose BACK no")
+            draw.hint(fb, "OK pick BACK no")
             return
         if self.viewing is not None:
             draw.items(fb, self.viewing[0], self.viewing[1].at, 1, 6)
@@ -230,7 +233,7 @@ class Setup:
                 labels.append("%s S%d %s" % ("[x]" if k in self.seats else "[ ]", k + 1,
                                             "" if k in online else "off"))
             draw.items(fb, labels, self.choosing_seats.at, 1, 5)
-            draw.hint(fb, "OK tick BACK done")
+            draw.hint(fb, "OK tick BACK: ok")
             return
         if self.problem:
             draw.paragraph(fb, self.problem, 1, 5)
