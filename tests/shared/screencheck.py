@@ -10,8 +10,9 @@
 #            left out for want of room (catnip.ui.draw.cut)
 #   over     a glyph drawn on another's ink or on a line, a line across a
 #            glyph, or a fill that hides part of a glyph but not all of it
-#   touching two strings drawn apart on one row whose ink is closer than
-#            GAP pixels: they read as one word ("1223344556", "composure^")
+#   touching two strings drawn apart on one row, in one colour, whose ink
+#            is closer than GAP pixels: they read as one word ("1223344556",
+#            "composure^"); dark on a lit box beside lit on dark reads apart
 #
 # A fill that hides a glyph whole (a new screen, a banner over the bottom
 # rows) is how screens are meant to cover one another and is no problem.
@@ -52,7 +53,7 @@ class Checked(framebuf.FrameBuffer):
         self.owner = [NONE] * (self.width * self.height)
         self.live = [0]  # per glyph id (from 1): its lit pixels still showing
         self.run_of = [None]  # per glyph id: its string's index in runs
-        self.runs = []  # [s, x, y, first ink x, last ink x, glyph ids]
+        self.runs = []  # [s, x, y, first ink x, last ink x, glyph ids, colour]
 
     # ---- what the screens call -------------------------------------------------
 
@@ -97,16 +98,17 @@ class Checked(framebuf.FrameBuffer):
         if cut:
             self.problems.append("cut: %r runs off the panel" % s)
         if lo is None:
-            self.runs.append([s, x, y, None, None, ids])
+            self.runs.append([s, x, y, None, None, ids, c])
             return
         for other in self.runs:
-            if other[3] is None or abs(other[2] - y) >= 8 or not self._showing(other):
+            if other[3] is None or abs(other[2] - y) >= 8 or other[6] != c \
+                    or not self._showing(other):
                 continue
             gap = max(other[3] - hi, lo - other[4]) - 1
             if gap < GAP:
                 self.problems.append("touching: %r and %r read as one (%d px apart)" % (
                     other[0], s, max(0, gap)))
-        self.runs.append([s, x, y, lo, hi, ids])
+        self.runs.append([s, x, y, lo, hi, ids, c])
 
     def fill_rect(self, x, y, w, h, c):
         super().fill_rect(x, y, w, h, c)

@@ -64,13 +64,14 @@ class Census:
             self.screens += 1
             for p in problems:
                 self.count += 1
-                if p not in self.found:  # each problem once, with where it was first seen
-                    self.found[p] = "%s (%dx%d)  | %s" % (
+                key = "".join("#" if c in "0123456789" else c for c in p)
+                if key not in self.found:  # each kind once, with where it was first seen
+                    self.found[key] = p + "\n    on " + "%s (%dx%d)  | %s" % (
                         name, fb.width, fb.height, " | ".join(s for s, _, _ in fb.strings()))
 
     def verdict(self):
         if self.count:
-            lines = ["%s\n    on %s" % kv for kv in sorted(self.found.items())[:SHOWN]]
+            lines = [self.found[k] for k in sorted(self.found)][:SHOWN]
             raise AssertionError("%d problems (%d distinct) over %d screens:\n%s" % (
                 self.count, len(self.found), self.screens, "\n".join(lines)))
 
@@ -274,10 +275,10 @@ def _play_game(census, name, options, players, stations):
                         lambda fb: scene.draw(0, fb))
             scene.next_banner(0)
         phase = game.public().get("step") or game.public().get("phase")
-        if acts % 7 == 0 or phase != last:
+        if acts % 5 == 0 or phase != last and acts % 2:
             _look_all(census, scene, "%s act %d" % (tag, acts), stations)
-            if name == "stack" and game.public()["step"] == "place":
-                _stack_extras(census, scene, seats[game.public()["turn"]], tag)
+        if name == "stack" and phase == "place" and acts % 12 == 1:
+            _stack_extras(census, scene, seats[game.public()["turn"]], tag)
         last = phase
     else:
         raise AssertionError("%s did not end" % tag)

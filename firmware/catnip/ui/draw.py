@@ -108,10 +108,11 @@ def mark(fb, row, up, c):
         fb.hline(WIDTH - 3 - i, row * 8 + 2 + (i if up else 2 - i), 1 + 2 * i, c)
 
 
-def gauge(fb, row, lean):
+def gauge(fb, row, lean, size=24):
     """The tower's lean from four cells ([r, x, y], thousandths of the
-    distance to the edge of the support): a dot in a box, right of `row`."""
-    x0, y0, size = WIDTH - 24, row * 8, 24
+    distance to the edge of the support): a dot in a box of `size` pixels,
+    at the right from `row` down."""
+    x0, y0 = WIDTH - size, row * 8
     fb.rect(x0, y0, size, size, 1)
     fb.hline(x0 + size // 2 - 2, y0 + size // 2, 5, 1)
     fb.vline(x0 + size // 2, y0 + size // 2 - 2, 5, 1)
