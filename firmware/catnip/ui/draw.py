@@ -83,8 +83,17 @@ def paragraph(fb, s, row=1, last=ROWS - 2):
     return row
 
 
-def items(fb, labels, cursor, top=1, rows=6):
-    """A scrolling list with the cursor's item lit."""
+def items(fb, labels, cursor, top=1, rows=6, pinned=0):
+    """A scrolling list with the cursor's item lit. The first `pinned` items
+    stay in place when the list is too long for its rows and the rest
+    scroll below them (there must be a row left to scroll in)."""
+    if pinned and len(labels) > rows and pinned < rows:
+        for i in range(pinned):
+            if i == cursor:
+                bar(fb, top + i, labels[i])
+            else:
+                text(fb, top + i, labels[i])
+        labels, cursor, top, rows = labels[pinned:], cursor - pinned, top + pinned, rows - pinned
     first = 0
     if cursor >= rows:
         first = cursor - rows + 1
@@ -95,7 +104,7 @@ def items(fb, labels, cursor, top=1, rows=6):
         else:
             text(fb, row, labels[i])
     if first > 0:
-        mark(fb, top, True, 1 if cursor - first else 0)
+        mark(fb, top, True, 1 if cursor != first else 0)
     if first + rows < len(labels):
         mark(fb, top + rows - 1, False, 1 if cursor - first != rows - 1 else 0)
 
