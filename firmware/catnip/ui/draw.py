@@ -154,12 +154,12 @@ def notice(fb, what):
 
 def overlay(fb, what, c, most=4):
     """`what` over the bottom lines of a screen (as many as it needs, up to
-    `most`), lit (c=1) or dark (c=0)."""
+    `most`), lit (c=1, a pixel row above it to set it off) or dark (c=0)."""
     lines = wrap(what)
     if len(lines) > most:
         cut(fb, lines[most])
         lines = lines[:most]
     top = ROWS - len(lines)
-    fb.fill_rect(0, top * 8, WIDTH, HEIGHT - top * 8, c)
+    fb.fill_rect(0, top * 8 - c, WIDTH, HEIGHT - top * 8 + c, c)
     for i, line in enumerate(lines):
         fb.text(line, 0, (top + i) * 8, 1 - c)

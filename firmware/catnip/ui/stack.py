@@ -95,7 +95,7 @@ def draw_screen(fb, v, local):
         who = draw.seat_name(v["turn"])
         draw.text(fb, 1, "%s places %s" % (who, v["hand"]) if v["hand"] else who + "'s turn")
         if tray is not None and tray.get("fault"):  # the tray's trouble before the bag
-            fault = "Tray: " + tray["fault"]
+            fault = "The tray: " + tray["fault"]
             draw.paragraph(fb, fault if len(draw.wrap(fault)) <= 3 else tray["fault"], 2, 4)
         else:
             draw.text(fb, 2, "Bag %d" % v["bag_left"])
