@@ -351,7 +351,7 @@ class _Tray:
 
 
 def test_every_calibration_screen_fits():
-    from catnip.calibrate import Session
+    from catnip.table.calibrate import Session
     from catnip.ui.calibrate import Screen, figures_text
 
     census = Census()
