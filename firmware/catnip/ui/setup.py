@@ -10,6 +10,7 @@ from catnip.rules.about import about, applies, has_start, players
 from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor
 
+SHORT = {"heist": "Heist", "stack": "Stack", "purrfect": "Purrfect"}  # a title in a row
 MENU = ("Back to setup", "Calibrate tray")
 
 
@@ -87,7 +88,7 @@ class Setup:
         kind = row[0]
         if kind == "resume":
             h = self.resume[1]
-            return "Resume " + TITLES.get(h.get("game"), "game")
+            return "Resume " + SHORT.get(h.get("game"), "game")
         if kind == "game":
             return TITLES[self.game]
         if kind == "seats":
@@ -99,7 +100,9 @@ class Setup:
         if kind == "scores":
             return "High scores"
         label, key, values, names = row[1:]
-        return "%s: %s" % (label, names[values.index(self.options[key])])
+        name = names[values.index(self.options[key])]
+        # A row has 15 columns beside the list's scroll marks.
+        return ("%s: %s" if len(label) + len(name) < 14 else "%s %s") % (label, name)
 
     # ---- buttons ----------------------------------------------------------
 
@@ -197,7 +200,7 @@ class Setup:
         draw.title(fb, "catnip setup", "S%d" % (station + 1))
         if self.menu is not None:
             draw.items(fb, list(MENU), self.menu.at, 1, 5)
-            draw.hint(fb, "OK choose BACK no")
+            draw.hint(fb, "OK pick BACK no")
             return
         if self.viewing is not None:
             draw.items(fb, self.viewing[0], self.viewing[1].at, 1, 6)
@@ -210,7 +213,7 @@ class Setup:
                 labels.append("%s S%d %s" % ("[x]" if k in self.seats else "[ ]", k + 1,
                                             "" if k in online else "off"))
             draw.items(fb, labels, self.choosing_seats.at, 1, 5)
-            draw.hint(fb, "OK tick BACK done")
+            draw.hint(fb, "OK tick BACK: ok")
             return
         if self.problem:
             draw.paragraph(fb, self.problem, 1, 5)
