@@ -1,0 +1,84 @@
+"""Playing at the virtual table in this terminal."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from catnip_host.sim.keyboard import Keyboard
+from catnip_host.sim.mirror import _site, laptop_mirror
+from catnip_host.sim.paths import SimError, board_file, command, journal_dir
+from catnip_host.sim.process import Table
+from catnip_host.sim.scenario import load_scenario
+from catnip_host.sim.state import TableState
+from catnip_host.sim.terminal import Terminal
+
+def interactive(board: str | None = None, journal: Path | None = None, seed: str | None = None,
+                stations: int | None = None, script: Path | None = None,
+                store: Path | None | bool = None, serve_port: int | None = None) -> None:
+    """Play at the virtual table in this terminal until q or Ctrl-C; with a
+    scenario, watch it play in real time first (from a fresh flash folder
+    unless `journal` is given), then play on. With `serve_port`, the
+    laptop's mirror is `catnip serve`'s too, on that port of this computer."""
+    from rich.console import Console
+    from rich.live import Live
+
+    console = Console()
+    if not console.is_terminal:
+        raise SimError("the virtual table needs a terminal; for a script use --script FILE "
+                       "--headless")
+    fresh = tempfile.TemporaryDirectory(prefix="catnip-sim-") if script and not journal else None
+    flash = journal or (Path(fresh.name) if fresh else journal_dir())
+    named = load_scenario(script).get("board") if script is not None else None
+    mirror = laptop_mirror(store)
+    site = _site(mirror, serve_port) if serve_port is not None else None
+    table = Table(command(board_file(board or named or "direct"), flash, "live", seed, stations,
+                          script.resolve() if script else None,
+                          mirror.fd if mirror is not None else None),
+                  detach=True, pass_fds=(mirror.fd,) if mirror is not None else ())
+    state = TableState()
+    try:
+        table.wait_ready(state)
+        if site is not None:
+            site.start()
+            state.feed.append(f"catnip serve: the table live at {site.url}/")
+        elif mirror is not None:
+            mirror.start()
+        ui = Terminal(state, table.send, lambda: tuple(console.size), mirror)
+        with Keyboard() as keyboard, Live(ui, console=console, screen=True,
+                                          auto_refresh=False) as live:
+            playing = True
+            size = console.size
+            while playing:
+                changed = console.size != size  # a resized terminal is drawn again
+                if ui.laptop and mirror.mirror.changed:
+                    changed = True
+                size = console.size
+                for m in table.drain():
+                    state.apply(m)
+                    changed = True
+                if table.proc.poll() is not None:
+                    break
+                try:
+                    keys = keyboard.read(0.03)
+                except KeyboardInterrupt:
+                    keys = ["ctrl-c"]
+                for key in keys:
+                    playing = playing and ui.key(key)
+                    changed = True
+                if changed:
+                    live.refresh()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        table.close()
+        if site is not None:
+            site.stop()
+        if mirror is not None:
+            mirror.stop()
+        if fresh is not None:
+            fresh.cleanup()
+    if state.crash is not None:
+        raise SimError("the table app stopped with an error:\n" + state.crash)
+    if table.proc.returncode not in (0, None):
+        raise SimError("the virtual table stopped: " + table.errors())
