@@ -143,7 +143,13 @@ def test_an_unknown_board_lists_the_shipped_ones(tmp_path):
 
 
 def test_the_mux_board_seats_eight(tmp_path):
+    # Meow Heist seats six of them; the Clowder takes all eight.
     result = headless("--board", "mux", "--script", scenario(tmp_path, [
+        {"expect": {"station": 6, "text": "You: P6"}},
+        {"expect": {"station": 8, "text": "Not playing"}},
+        {"station": 1, "press": "up"}, {"station": 1, "press": "ok"},
+        {"station": 1, "press": "down", "times": 4}, {"station": 1, "press": "ok", "times": 2},
+        {"expect": {"station": 1, "text": "Mode: clowder"}},
         {"expect": {"station": 8, "text": "You: P8"}}]))
     assert result.exit_code == 0, result.output
     result = headless("--board", "mux", "--stations", "5", "--script", scenario(tmp_path, [

@@ -180,8 +180,6 @@ class Setup:
             return ("resume",)
         if kind == "game":
             self.game = GAMES[(GAMES.index(self.game) + 1) % len(GAMES)]
-            if not self.counted:
-                self.seats = self.online()  # as many as the title seats, of those here
             self._fit()
         elif kind == "players":
             self._fewer()
@@ -208,9 +206,13 @@ class Setup:
 
     def _fit(self):
         """The seats brought within the game's player range: the last ones
-        go, or stations that answer join in station order. (A table with too
-        few stations keeps what it has, and Start says why.)"""
+        go, or stations that answer join in station order; while nobody has
+        chosen the seats, as many of the stations that answer as the game
+        takes. (A table with too few stations keeps what it has, and Start
+        says why.)"""
         lo, hi = player_range(self.game, self.options)
+        if not self.counted:
+            self.seats = self.online()  # as many as the game seats, of those here
         del self.seats[hi:]
         for k in self.online():
             if len(self.seats) >= lo:
