@@ -46,7 +46,11 @@ def main() -> None:
 @click.option("--headless", is_flag=True, help="With --script: no terminal picture; play as "
               "fast as possible, print the standings, exit 1 if an expect step fails.")
 @click.option("--snapshots", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="With --headless: save the scenario's snap steps as PNGs here.")
+              help="Where PNGs go: a scenario's snap steps with --headless, the screens `S` "
+              "saves otherwise.  [default for S: the per-user snapshots folder]")
+@click.option("--record", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the session played by hand as a scenario file, for --script to play "
+              "again (from a fresh flash folder, with the seed it names).")
 @click.option("--store", "store_path", type=click.Path(dir_okay=False, path_type=Path),
               help="where the virtual table's games are kept, as a real table's are, marked "
               "virtual  [default: the store export, stats and chart read]")
@@ -56,7 +60,7 @@ def main() -> None:
               "(catnip serve) at http://127.0.0.1:PORT/  [PORT: 8000]")
 def sim(board: str | None, stations: int | None, journal: Path | None, seed: str | None,
         script: Path | None, headless: bool, snapshots: Path | None, store_path: Path | None,
-        no_store: bool, serve_port: int | None) -> None:
+        no_store: bool, serve_port: int | None, record: Path | None) -> None:
     """Start the virtual table: the real firmware with simulated hardware.
     Its finished games are stored like a real table's (marked virtual)."""
     from catnip_host import sim as virtual
@@ -71,11 +75,15 @@ def sim(board: str | None, stations: int | None, journal: Path | None, seed: str
             if serve_port is not None:
                 raise click.UsageError("--serve follows the table as you play it; leave out "
                                        "--headless (or run catnip serve beside the table)")
+            if record is not None:
+                raise click.UsageError("--record writes down a session played by hand; "
+                                       "leave out --headless")
             outcome = virtual.run_script(script, board, journal, seed, snapshots, stations,
                                          store=store)
             click.echo(virtual.report(outcome))
             raise SystemExit(outcome.status)
-        virtual.interactive(board, journal, seed, stations, script, store, serve_port)
+        virtual.interactive(board, journal, seed, stations, script, store, serve_port,
+                            snapshots, record)
     except virtual.SimError as e:
         raise click.ClickException(str(e)) from None
 

@@ -10,7 +10,8 @@ line, the tray, standings). See devsim/virtual.py for the whole vocabulary.
 The package is split by job: paths (boards, the flash folder, the command
 line; catnip deploy reads boards from it), process (the MicroPython
 process), state (what the table said), terminal and keyboard (the picture
-and the keys), scenario (headless runs and recordings), mirror (the laptop
+and the keys), settings (the view `v` chose, where `S` saves), scenario
+(headless runs), record (a hand-played session as a scenario), mirror (the laptop
 beside the table) and play (the interactive table).
 """
 
@@ -20,12 +21,15 @@ from catnip_host.sim.paths import (VIRTUAL, SimError, board_file, command, envir
                                    journal_dir, micropython)
 from catnip_host.sim.play import interactive
 from catnip_host.sim.process import Table
+from catnip_host.sim.record import Recorder
 from catnip_host.sim.scenario import Outcome, load_scenario, report, run_script
+from catnip_host.sim.settings import Settings, settings_file, snapshots_dir
 from catnip_host.sim.state import Screen, TableState, describe
 from catnip_host.sim.terminal import (Terminal, braille, capacity, cell_text, half_blocks,
                                       pick_view, view_size)
 
-__all__ = ["VIRTUAL", "Keyboard", "Outcome", "Screen", "SimError", "Table", "TableState",
+__all__ = ["VIRTUAL", "Keyboard", "Outcome", "Recorder", "Screen", "Settings", "SimError",
+           "Table", "TableState", "settings_file", "snapshots_dir",
            "Terminal", "board_file", "braille", "capacity", "cell_text", "command", "describe",
            "environment", "half_blocks", "interactive", "journal_dir", "keep_records",
            "laptop_mirror", "load_scenario", "micropython", "parse_keys", "pick_view", "report",

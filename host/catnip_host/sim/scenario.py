@@ -47,6 +47,8 @@ def run_script(script: Path, board: str | None = None, journal: Path | None = No
     stored in `store` (None: the default store; False: nowhere)."""
     data = load_scenario(script)
     board_path = board_file(board or data.get("board") or "direct")
+    if stations is None and isinstance(data.get("stations"), int):
+        stations = data["stations"]  # a recorded session names the stations it was played on
     with tempfile.TemporaryDirectory(prefix="catnip-sim-") as fresh:
         flash = journal or Path(fresh)
         table = Table(command(board_path, flash, "fast", seed, stations, script.resolve()))

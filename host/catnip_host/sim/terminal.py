@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from catnip_host.sim.settings import VIEWS as VIEW_ORDER
+from catnip_host.sim.settings import Settings, snapshots_dir
 from catnip_host.sim.state import Screen, TableState
 
 LIT = "#9fe8ff"  # the OLED's blue-white, as in catnip_host.screens
@@ -73,7 +75,6 @@ CELL_STYLES = {"i": "reverse", "u": "underline"}
 
 # name: (columns, rows per 64 pixel rows, drawn by)
 VIEWS = {"text": 16, "braille": 64, "pixels": 128}
-VIEW_ORDER = ("auto", "text", "braille", "pixels")
 FOOTER_ROWS = 7  # legend and status (4), and at least a few lines of the feed
 
 
@@ -110,14 +111,17 @@ LEGEND = ("[b]1-{n}[/b] station [b]↑↓[/b] up/down [b]Enter[/b] OK [b]⌫[/b]
 class Terminal:
     """The terminal's picture of the table and what each key does."""
 
-    def __init__(self, state: TableState, send: Any, size: Any, mirror: Any = None) -> None:
+    def __init__(self, state: TableState, send: Any, size: Any, mirror: Any = None,
+                 settings: Settings | None = None, snapshots: Path | None = None) -> None:
         self.state = state
+        self.settings = settings or Settings()  # the view `v` chose last (kept if it has a path)
+        self.snapshots = snapshots  # where `S` saves (None: the per-user snapshots folder)
         self.mirror = mirror  # the laptop's mirror (catnip_host.simlink), or None
         self.laptop = False  # showing the mirror in place of the stations
         self.send = send  # a command line to the table
         self.size = size  # () -> (columns, rows)
         self.focus = 1
-        self.view = "auto"
+        self.view = self.settings.view
         self.pending: str | None = None  # "collapse" after c, waiting for a digit
 
     # ---- keys ---------------------------------------------------------------
@@ -153,6 +157,10 @@ class Terminal:
             self.laptop = not self.laptop
         elif key == "v":
             self.view = VIEW_ORDER[(VIEW_ORDER.index(self.view) + 1) % len(VIEW_ORDER)]
+            self.settings.view = self.view
+            problem = self.settings.save()  # the next `catnip sim` opens in it
+            if problem:
+                self.state.feed.append(problem)
         elif key == "S":
             self.save_png()
         elif key in ("q", "ctrl-c"):
@@ -165,8 +173,14 @@ class Terminal:
         screen = self.state.screens.get(self.focus)
         if screen is None:
             return
-        path = Path(f"catnip-station{self.focus}-{time.strftime('%H%M%S')}.png")
-        save_png(screen.image, screen.height, path)
+        folder = self.snapshots or snapshots_dir()
+        path = folder / f"catnip-station{self.focus}-{time.strftime('%Y%m%d-%H%M%S')}.png"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            save_png(screen.image, screen.height, path)
+        except OSError as e:
+            self.state.feed.append(f"not saved in {folder}: {e.strerror}")
+            return
         self.state.feed.append(f"saved {path.resolve()}")
 
     # ---- the picture ------------------------------------------------------------
