@@ -73,9 +73,11 @@ class Setup:
 
     kind = "setup"
 
-    def __init__(self, stations, online, remembered=None, resume=None, tray=False):
+    def __init__(self, stations, online, remembered=None, resume=None, tray=False,
+                 names=lambda: ()):
         self.stations = stations
         self.online = online
+        self.names = names  # the players' names by station, as the laptop sent them
         self.resume = resume
         self.tray = tray
         r = remembered or {}
@@ -138,7 +140,7 @@ class Setup:
         if kind == "seats":
             return "Seats " + "".join(str(k + 1) for k in self.seats)
         if kind == "start":
-            return "First: " + draw.seat_name(self.start)
+            return "First: " + self.who(self.start)
         if kind == "go":
             return "Start game"
         if kind == "scores":
@@ -270,6 +272,13 @@ class Setup:
             config["start"] = self.start
         return config
 
+    def who(self, seat):
+        """Seat's name as a station shows it: its station's, else P1, P2..."""
+        from catnip.wire import SHOWN
+
+        names, k = self.names(), self.seats[seat]
+        return (names[k] if k < len(names) else "")[:SHOWN] or draw.seat_name(seat)
+
     def remembered(self):
         """What to offer first next time: the title, every title's settings,
         the seats (as stations) and the first player."""
@@ -305,7 +314,7 @@ class Setup:
         if self.rows[self.cursor.at][0] == "resume":
             draw.text(fb, 6, "%d moves so far" % self.resume[2])
         elif station in self.seats:
-            draw.text(fb, 6, "You: " + draw.seat_name(self.seats.index(station)))
+            draw.text(fb, 6, "You: " + self.who(self.seats.index(station)))
         else:
             draw.text(fb, 6, "Not playing")
         draw.hint(fb, "OK choose/change")
