@@ -328,6 +328,10 @@ def _plan_table(plan, dry_run: bool):
 main.add_command(check_board.main)
 main.add_command(flash.command)
 
+from catnip_host.names_cli import names as _names  # noqa: E402
+
+main.add_command(_names)
+
 from catnip_host.records_cli import COMMANDS as _RECORDS, SESSION_COMMANDS  # noqa: E402
 
 for _command in _RECORDS:
