@@ -85,3 +85,26 @@ def test_names_as_typed():
     assert parse(("Ana", "Bo", "-", "Dee")) == ["Ana", "Bo", "", "Dee"]
     assert parse(("Ana,Bo,-,Dee",)) == ["Ana", "Bo", "", "Dee"]
     assert parse(()) == []
+
+
+def test_sim_names_go_on_the_tables_own_input_without_a_mirror(tmp_path):
+    from catnip_host.sim.play import _send_names
+
+    t = sim.Table(sim.command(sim.board_file("direct"), tmp_path, "live", "t"))
+    state = sim.TableState()
+    try:
+        t.wait_ready(state)
+        _send_names(t, None, ["Ana", "Bo"])
+        _screens(t, state, 1, "You: Ana")
+        assert "stations named: Ana, Bo" in state.feed
+    finally:
+        t.close()
+    assert json.loads((tmp_path / "names.json").read_text()) == ["Ana", "Bo"]
+
+
+def test_sim_names_are_for_the_table_played_by_hand(tmp_path):
+    script = tmp_path / "s.json"
+    script.write_text("[]")
+    result = CliRunner().invoke(main, ["sim", "--headless", "--script", str(script),
+                                       "--names", "Ana"])
+    assert result.exit_code == 2 and "played by hand" in result.output

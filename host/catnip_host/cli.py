@@ -55,12 +55,15 @@ def main() -> None:
               help="where the virtual table's games are kept, as a real table's are, marked "
               "virtual  [default: the store export, stats and chart read]")
 @click.option("--no-store", is_flag=True, help="keep none of this run's games")
+@click.option("--names", default=None, help="the players' names by station, comma-separated "
+              "(`-` for none), sent as `catnip names` sends them")
 @click.option("--serve", "serve_port", type=click.IntRange(1, 65535), default=None,
               is_flag=False, flag_value=8000, help="Also show the table live in a browser "
               "(catnip serve) at http://127.0.0.1:PORT/  [PORT: 8000]")
 def sim(board: str | None, stations: int | None, journal: Path | None, seed: str | None,
         script: Path | None, headless: bool, snapshots: Path | None, store_path: Path | None,
-        no_store: bool, serve_port: int | None, record: Path | None) -> None:
+        no_store: bool, serve_port: int | None, record: Path | None,
+        names: str | None) -> None:
     """Start the virtual table: the real firmware with simulated hardware.
     Its finished games are stored like a real table's (marked virtual)."""
     from catnip_host import sim as virtual
@@ -75,15 +78,17 @@ def sim(board: str | None, stations: int | None, journal: Path | None, seed: str
             if serve_port is not None:
                 raise click.UsageError("--serve follows the table as you play it; leave out "
                                        "--headless (or run catnip serve beside the table)")
-            if record is not None:
-                raise click.UsageError("--record writes down a session played by hand; "
+            if record is not None or names is not None:
+                raise click.UsageError("--record and --names are for the table played by hand; "
                                        "leave out --headless")
             outcome = virtual.run_script(script, board, journal, seed, snapshots, stations,
                                          store=store)
             click.echo(virtual.report(outcome))
             raise SystemExit(outcome.status)
+        from catnip_host.names_cli import parse
+
         virtual.interactive(board, journal, seed, stations, script, store, serve_port,
-                            snapshots, record)
+                            snapshots, record, parse((names,)) if names is not None else None)
     except virtual.SimError as e:
         raise click.ClickException(str(e)) from None
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 import tempfile
 from pathlib import Path
+
+from catnip import wire
 
 from catnip_host.sim.keyboard import Keyboard
 from catnip_host.sim.mirror import _site, laptop_mirror
@@ -20,7 +23,8 @@ from catnip_host.sim.terminal import Terminal
 def interactive(board: str | None = None, journal: Path | None = None, seed: str | None = None,
                 stations: int | None = None, script: Path | None = None,
                 store: Path | None | bool = None, serve_port: int | None = None,
-                snapshots: Path | None = None, record: Path | None = None) -> None:
+                snapshots: Path | None = None, record: Path | None = None,
+                names: list[str] | None = None) -> None:
     """Play at the virtual table in this terminal until q or Ctrl-C; with a
     scenario, watch it play in real time first (from a fresh flash folder
     unless `journal` is given), then play on. With `serve_port`, the
@@ -29,7 +33,8 @@ def interactive(board: str | None = None, journal: Path | None = None, seed: str
     folder). With `record`, the session is written there as a scenario when
     it ends: played from a fresh flash folder (unless `journal` is given)
     with a seed (a new one unless `seed` is given), so --script plays it
-    again."""
+    again. `names` go to the table as `catnip names` sends them, once the
+    laptop's side is connected."""
     from rich.console import Console
     from rich.live import Live
 
@@ -55,6 +60,11 @@ def interactive(board: str | None = None, journal: Path | None = None, seed: str
     state = TableState()
     try:
         table.wait_ready(state)
+        if names is not None:
+            try:
+                wire.check_names(names, state.stations)
+            except wire.WireError as e:
+                raise SimError(f"--names: {e}") from None
         if site is not None:
             site.start()
             state.feed.append(f"catnip serve: the table live at {site.url}/")
@@ -79,6 +89,9 @@ def interactive(board: str | None = None, journal: Path | None = None, seed: str
                 for m in table.drain():
                     state.apply(m)
                     changed = True
+                if names is not None and (mirror is None or mirror.idle):
+                    _send_names(table, mirror, names)
+                    names = None
                 if table.proc.poll() is not None:
                     break
                 try:
@@ -106,3 +119,12 @@ def interactive(board: str | None = None, journal: Path | None = None, seed: str
         raise SimError("the table app stopped with an error:\n" + state.crash)
     if table.proc.returncode not in (0, None):
         raise SimError("the virtual table stopped: " + table.errors())
+
+
+def _send_names(table: Table, mirror, names: list[str]) -> None:
+    """The players' names on the table's serial line: through the laptop's
+    mirror when it has the line, else the table's own input."""
+    if mirror is not None and mirror.keeper is not None:
+        mirror.keeper.request("names", names=names)
+    else:
+        table.send("serial names " + json.dumps({"names": names}))

@@ -96,6 +96,8 @@ def describe(line: dict[str, Any]) -> str | None:
         return f"— game {line.get('gid')} is over"
     if kind == "snap":
         return f"— {line.get('game') or 'setup'}: snapshot"
+    if kind == "named":
+        return "stations named: " + ", ".join(n or "-" for n in line.get("names", []))
     if kind == "err":
         return "serial: " + line["why"]
     if kind in ("raw", "bad"):
