@@ -14,7 +14,7 @@
 import os
 
 from apprig import AppRig, remove_tree
-from catnip.journal import Journal
+from catnip.flash.journal import Journal
 from catnip.ui.setup import player_range
 
 BOARD = "mux"

@@ -8,7 +8,7 @@
 import json
 
 from calibrig import Maker
-from catnip import flashfile
+from catnip.flash import flashfile
 
 
 def _answer(maker):
@@ -57,7 +57,7 @@ def test_names_survive_a_power_cut():
             saved = json.load(f)
         with open(again.path + "/names.json", "w") as f:
             json.dump(saved, f)
-        from catnip.app import App
+        from catnip.table.app import App
 
         table = App(again.rig.hw, again.app.journal, clock=again.app.clock)
         assert table.names == ["Ana", "Bo"]

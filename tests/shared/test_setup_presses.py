@@ -8,8 +8,8 @@ import os
 
 import setupplay
 from apprig import AppRig, remove_tree
-from catnip import flashfile
-from catnip.journal import Journal
+from catnip.flash import flashfile
+from catnip.flash.journal import Journal
 
 PREVIOUS_MOST = 8
 FACTORY_MOST = 12

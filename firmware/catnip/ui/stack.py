@@ -17,7 +17,7 @@ class Local:
         self.cursor = Cursor()
         self.asking = None  # [Picker, ...] while entering a report
         self.report = None  # "place" or "collapse": what the pickers build
-        self.proposal = None  # the tray's, for the active station (see catnip.weigh)
+        self.proposal = None  # the tray's, for the active station (see catnip.table.weigh)
 
 
 def limits(v):
