@@ -93,3 +93,30 @@ def test_a_damaged_names_file_is_no_names():
             assert flashfile.names(4) == [], text
     finally:
         m.close()
+
+
+def test_a_resumed_game_keeps_its_names():
+    m = Maker("names-resume")
+    try:
+        m.command("names", names=["Ana", "Bo"])
+        assert _answer(m)[0] == "named"
+        m.rig.tap(0, "ok")  # Start game
+        assert m.app.scene.kind == "play"
+        m.command("names", names=["Cy", "Di"])  # for the next game: this one keeps its own
+        assert _answer(m)[0] == "named"
+        m.rig.run(300)
+        assert m.rig.shows(0, "Ana")
+        from apprig import AppRig
+        from catnip.flash.journal import Journal
+
+        m.rig.close()
+        m.rig = AppRig(Journal(m.path + "/journal"))  # the power comes back
+        m.app = m.rig.app
+        assert m.app.scene.kind == "setup" and m.app.scene.resume is not None
+        m.rig.tap(0, "ok")  # Resume, offered first
+        assert m.app.scene.kind == "play"
+        m.rig.run(300)
+        assert m.rig.shows(0, "Ana") and m.rig.shows(1, "Bo")
+        assert not m.rig.shows(0, "Cy")
+    finally:
+        m.close()
