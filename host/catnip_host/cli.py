@@ -293,7 +293,7 @@ def deploy(port: str | None, board: str | None, calibration: Path | None, dry_ru
     from catnip_host import bundle
     from catnip_host import deploy as dep
     from catnip_host.ports import PortError
-    from catnip_host.sim import SimError, board_file
+    from catnip_host.sim.paths import SimError, board_file
 
     console = Console(highlight=False)
     try:
