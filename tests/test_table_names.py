@@ -73,3 +73,10 @@ def test_games_without_names_are_as_before(tmp_path):
     store, session = _store(tmp_path / "s.sqlite3", NAMES, where=())
     (play,) = records.load(store).plays
     assert play.players == tuple(f"S{session} P{k}" for k in (1, 2, 3))
+
+
+def test_the_monitor_names_the_seats_from_the_table(tmp_path):
+    from catnip_host.words import given
+
+    store, session = _store(tmp_path / "s.sqlite3", NAMES)
+    assert given(store, session) == ("Ana", "Bo")  # the third seat: P3, as before
