@@ -80,3 +80,22 @@ def test_the_monitor_names_the_seats_from_the_table(tmp_path):
 
     store, session = _store(tmp_path / "s.sqlite3", NAMES)
     assert given(store, session) == ("Ana", "Bo")  # the third seat: P3, as before
+
+
+def test_a_pulled_header_whose_names_are_not_the_announced_ones_does_not_verify():
+    from catnip_host import verify
+    from test_verify import _check
+
+    frames = _frames("heist", {"players": 3}, "names")
+    for kind, fields in frames:
+        if kind == "begin":
+            fields["names"] = NAMES
+        if kind == "game":
+            fields["header"]["names"] = NAMES
+    assert _check(frames).status == verify.VERIFIED
+    for kind, fields in frames:
+        if kind == "game":
+            fields["header"]["names"] = ["Eve", "Bo", ""]
+    c = _check(frames)
+    assert c.status != verify.VERIFIED
+    assert any("names" in why and "announced when the game began" in why for why in c.problems)
