@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -144,3 +145,35 @@ def test_record_is_for_a_session_played_by_hand(tmp_path):
     result = _headless("--script", str(script), "--record", str(tmp_path / "out.json"))
     assert result.exit_code != 0 and "played by hand" in result.output
     assert not (tmp_path / "out.json").exists()
+
+
+def test_a_session_played_in_a_terminal_is_recorded_and_replays(tmp_path):
+    if not hasattr(os, "openpty"):
+        return
+    from test_sim import Pty
+
+    out = tmp_path / "evening.json"
+    term = Pty("--record", str(out), "--no-store", "--seed", "ev1")
+    term.read_until(b"catnip setup")
+    term.read_until(b"recording to")
+    term.type(b"\x1b[B")  # DOWN: Players
+    term.read_until(b"Players: 4")
+    term.type(b"\r")  # three players
+    term.read_until(b"Players: 3")
+    term.type(b"\x1b[A")  # UP: Start game
+    time.sleep(0.5)
+    term.type(b"\r")
+    term.read_until(b"Choose a card")
+    term.type(b"\r")  # P1 locks a card
+    term.read_until(b"Locked in")
+    assert term.quit() == 0
+    data = json.loads(out.read_text())
+    assert data["seed"] == "ev1" and data["board"] == "direct"
+    presses = [s for s in data["steps"] if "press" in s for _ in range(s.get("times", 1))]
+    assert [(s["station"], s["press"]) for s in presses] == [
+        (1, "down"), (1, "ok"), (1, "up"), (1, "ok"), (1, "ok")]
+    data["steps"] += [{"expect": {"station": 1, "text": "Locked in"}},
+                      {"expect": {"station": 4, "text": "table", "row": 0}}]
+    out.write_text(json.dumps(data))
+    result = _headless("--script", str(out))
+    assert result.exit_code == 0, result.output
