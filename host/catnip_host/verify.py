@@ -169,7 +169,8 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
                 current[(session, f["gid"])] = key
                 g.live_in = session
                 g.live_from = f.get("moves", 0) + 1 if g.live_from is None else g.live_from
-                g.live_headers.append((h, f.get("seats")))
+                g.live_headers.append((dict(h, names=f["names"]) if f.get("names") else h,
+                                       f.get("seats")))
             else:
                 g.header, g.entries, g.page, pulling = h, [], None, g
                 g.status, g.pulled_in = f.get("status"), session

@@ -129,7 +129,7 @@ def test_without_a_calibration_the_station_offers_the_manual_path_and_says_why()
     try:
         tablebot.start(rig, "stack", {"mode": "composure", "black_cat": False,
                                       "draw": "digital"}, [0, 1])
-        assert rig.shows(1, "tray: not calibr"), rig.lines(1)
+        assert rig.shows(1, "The tray: not") and rig.shows(1, "calibrated"), rig.lines(1)
         tablebot.do(rig, 0, ("draw",))
         tablebot.do(rig, 0, ("place", 1, 0))
         assert rig.app.game.public()["turn"] == 1

@@ -8,7 +8,7 @@ ABOUT = {
         (None, 2, 6, 4, "Meow Heist is for 2 to 6 players"),
     ),
     "options": (
-        {"key": "variant", "label": "Edition", "choices": ("standard", "original"),
+        {"key": "variant", "label": "Rules", "choices": ("standard", "original"),
          "says": ("new", "original"), "names": ("", "Original edition")},
         {"key": "gems", "label": "Gems", "choices": ("digital", "physical"),
          "says": ("catnip", "bag"), "names": ("", "")},

@@ -26,12 +26,12 @@ ABOUT = {
         {"key": "black_touch", "label": "Touches", "choices": ("each", "once"),
          "says": ("2 each", "2 once"), "names": ("", ""), "when": ("black_cat", (True,))},
         # digital: the engine draws; physical: the players report their draws
-        {"key": "draw", "label": "Cats from", "choices": ("digital", "physical"),
+        {"key": "draw", "label": "Draw", "choices": ("digital", "physical"),
          "says": ("catnip", "bag"), "names": ("", "")},
     ),
     "table": (
         # The clowder's name in the high-score table
-        {"key": "clowder", "label": "Clowder", "choices": CLOWDERS, "says": CLOWDERS,
+        {"key": "clowder", "label": "Team", "choices": CLOWDERS, "says": CLOWDERS,
          "when": ("mode", ("clowder",))},
     ),
     "settings": (

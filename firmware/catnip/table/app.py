@@ -73,6 +73,7 @@ class App:
         self.collect = False  # a press or a move: collect the heap once its screens are out
         self.ended = False  # the game in play is over and its end journaled (_ending)
         self.wall = None  # (Unix seconds, ticks) the table's clock counts from; None: unknown
+        self.names = flashfile.names(self.stations)  # the players' by station, from the laptop
         self._read_rtc()
         if line is not None:
             line.on_command = self.command
@@ -91,10 +92,11 @@ class App:
         resume = self.journal.resumable()
         self.game = None
         self._enter("setup")
+        draw.named(None)
         from catnip.ui.setup import Setup
 
         self.scene = Setup(self.stations, self.online, flashfile.load(SETUP_FILE), resume,
-                           tray=self.weigh is not None)
+                           tray=self.weigh is not None, names=lambda: self.names)
         if self.weigh is not None:
             self.weigh.stop()
         self.all_dirty()
@@ -143,12 +145,16 @@ class App:
         header = game.journal()  # seed and salt included: the journal keeps the secrets
         del header["log"], header["finished"]
         header["seats"] = seats
+        names = [self.names[k] if k < len(self.names) else "" for k in seats]
+        if any(names):
+            header["names"] = names  # public: the records take them
         known = list(self.journal.lost)
         self.gid = self._journal(self.journal.begin, header)
         self._clock_note("began")
         self._lost([g for g in self.journal.lost if g not in known])  # rotated out to make room
-        self._play(name, game, seats)
-        self.send("begin", gid=self.gid, header=game.header(), seats=seats, moves=0)
+        self._play(name, game, seats, header.get("names"))
+        self.send("begin", gid=self.gid, header=game.header(), seats=seats, moves=0,
+                  names=header.get("names"))
         self.send("snap")
 
     def resume(self):
@@ -172,16 +178,18 @@ class App:
             self._setup()
             return
         self.gid = gid
-        self._play(header["game"], game, seats)
-        self.send("begin", gid=gid, header=game.header(), seats=seats, moves=len(game.log))
+        self._play(header["game"], game, seats, header.get("names"))
+        self.send("begin", gid=gid, header=game.header(), seats=seats, moves=len(game.log),
+                  names=header.get("names"))
         self.send("snap")
         self.say("Resumed %s, %d moves in" % (TITLES[header["game"]], len(game.log)))
         if game.result() is not None:
             self._over()
 
-    def _play(self, name, game, seats):
+    def _play(self, name, game, seats, names=None):
         self.name, self.game, self.seats = name, game, seats
         self.ended = False
+        draw.named(names)
         forget("catnip.flash.journal_scan")  # recording the game needs none of it
         self._enter("play")
         from catnip.ui.play import Play
@@ -321,6 +329,12 @@ class App:
         self.game = None  # a finished game's standings make way
         self.scene = session.screen
         return session
+
+    def rename(self, names):
+        """The players' names by station (checked and kept on flash by the
+        caller): the setup shows them, and the next game journals them."""
+        self.names = names
+        self.all_dirty()
 
     def calibrated(self):
         """The calibration ended (saved or stopped): back to setup."""

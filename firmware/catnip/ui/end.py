@@ -65,7 +65,7 @@ class End:
         self.seats = seats  # seat -> station
         self.rows = []
         for line in lines:
-            self.rows += draw.wrap(line)
+            self.rows += draw.wrap(line, draw.COLS - 1)  # beside the scroll marks
         self.rows += CHOICES
         self.cursor = Cursor(len(self.rows))
 

@@ -153,12 +153,11 @@ class Play:
             draw.clear(fb)
             draw.title(fb, "Menu", "S%d" % (station + 1))
             draw.items(fb, list(self.menu_items), self.menu[station].at, 1, 4)
-            draw.hint(fb, "OK choose BACK no")
+            draw.hint(fb, "OK pick BACK no")
             return
         self.ui.draw_screen(fb, self.view(station), self.local[station])
         if self.error[station]:
-            fb.fill_rect(0, 40, 128, 24, 0)
-            draw.paragraph(fb, self.error[station], 5, 7)
+            draw.overlay(fb, self.error[station], 0)
 
     def draw_table(self, fb):
         v = self.game.public()

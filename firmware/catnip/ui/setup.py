@@ -1,8 +1,11 @@
 # Choosing a game: every station shows the same setup menu and any of them
-# can drive it. Defaults reach a game in a few presses: OK on "Start" plays
-# the game shown with every station that answers. A game found unfinished in
-# the journal is offered first. A long BACK opens the menu: the tray's
-# calibration, on a table with a tray.
+# can drive it. The table remembers the last game's title, settings, seats
+# and first player, and the cursor starts on "Start game": the same group
+# plays again with one press. "Players" sits just below it and OK counts
+# down (from the fewest back to the most), so any group size is a few
+# presses away; "Seats" picks which stations play when it is not the first
+# ones. A game found unfinished in the journal is offered first. A long BACK
+# opens the menu: the tray's calibration, on a table with a tray.
 from catnip.keys import BACK, LONG, PRESS, REPEAT
 from catnip.rules import NAMES as GAMES
 from catnip.rules import TITLES
@@ -10,6 +13,7 @@ from catnip.rules.about import about, applies, has_start, players
 from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor
 
+SHORT = {"heist": "Heist", "stack": "Stack", "purrfect": "Purrfect"}  # a title in a row
 MENU = ("Back to setup", "Calibrate tray")
 
 
@@ -29,6 +33,19 @@ def shown(game, key, options):
     return applies(about(game), key, options)
 
 
+def _seats(saved, stations):
+    """Remembered seats, if they are a list of this table's stations."""
+    if not isinstance(saved, list) or not saved:
+        return None
+    seats = []
+    for k in saved:
+        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < stations or k in seats:
+            return None
+        seats.append(k)
+    seats.sort()
+    return seats
+
+
 class Setup:
     """The menu's state. `online()` lists the stations that answer; `resume`
     is (gid, header, actions) of an unfinished game, or None; `tray`: the
@@ -36,15 +53,22 @@ class Setup:
 
     kind = "setup"
 
-    def __init__(self, stations, online, remembered=None, resume=None, tray=False):
+    def __init__(self, stations, online, remembered=None, resume=None, tray=False,
+                 names=lambda: ()):
         self.stations = stations
         self.online = online
+        self.names = names  # the players' names by station, as the laptop sent them
         self.resume = resume
         self.tray = tray
         r = remembered or {}
         self.game = r.get("game") if r.get("game") in GAMES else "heist"
-        self.start = 0
-        self.seats = online()
+        here = online()
+        self.seats = [k for k in _seats(r.get("seats"), stations) or () if k in here]
+        self.counted = bool(self.seats)  # the seats were chosen, not every station that answers
+        self.seats = self.seats or here
+        start = r.get("start")
+        self.start = start if self.counted and isinstance(start, int) and not isinstance(
+            start, bool) and 0 <= start < len(self.seats) else 0
         self.chosen = {}  # per game, its settings
         saved = r.get("options") or {}
         for game in GAMES:
@@ -58,6 +82,7 @@ class Setup:
         self.viewing = None  # (lines, Cursor) while the high scores are shown
         self.menu = None  # a Cursor over MENU while the long-BACK menu is open
         self.problem = None
+        self._fit()
         self.rows = self._rows()
         self.cursor.resize(len(self.rows))
         if resume is None:
@@ -72,13 +97,14 @@ class Setup:
         if self.resume is not None:
             rows.append(("resume",))
         rows.append(("game",))
+        rows.append(("go",))
+        rows.append(("players",))
         rows.append(("seats",))
         for o in choices(self.game):
             if shown(self.game, o["key"], self.options):
                 rows.append(("option", o["label"], o["key"], o["choices"], o["says"]))
         if has_start(about(self.game)):
             rows.append(("start",))
-        rows.append(("go",))
         if about(self.game)["high_scores"]:
             rows.append(("scores",))
         return rows
@@ -87,19 +113,23 @@ class Setup:
         kind = row[0]
         if kind == "resume":
             h = self.resume[1]
-            return "Resume " + TITLES.get(h.get("game"), "game")
+            return "Resume " + SHORT.get(h.get("game"), "game")
         if kind == "game":
             return TITLES[self.game]
+        if kind == "players":
+            return "Players: %d" % len(self.seats)
         if kind == "seats":
             return "Seats " + "".join(str(k + 1) for k in self.seats)
         if kind == "start":
-            return "First: " + draw.seat_name(self.start)
+            return "First: " + self.who(self.start)
         if kind == "go":
             return "Start game"
         if kind == "scores":
             return "High scores"
         label, key, values, names = row[1:]
-        return "%s: %s" % (label, names[values.index(self.options[key])])
+        name = names[values.index(self.options[key])]
+        # A row has 15 columns beside the list's scroll marks.
+        return ("%s: %s" if len(label) + len(name) < 14 else "%s %s") % (label, name)
 
     # ---- buttons ----------------------------------------------------------
 
@@ -135,13 +165,19 @@ class Setup:
             return ("resume",)
         if kind == "game":
             self.game = GAMES[(GAMES.index(self.game) + 1) % len(GAMES)]
+            self._fit()
+        elif kind == "players":
+            self._fewer()
+            self.counted = True
         elif kind == "seats":
             self.choosing_seats = Cursor(self.stations)
+            self.counted = True
         elif kind == "start":
             self.start = (self.start + 1) % max(1, len(self.seats))
         elif kind == "option":
             key, values = row[2], row[3]
             self.options[key] = values[(values.index(self.options[key]) + 1) % len(values)]
+            self._fit()  # Clowder plays alone or with eight; the original edition needs three
         elif kind == "go":
             return self._go()
         elif kind == "scores":
@@ -152,6 +188,39 @@ class Setup:
         self.rows = self._rows()
         self.cursor.resize(len(self.rows))
         return None
+
+    def _fit(self):
+        """The seats brought within the game's player range: the last ones
+        go, or stations that answer join in station order; while nobody has
+        chosen the seats, as many of the stations that answer as the game
+        takes. (A table with too few stations keeps what it has, and Start
+        says why.)"""
+        lo, hi = player_range(self.game, self.options)
+        if not self.counted:
+            self.seats = self.online()  # as many as the game seats, of those here
+        del self.seats[hi:]
+        for k in self.online():
+            if len(self.seats) >= lo:
+                break
+            if k not in self.seats:
+                self.seats.append(k)
+        self.seats.sort()
+        self.start = min(self.start, max(0, len(self.seats) - 1))
+
+    def _fewer(self):
+        """One player fewer (the last seat goes); from the fewest the game
+        takes, back to the most the stations that answer can seat."""
+        lo, hi = player_range(self.game, self.options)
+        if len(self.seats) > lo:
+            self.seats.pop()
+        else:
+            for k in self.online():
+                if len(self.seats) >= hi:
+                    break
+                if k not in self.seats:
+                    self.seats.append(k)
+            self.seats.sort()
+        self.start = min(self.start, max(0, len(self.seats) - 1))
 
     def _press_seats(self, button):
         c = self.choosing_seats
@@ -172,7 +241,7 @@ class Setup:
         lo, hi = player_range(self.game, self.options)
         n = len(self.seats)
         if not lo <= n <= hi:
-            self.problem = "%s needs %d-%d players, not %d: choose Seats" % (
+            self.problem = "%s needs %d-%d players, not %d: choose Players" % (
                 TITLES[self.game], lo, hi, n)
             return None
         return ("start", self.game, self.config(), list(self.seats))
@@ -186,9 +255,18 @@ class Setup:
             config["start"] = self.start
         return config
 
+    def who(self, seat):
+        """Seat's name as a station shows it: its station's, else P1, P2..."""
+        from catnip.wire import SHOWN
+
+        names, k = self.names(), self.seats[seat]
+        return (names[k] if k < len(names) else "")[:SHOWN] or draw.seat_name(seat)
+
     def remembered(self):
-        """What to offer first next time."""
-        return {"game": self.game, "options": self.chosen}
+        """What to offer first next time: the title, every title's settings,
+        the seats (as stations) and the first player."""
+        return {"game": self.game, "options": self.chosen, "seats": list(self.seats),
+                "start": self.start}
 
     # ---- the screen -------------------------------------------------------
 
@@ -197,7 +275,7 @@ class Setup:
         draw.title(fb, "catnip setup", "S%d" % (station + 1))
         if self.menu is not None:
             draw.items(fb, list(MENU), self.menu.at, 1, 5)
-            draw.hint(fb, "OK choose BACK no")
+            draw.hint(fb, "OK pick BACK no")
             return
         if self.viewing is not None:
             draw.items(fb, self.viewing[0], self.viewing[1].at, 1, 6)
@@ -210,7 +288,7 @@ class Setup:
                 labels.append("%s S%d %s" % ("[x]" if k in self.seats else "[ ]", k + 1,
                                             "" if k in online else "off"))
             draw.items(fb, labels, self.choosing_seats.at, 1, 5)
-            draw.hint(fb, "OK tick BACK done")
+            draw.hint(fb, "OK tick BACK: ok")
             return
         if self.problem:
             draw.paragraph(fb, self.problem, 1, 5)
@@ -219,7 +297,7 @@ class Setup:
         if self.rows[self.cursor.at][0] == "resume":
             draw.text(fb, 6, "%d moves so far" % self.resume[2])
         elif station in self.seats:
-            draw.text(fb, 6, "You: " + draw.seat_name(self.seats.index(station)))
+            draw.text(fb, 6, "You: " + self.who(self.seats.index(station)))
         else:
             draw.text(fb, 6, "Not playing")
         draw.hint(fb, "OK choose/change")
