@@ -195,8 +195,8 @@ class App:
         from catnip.ui.play import Play
 
         self.scene = Play(name, game, seats, self.stations)
-        hook = getattr(self.scene.ui, "side", None)  # the game's extras at the table
-        self.side = None if hook is None else hook(self)
+        side = getattr(self.scene.ui, "SIDE", None)  # the module of the game's extras at the table
+        self.side = None if side is None else __import__(side, None, None, ["Side"]).Side(self)
         if self.side is not None:
             self.side.begin(self.scene)
         elif self.weigh is not None:
