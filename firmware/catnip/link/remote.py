@@ -142,6 +142,25 @@ class Remote:
         self.app.wall.set(fields["time"])  # games journal their date from now on
         line.send("clock", time=int(time.time()))
 
+    def _names(self, line, fields):
+        """The players' names by station: checked, kept on flash, then the
+        table's. Refused, nothing changes (the old names stay)."""
+        from catnip import wire
+        from catnip.flash import flashfile
+
+        app = self.app
+        try:
+            names = wire.check_names(fields["names"], app.stations)
+            flashfile.save(flashfile.NAMES_FILE, names)
+        except wire.WireError as e:
+            line.error("names: %s; the names stay as they were" % e)
+            return
+        except OSError as e:
+            line.error("names: the flash did not keep them (%s); the names stay as they were" % e)
+            return
+        app.rename(names)
+        line.send("named", names=names)
+
     def _stop(self, line, fields):
         line.send("bye", why="the app stops; the REPL is yours")
         raise SystemExit("stopped from the laptop")

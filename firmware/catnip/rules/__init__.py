@@ -3,6 +3,7 @@
 # PURE: may import only itself (the laptop imports it too).
 from catnip.rules.vet import RuleError, describe
 
+NAMES = ("heist", "stack", "purrfect")  # in the setup screen's order
 GAMES = {
     "heist": ("catnip.rules.heist", "Heist"),
     "stack": ("catnip.rules.stack", "Stack"),

@@ -9,10 +9,6 @@
 # act, journal, announce, switch scenes. Screens are drawn only from what a
 # station may see (catnip.ui).
 #
-# Each scene's code is loaded when the table enters it and dropped when it
-# leaves (on the Pico imported code takes heap): setup's menus are not in
-# RAM during a game, nor the game's screens during setup.
-#
 # The App decides; catnip.table.loop says when (the buttons, the screens,
 # the line and the tray on their own schedules) and catnip.ui.frame draws
 # what surrounds the scene (notices, the loading page, the table display).
@@ -24,13 +20,14 @@ from catnip.rules.engine import RuleError
 from catnip.parts.sound import Sound
 from catnip.table.loop import Loop, PicoClock, leave, tidy, unload
 from catnip.table.wall import Wall
+from catnip.ui import draw
 from catnip.ui.frame import Frame
 
 SETUP_FILE = "setup.json"
 # What a scene's key() may answer (or None): the first item of its tuple.
 # ("act", seat, action), ("start", game, config, seats), ("resume",),
 # ("calibrate",), ("end",) the game in play, ("rematch",), ("setup",).
-COMMANDS = ("act", "start", "resume", "calibrate", "end", "rematch", "setup")
+COMMANDS = ("act", "answer", "start", "resume", "calibrate", "end", "rematch", "setup")
 
 
 class App:
@@ -46,6 +43,7 @@ class App:
         self.journal = journal
         self.line = line
         self.weigh = weigh
+        self.side = None  # the extras at the table of the game in play (its screens name them)
         self.clock = clock or PicoClock()
         self.seeds = seeds
         self.stations = len(hw.screens)
@@ -62,6 +60,7 @@ class App:
         self.calibration = None  # a catnip.table.calibrate.Session while the tray is calibrated
         self.ended = False  # the game in play is over and its end journaled (ending)
         self.wall = Wall(getattr(hw, "rtc", None), self.clock)
+        self.names = flashfile.names(self.stations)  # the players' by station, from the laptop
         if line is not None:
             line.on_command = self.command
         self._setup()
@@ -71,19 +70,15 @@ class App:
 
     # ---- scenes -------------------------------------------------------------
 
-    def online(self):
-        """The stations that answer (or have not yet said they do not)."""
-        return [k for k in range(self.stations) if self.hw.online(k) is not False]
-
     def _setup(self):
         resume = self.journal.resumable()
         self.game = None
-        leave(self.scene, "setup")
-        self.scene = None
+        self.scene = leave(self.scene, "setup")
+        draw.named(None)
         from catnip.ui.setup import Setup
 
-        self.scene = Setup(self.stations, self.online, flashfile.load(SETUP_FILE), resume,
-                           tray=self.weigh is not None)
+        self.scene = Setup(self.stations, self.hw.answering, flashfile.load(SETUP_FILE), resume,
+                           tray=self.weigh is not None, names=lambda: self.names)
         if self.weigh is not None:
             self.weigh.stop()
         self.frame.all_dirty()
@@ -93,8 +88,12 @@ class App:
         if self.name is not None and self.name != name:
             self.game = None
             unload("catnip.rules." + self.name)  # stack_setup with stack
-            if self.name == "stack":
-                unload("catnip.tray")
+            if self.side is not None:
+                self.side.stop()  # the tray's code with Stack O' Cats
+                self.side = None
+        for other in rules.NAMES:  # the setup screen read every game's description
+            if other != name:
+                forget("catnip.rules.%s_about" % other)
         tidy()  # the game's code is about to load: give it the heap in one piece
 
     def start(self, name, config, seats):
@@ -112,12 +111,16 @@ class App:
         header = game.journal()  # seed and salt included: the journal keeps the secrets
         del header["log"], header["finished"]
         header["seats"] = seats
+        names = [self.names[k] if k < len(self.names) else "" for k in seats]
+        if any(names):
+            header["names"] = names  # public: the records take them
         known = list(self.journal.lost)
         self.gid = self._journal(self.journal.begin, header)
         self.record(self.journal.note, self.wall.note("began"))
         self._lost([g for g in self.journal.lost if g not in known])  # rotated out to make room
-        self._play(name, game, seats)
-        self.send("begin", gid=self.gid, header=game.header(), seats=seats, moves=0)
+        self._play(name, game, seats, header.get("names"))
+        self.send("begin", gid=self.gid, header=game.header(), seats=seats, moves=0,
+                  names=header.get("names"))
         self.send("snap")
 
     def resume(self):
@@ -142,27 +145,29 @@ class App:
             self._setup()
             return
         self.gid = gid
-        self._play(header["game"], game, seats)
-        self.send("begin", gid=gid, header=game.header(), seats=seats, moves=len(game.log))
+        self._play(header["game"], game, seats, header.get("names"))
+        self.send("begin", gid=gid, header=game.header(), seats=seats, moves=len(game.log),
+                  names=header.get("names"))
         self.send("snap")
         self.say("Resumed %s, %d moves in" % (TITLES[header["game"]], len(game.log)))
         if game.result() is not None:
             self._over()
 
-    def _play(self, name, game, seats):
+    def _play(self, name, game, seats, names=None):
         self.name, self.game, self.seats = name, game, seats
         self.ended = False
+        draw.named(names)
         forget("catnip.flash.journal_scan")  # recording the game needs none of it
-        leave(self.scene, "play")
-        self.scene = None
+        self.scene = leave(self.scene, "play")
         from catnip.ui.play import Play
 
         self.scene = Play(name, game, seats, self.stations)
-        if self.weigh is not None:
-            if name == "stack":
-                self.weigh.begin(self.scene, self.frame.all_dirty, self.send)
-            else:
-                self.weigh.stop()
+        hook = getattr(self.scene.ui, "side", None)  # the game's extras at the table
+        self.side = None if hook is None else hook(self)
+        if self.side is not None:
+            self.side.begin(self.scene)
+        elif self.weigh is not None:
+            self.weigh.stop()
         self.frame.all_dirty()
 
     def ending(self):
@@ -176,30 +181,23 @@ class App:
         self.record(self.journal.note, self.wall.note("ended"))
         self.record(self.journal.finish, result)
         self.send("end", gid=self.gid, result=result)
-        if self.name == "stack":
-            if self.game.config["mode"] == "clowder":
-                self._clowder_score(result)
-            if self.weigh is not None:
-                self.weigh.finished()
+        if self.side is not None:
+            self.side.ended(result)
         import catnip.ui.end  # noqa: F401
 
     def _over(self):
         self.ending()
-        leave(self.scene, "end")
-        self.scene = None
+        self.scene = leave(self.scene, "end")
         from catnip.ui.end import End, standings
 
-        self.scene = End(TITLES[self.name], standings(self.name, self.game.result()), self.seats)
+        self.scene = End(TITLES[self.name], standings(self.game.result()), self.seats)
         self.sound.play("end", self.loop.now)
         self.frame.all_dirty()
 
-    def _clowder_score(self, result):
-        from catnip.flash import highscores
-
-        saved = flashfile.load(SETUP_FILE, {}).get("options", {}).get("stack", {})
-        rank = highscores.add([saved.get("clowder", "Clowder")], result["team"])
-        if rank is not None:
-            self.say("Clowder high score: rank %d" % rank)
+    def chosen(self):
+        """The settings last chosen on the setup screen for the game in play
+        (the table's own among them: the Clowder's name)."""
+        return flashfile.load(SETUP_FILE, {}).get("options", {}).get(self.name, {})
 
     # ---- events -------------------------------------------------------------
 
@@ -245,6 +243,8 @@ class App:
         word = out[0]
         if word == "act":
             self.act(out[1], out[2])
+        elif word == "answer":
+            self.answer(out[1], out[2])
         elif word == "end":
             self.end_game("%s ended from station %d" % (TITLES[self.name], station + 1))
         elif word == "calibrate":
@@ -289,6 +289,12 @@ class App:
         self.scene = session.screen
         return session
 
+    def rename(self, names):
+        """The players' names by station (checked and kept on flash by the
+        caller): the setup shows them, and the next game journals them."""
+        self.names = names
+        self.frame.all_dirty()
+
     def calibrated(self):
         """The calibration ended (saved or stopped): back to setup."""
         self.calibration = None
@@ -297,9 +303,6 @@ class App:
     def act(self, seat, action):
         """Carry out a player's action: refused, it changes nothing and the
         station says why; accepted, it is journaled before anything shows it."""
-        if action[0] == "cats":
-            self._tray_answer(seat, action)
-            return
         try:
             events = self.game.act(seat, action)
         except RuleError as e:
@@ -308,8 +311,8 @@ class App:
             self.frame.dirty[self.seats[seat]] = True
             return
         self.record(self.journal.action, seat, action)
-        if self.weigh is not None and self.name == "stack":
-            record = self.weigh.acted(seat, action)
+        if self.side is not None:
+            record = self.side.acted(seat, action)
             if record is not None:
                 self.record(self.journal.note, record)
         self.loop.collect = True
@@ -322,8 +325,11 @@ class App:
         self.scene.announce(events, self.loop.now)
         self.frame.all_dirty()  # a last move's standings follow its announcements (tick)
 
-    def _tray_answer(self, seat, action):
-        record = self.weigh.answer(action[1]) if self.weigh is not None else None
+    def answer(self, seat, value):
+        """A person answered a question of the table's own (the tray's, in
+        Stack O' Cats): no game action; the game's side journals it as a
+        note, as the tray's records are."""
+        record = self.side.answer(seat, value) if self.side is not None else None
         if record is not None:
             self.record(self.journal.note, record)
         self.frame.all_dirty()

@@ -5,8 +5,10 @@
 # decides, and each screen to the frame, which draws. step() is one pass of
 # all of it, for the tests and the virtual table.
 #
-# Also here: the Pico's clock, and the helpers that drop a scene's or a
-# game's code from the heap (on the Pico imported code takes heap).
+# Also here: the Pico's clock, and the helpers that drop code from the heap
+# (on the Pico imported code takes heap): each scene's code is loaded when
+# the table enters it and dropped when it leaves, so setup's menus are not in
+# RAM during a game, nor the game's screens during setup.
 import asyncio
 import gc
 
@@ -163,11 +165,13 @@ class Loop:
 
 
 def leave(scene, kind):
-    """The table leaves `scene` for one of `kind`: the old one's code goes."""
+    """The table leaves `scene` for one of `kind`: the old one's code goes.
+    None, for the app's scene while the new one loads."""
     if scene is not None and scene.kind != kind:
         forget("catnip.ui." + scene.kind)
         if scene.kind == "play":
             forget("catnip.ui." + scene.name)  # the game's own screens
+    return None
 
 
 def unload(prefix):
