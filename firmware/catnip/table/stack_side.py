@@ -14,7 +14,7 @@ class Side:
     def begin(self, scene):
         """The game starts (or resumes) on `scene` (catnip.ui.play.Play)."""
         if self.weigh is not None:
-            self.weigh.begin(scene, self.app.all_dirty, self.app.send)
+            self.weigh.begin(scene, self.app.frame.all_dirty, self.app.send)
 
     def acted(self, seat, action):
         """A player's report was accepted: what the tray made of it, as a
