@@ -164,7 +164,7 @@ def _hand_check(scene, station):
                     return ["own hand scrolled away: %s not shown" % ", ".join(missing)]
         if scene.name == "heist" and v["phase"] == "play" and \
                 not v["seats"][seat]["committed"]:
-            cards = [s for s, _, y in fb.strings() if y == 32]
+            cards = [s for s, _, y in fb.strings() if y in (32, 40) and s.isdigit()]
             if len(cards) != len(v["hand"]):
                 return ["hand of %d shows as %r" % (len(v["hand"]), cards)]
         return []

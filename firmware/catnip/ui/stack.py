@@ -38,7 +38,7 @@ def _choices(v):
 
 
 SCORE_ROW = 5  # the scores take rows 5 and 6, three players a row
-SCORE_STEP = 36  # pixels a player's score takes: the seat lit, then the points
+SCORE_STEP = 5  # columns a player's score takes: the seat lit, the points, a space
 
 
 def _scores(fb, v):
@@ -50,10 +50,9 @@ def _scores(fb, v):
     scores = v["scores"]
     row = SCORE_ROW + (1 if len(scores) <= 3 else 0)
     for i, s in enumerate(scores):
-        x, y = SCORE_STEP * (i % 3), (row + i // 3) * 8
-        fb.fill_rect(x, y, 8, 8, 1)
-        fb.text(str(i + 1), x, y, 0)
-        fb.text(str(s), x + 9, y, 1)
+        r, col = row + i // 3, SCORE_STEP * (i % 3)
+        draw.text(fb, r, str(i + 1), col, inverse=True)
+        draw.text(fb, r, str(s), col + 1)
 
 
 def tray_label(p):
