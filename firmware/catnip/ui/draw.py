@@ -131,8 +131,20 @@ def gauge(fb, row, lean, size=24):
         fb.fill_rect(x - 1, y - 1, 3, 3, 1)
 
 
+SEATS = []  # the game in play's names by seat, as a station shows them ("": P1, P2, ...)
+
+
 def seat_name(seat):
-    return "P%d" % (seat + 1)
+    name = SEATS[seat] if seat < len(SEATS) else ""
+    return name or "P%d" % (seat + 1)
+
+
+def named(names):
+    """The seats' names from now on (None: P1, P2, ...), each cut to what a
+    station shows of it (catnip.wire.SHOWN: names are told apart by it)."""
+    from catnip.wire import SHOWN
+
+    SEATS[:] = [n[:SHOWN] for n in names or ()]
 
 
 # ---- the table's frame around the scenes -------------------------------------

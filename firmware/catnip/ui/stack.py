@@ -206,7 +206,7 @@ def _report(v, local, values):
     report, local.asking, local.report = local.report, None, None
     local.cursor.at = 0
     if report == "cats":
-        return ("cats", values[0])  # an answer for the tray, not a game action
+        return ("answer", values[0])  # the tray's question answered: no game action
     second = values[1] if len(values) > 1 else 0
     return (report, values[0], second)
 
@@ -231,3 +231,11 @@ def sound(ev):
 
 def draw_table(fb, v):
     draw_screen(fb, v, Local())
+
+
+def side(app):
+    """The game's extras at the table (the App's one hook for a game): the
+    tray and the Clowder's high scores, catnip.table.stack_side."""
+    from catnip.table.stack_side import StackSide
+
+    return StackSide(app)
