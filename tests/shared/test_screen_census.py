@@ -17,7 +17,7 @@ from catnip.rules import new as new_game
 from catnip.ui import draw
 from catnip.ui.end import End, standings
 from catnip.ui.play import Play
-from catnip.ui.setup import GAMES, OPTIONS, Setup, player_range, shown
+from catnip.ui.setup import GAMES, Setup, choices, player_range, shown
 from screencheck import Checked
 from tablepolicy import choose
 
@@ -82,7 +82,8 @@ class Census:
 def combos(game):
     """Every combination of a game's settings that setup can show."""
     out = [{}]
-    for _, key, values, _ in OPTIONS[game]:
+    for o in choices(game):
+        key, values = o["key"], o["choices"]
         grown = []
         for options in out:
             if not shown(game, key, options):
@@ -99,13 +100,20 @@ def combos(game):
 # ---- setup ------------------------------------------------------------------------
 
 
+def _names():
+    """Names from the laptop at their longest (catnip.wire.MAX_NAME), and none."""
+    from catnip.wire import MAX_NAME
+
+    return ["Wwwwwwwwwwwwwwww"[:MAX_NAME], "", "Mo", "Mmmmmmmmmmmmmmmm"[:MAX_NAME]] * 2
+
+
 def _setup_screens(census, stations):
     resume = (7, {"game": "stack"}, 42)
     for game in GAMES:
         for options in combos(game):
             for res in (None, resume):
                 s = Setup(stations, lambda: list(range(stations)), {"game": game,
-                          "options": {game: options}}, res, tray=True)
+                          "options": {game: options}}, res, tray=True, names=_names)
                 for at in range(len(s.rows)):
                     s.cursor.at = at
                     for k in range(stations):
@@ -305,7 +313,7 @@ def title_census(name):
                 continue  # a combination the rules refuse at setup (it says why)
             ends.append((options, players, game.result()))
     for options, players, result in ends:
-        end = End(TITLES[name], standings(name, result), list(range(players)))
+        end = End(TITLES[name], standings(result), list(range(players)))
         for at in range(len(end.rows)):
             end.cursor.at = at
             census.look("%s end %dp row %d" % (name, players, at), lambda fb: end.draw(0, fb))
