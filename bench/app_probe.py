@@ -20,7 +20,7 @@ from devsim.table import Table
 from tablerig import load
 
 from catnip.drivers.debounce import PRESS
-from catnip.journal import Journal
+from catnip.flash.journal import Journal
 from catnip.keys import DOWN, OK
 
 LARGEST = {
@@ -80,7 +80,7 @@ def measure(rig, station, button, stations):
     for i in range(stations):
         k = (station + i) % app.stations
         t0 = ticks_us()
-        app.redraw(k)
+        app.frame.redraw(k, app.scene)
         work += ticks_diff(ticks_us(), t0)
         app.hw.screens[k].flush(rig.table.ticks_ms())
         if first is None:

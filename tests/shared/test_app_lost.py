@@ -8,8 +8,8 @@ from binascii import hexlify
 
 from apprig import AppRig, remove_tree
 from catnip import wire
-from catnip.journal import Journal
-from catnip.line import Line
+from catnip.flash.journal import Journal
+from catnip.link.line import Line
 
 ROOT = "/tmp/catnip-lost-" + hexlify(os.urandom(6)).decode()
 HEADER = {"game": "heist", "config": {"players": 3}, "seed": "s", "seed_commit": "c",
@@ -52,7 +52,7 @@ def test_a_game_removed_to_make_room_is_said_until_a_laptop_hears_it():
         assert [(f["gid"], f["game"], f["status"]) for f in lost] == [(1, "heist", "finished")]
         said = [f["text"] for f in out.frames("say")]
         assert any("Game 1 (Meow Heist, finished) was removed" in t for t in said), said
-        assert "Game 1 (Meow Heist, finished) was removed" in rig.app.notices[-1]
+        assert "Game 1 (Meow Heist, finished) was removed" in rig.app.frame.notices[-1]
     finally:
         rig.close()
     rig, out = _power_up(path)  # kept on flash: said again at power-up

@@ -6,8 +6,8 @@ import gc
 
 from test_journal import HEADER, actions, scratch
 
-from catnip.journal import Journal
-from catnip.journal_files import ROOM_SLOTS, Room
+from catnip.flash.journal import Journal
+from catnip.flash.journal_files import ROOM_SLOTS, Room
 
 
 def test_a_room_given_up_is_free_at_once():

@@ -42,9 +42,9 @@ import json
 import os
 from binascii import crc32
 
-from catnip.journal_files import (CHUNK, FRAME_MAX, GONE, KINDS, LOG, LOST, NEW,  # noqa: F401
-                                  RECORD_MAX, STATUSES, Game, JournalError, Room, is_folder,
-                                  read_at, remove_tree, size, why)
+from catnip.flash.journal_files import (CHUNK, FRAME_MAX, GONE, KINDS, LOG, LOST,  # noqa: F401
+                                        NEW, RECORD_MAX, STATUSES, Game, JournalError, Room,
+                                        is_folder, read_at, remove_tree, size, why)
 from catnip.rules.log import put_number, put_varint, put_word  # the log's own encoding
 
 PAGE_BYTES = 448  # the tail stays inline in littlefs's metadata (< 512)
@@ -70,7 +70,7 @@ class Journal:
             self.problems.append("the journal folder %s cannot be used (%s): no game will be "
                                  "saved; check the flash" % (self.root, why(e)))
             return
-        from catnip import journal_scan as scan
+        from catnip.flash import journal_scan as scan
 
         for name in sorted(os.listdir(self.root)):
             try:
@@ -98,7 +98,7 @@ class Journal:
             gid = max(gid, known + 1)
         for known in self.lost:
             gid = max(gid, known[0] + 1)
-        from catnip.journal_scan import rotate
+        from catnip.flash.journal_scan import rotate
 
         rotate(self)
         for other in sorted(self._open):
@@ -185,7 +185,7 @@ class Journal:
         forgotten."""
         for gone in self.lost:
             if gone[0] == gid:
-                from catnip.journal_scan import forget_lost
+                from catnip.flash.journal_scan import forget_lost
 
                 forget_lost(self, gid)
                 return
@@ -213,7 +213,7 @@ class Journal:
         if gid in self._open:
             return self._open[gid].header
         self._known(gid)
-        from catnip import journal_scan as scan
+        from catnip.flash import journal_scan as scan
 
         try:
             return scan.read_header(self, gid)
@@ -225,7 +225,7 @@ class Journal:
         (no file stays open between entries): ("action", player, action),
         ("note", dict) or ("end", result)."""
         self._known(gid)
-        from catnip import journal_scan as scan
+        from catnip.flash import journal_scan as scan
 
         try:
             for entry in scan.walk(self, gid, scan.Decoder()):
@@ -281,7 +281,7 @@ class Journal:
         game.chain = _last_crc(frames, 0)
 
     def ready(self):
-        """Seal a nearly full tail now, while nobody waits (App._idle): the
+        """Seal a nearly full tail now, while nobody waits (the loop's idle turn): the
         seal copies a block of the log (a flash erase, some 45 ms on the
         Pico), which the next record then does not wait for. Called after
         a collection, it holds the heap's place for the next record's file."""
@@ -302,7 +302,7 @@ class Journal:
     def _seal(self, game):
         # Move the full tail onto the end of the log. The next tail, named by
         # where it starts, is made first, so a game always has one, and a cut
-        # in between is recognised (catnip.journal_scan.settle).
+        # in between is recognised (catnip.flash.journal_scan.settle).
         tail = self._file(game.gid, str(game.sealed))
         data = read_at(tail, 0, game.fill)
         end = game.sealed + game.fill

@@ -1,0 +1,399 @@
+# The table app: what each button press does. It turns presses into game
+# actions, journals every accepted one before any screen shows it, marks
+# what changed for redrawing and tells the serial line what is public.
+#
+# Scenes. The table is in one scene at a time: Setup (choose a game), Play
+# (a game on the stations), End (standings) or, between games, the tray's
+# calibration (catnip.table.calibrate, loaded only for it). A scene answers
+# key() with what the table should do and draws each station; the App does it:
+# act, journal, announce, switch scenes. Screens are drawn only from what a
+# station may see (catnip.ui).
+#
+# The App decides; catnip.table.loop says when (the buttons, the screens,
+# the line and the tray on their own schedules) and catnip.ui.frame draws
+# what surrounds the scene (notices, the loading page, the table display).
+from catnip import forget, rules
+from catnip.flash import flashfile
+from catnip.keys import LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, TABLE, TRAY
+from catnip.rules import TITLES
+from catnip.rules.engine import RuleError
+from catnip.parts.sound import Sound
+from catnip.table.loop import Loop, PicoClock, leave, tidy, unload
+from catnip.table.wall import Wall
+from catnip.ui import draw
+from catnip.ui.frame import Frame
+
+SETUP_FILE = "setup.json"
+# What a scene's key() may answer (or None): the first item of its tuple.
+# ("act", seat, action), ("start", game, config, seats), ("resume",),
+# ("calibrate",), ("end",) the game in play, ("rematch",), ("setup",).
+COMMANDS = ("act", "answer", "start", "resume", "calibrate", "end", "rematch", "setup")
+
+
+class App:
+    """The table on `hw` (catnip.parts.hardware.Hardware for every station of the
+    board) with `journal` (catnip.flash.journal.Journal). `line` (catnip.link.line.Line)
+    is optional; `weigh` (catnip.table.weigh.Weigh) too, for a board with a tray.
+    `clock` gives ticks_ms() and sleep_ms(ms) (a coroutine): the Pico's by
+    default, the simulated table's in tests. `seeds()` gives each new game's
+    seed (default: 128 random bits), so a test can play the same game twice."""
+
+    def __init__(self, hw, journal, line=None, weigh=None, clock=None, notices=(), seeds=None):
+        self.hw = hw
+        self.journal = journal
+        self.line = line
+        self.weigh = weigh
+        self.side = None  # the extras at the table of the game in play (its screens name them)
+        self.clock = clock or PicoClock()
+        self.seeds = seeds
+        self.stations = len(hw.screens)
+        self.sound = Sound(hw.buzzer)
+        self.frame = Frame(hw, self.clock)
+        self.loop = Loop(self)
+        self.game = None
+        self.name = None
+        self.seats = None
+        self.gid = None  # the journal's number for the game in play
+        self.pressed = 0  # the station pressed last
+        self.remote = None
+        self.scene = None
+        self.calibration = None  # a catnip.table.calibrate.Session while the tray is calibrated
+        self.ended = False  # the game in play is over and its end journaled (ending)
+        self.wall = Wall(getattr(hw, "rtc", None), self.clock)
+        self.names = flashfile.names(self.stations)  # the players' by station, from the laptop
+        if line is not None:
+            line.on_command = self.command
+        self._setup()
+        for text in list(notices) + list(journal.problems):
+            self.say(text)
+        self._lost(journal.lost)
+
+    # ---- scenes -------------------------------------------------------------
+
+    def _setup(self):
+        resume = self.journal.resumable()
+        self.game = None
+        self.scene = leave(self.scene, "setup")
+        draw.named(None)
+        from catnip.ui.setup import Setup
+
+        self.scene = Setup(self.stations, self.hw.answering, flashfile.load(SETUP_FILE), resume,
+                           tray=self.weigh is not None, names=lambda: self.names)
+        if self.weigh is not None:
+            self.weigh.stop()
+        self.frame.all_dirty()
+
+    def _load(self, name):
+        """A game of `name` is about to start: another title's code goes."""
+        if self.name is not None and self.name != name:
+            self.game = None
+            unload("catnip.rules." + self.name)  # stack_setup with stack
+            if self.side is not None:
+                self.side.stop()  # the tray's code with Stack O' Cats
+                self.side = None
+        for other in rules.NAMES:  # the setup screen read every game's description
+            if other != name:
+                forget("catnip.rules.%s_about" % other)
+        tidy()  # the game's code is about to load: give it the heap in one piece
+
+    def start(self, name, config, seats):
+        # The press waits while the game's code loads from flash (a few
+        # hundred ms on the Pico): its station says so at once. The game's
+        # own screens follow on every station.
+        self.frame.loading("Starting %s..." % TITLES.get(name, name), self.pressed)
+        self._load(name)
+        try:
+            game = rules.new(name, config, self.seeds() if self.seeds is not None else None)
+        except RuleError as e:  # settings the rules refuse: setup says why
+            self._setup()
+            self.scene.problem = str(e)
+            return
+        header = game.journal()  # seed and salt included: the journal keeps the secrets
+        del header["log"], header["finished"]
+        header["seats"] = seats
+        names = [self.names[k] if k < len(self.names) else "" for k in seats]
+        if any(names):
+            header["names"] = names  # public: the records take them
+        known = list(self.journal.lost)
+        self.gid = self._journal(self.journal.begin, header)
+        self.record(self.journal.note, self.wall.note("began"))
+        self._lost([g for g in self.journal.lost if g not in known])  # rotated out to make room
+        self._play(name, game, seats, header.get("names"))
+        self.send("begin", gid=self.gid, header=game.header(), seats=seats, moves=0,
+                  names=header.get("names"))
+        self.send("snap")
+
+    def resume(self):
+        gid, header, _ = self.journal.resumable()
+        self.frame.loading("Resuming %s..." % TITLES.get(header.get("game"), "the game"),
+                           self.pressed)
+        self._load(header.get("game"))
+        try:
+            game = rebuild(header)
+            for entry in self.journal.entries(gid):
+                if entry[0] == "action":
+                    game.act(entry[1], entry[2])
+            seats = header["seats"]
+            self.journal.resume(gid)
+            self.gid = gid
+            self.record(self.journal.note, self.wall.note("resumed"))
+        except (RuleError, ValueError, KeyError, TypeError) as e:
+            # Written by other firmware, or damaged in a way no CRC saw: the
+            # game stays on flash for a laptop, and the table starts afresh.
+            self.journal.abandon(gid)
+            self.say("Game %d cannot be resumed (%s); it stays in the journal" % (gid, e))
+            self._setup()
+            return
+        self.gid = gid
+        self._play(header["game"], game, seats, header.get("names"))
+        self.send("begin", gid=gid, header=game.header(), seats=seats, moves=len(game.log),
+                  names=header.get("names"))
+        self.send("snap")
+        self.say("Resumed %s, %d moves in" % (TITLES[header["game"]], len(game.log)))
+        if game.result() is not None:
+            self._over()
+
+    def _play(self, name, game, seats, names=None):
+        self.name, self.game, self.seats = name, game, seats
+        self.ended = False
+        draw.named(names)
+        forget("catnip.flash.journal_scan")  # recording the game needs none of it
+        self.scene = leave(self.scene, "play")
+        from catnip.ui.play import Play
+
+        self.scene = Play(name, game, seats, self.stations)
+        side = getattr(self.scene.ui, "SIDE", None)  # the module of the game's extras at the table
+        self.side = None if side is None else __import__(side, None, None, ["Side"]).Side(self)
+        if self.side is not None:
+            self.side.begin(self.scene)
+        elif self.weigh is not None:
+            self.weigh.stop()
+        self.frame.all_dirty()
+
+    def ending(self):
+        """The game is over: its end journaled and told, once. Done while the
+        players read the last move (the loop's idle turn), with the standings'
+        code loaded from flash, so the press that brings them does not wait."""
+        if self.ended:
+            return
+        self.ended = True
+        result = self.game.result()
+        self.record(self.journal.note, self.wall.note("ended"))
+        self.record(self.journal.finish, result)
+        self.send("end", gid=self.gid, result=result)
+        if self.side is not None:
+            self.side.ended(result)
+        import catnip.ui.end  # noqa: F401
+
+    def _over(self):
+        self.ending()
+        self.scene = leave(self.scene, "end")
+        from catnip.ui.end import End, standings
+
+        self.scene = End(TITLES[self.name], standings(self.game.result()), self.seats)
+        self.sound.play("end", self.loop.now)
+        self.frame.all_dirty()
+
+    def chosen(self):
+        """The settings last chosen on the setup screen for the game in play
+        (the table's own among them: the Clowder's name)."""
+        return flashfile.load(SETUP_FILE, {}).get("options", {}).get(self.name, {})
+
+    # ---- events -------------------------------------------------------------
+
+    def on_event(self, event):
+        station, kind, button = event
+        if station == TRAY or station == TABLE:
+            if station == TRAY and self.weigh is not None:
+                self.weigh.health(kind == ONLINE)
+            return
+        if kind == OFFLINE or kind == ONLINE:
+            self.frame.dirty[station] = True
+            if self.scene.kind != "setup":  # setup lists the stations that answer
+                self.say("Station %d is back" % (station + 1) if kind == ONLINE else
+                         "Station %d: not answering: check its cable" % (station + 1))
+            return
+        self.pressed = station  # its screen is refreshed first
+        if kind != RELEASE:
+            self.loop.collect = True  # once its screens are out (the loop's idle turn)
+        self.key(station, button, kind)
+
+    def key(self, station, button, kind):
+        """A button event on `station`: the scene answers with a command
+        (COMMANDS) or None, and the App carries it out."""
+        scene = self.scene
+        if scene.kind == "play":
+            if scene.banner:
+                self.frame.all_dirty()  # OK on any station moves every screen on
+                scene.key(station, button, kind)
+                self.standings_due()
+                return
+            if self.game.result() is not None:
+                return  # over, its last announcement gone by time: the standings are due
+            out = scene.key(station, button, kind)
+            self.frame.dirty[station] = True
+        else:
+            out = scene.key(station, button, kind)
+            if kind == PRESS or kind == REPEAT or kind == LONG:
+                self.frame.all_dirty()  # setup, the standings, the calibration: on every station
+        if out is not None:
+            self._do(station, out)
+
+    def _do(self, station, out):
+        word = out[0]
+        if word == "act":
+            self.act(out[1], out[2])
+        elif word == "answer":
+            self.answer(out[1], out[2])
+        elif word == "end":
+            self.end_game("%s ended from station %d" % (TITLES[self.name], station + 1))
+        elif word == "calibrate":
+            try:
+                self.calibrate(station)
+            except ValueError as e:
+                self.scene.problem = str(e)
+        elif word == "start" or word == "resume":
+            remembered = self.scene.remembered()
+            if word == "resume":
+                self.resume()
+            else:
+                self.start(out[1], out[2], out[3])
+            flashfile.save(SETUP_FILE, remembered)  # after: the press's station answers first
+        elif word == "rematch":
+            self.start(self.name, self.game.config, self.seats)
+        elif word == "setup":
+            self._setup()
+        else:
+            raise ValueError("a scene answered %r: not one of %s" % (out, COMMANDS))
+
+    def end_game(self, why):
+        """The game in play is abandoned (from a station's menu, or the
+        laptop): the journal says so, the table says `why`, setup follows."""
+        self.record(self.journal.abandon)
+        self.say(why)
+        self._setup()
+
+    def calibrate(self, station):
+        """Begin calibrating the tray from station k (None: the laptop). Its
+        code is loaded now and unloaded when it ends; ValueError says why it
+        cannot begin."""
+        import sys
+
+        loaded = list(sys.modules)
+        tidy()
+        from catnip.table.calibrate import begin
+
+        session = begin(self, station, loaded)
+        self.calibration = session
+        self.game = None  # a finished game's standings make way
+        self.scene = session.screen
+        return session
+
+    def rename(self, names):
+        """The players' names by station (checked and kept on flash by the
+        caller): the setup shows them, and the next game journals them."""
+        self.names = names
+        self.frame.all_dirty()
+
+    def calibrated(self):
+        """The calibration ended (saved or stopped): back to setup."""
+        self.calibration = None
+        self._setup()
+
+    def act(self, seat, action):
+        """Carry out a player's action: refused, it changes nothing and the
+        station says why; accepted, it is journaled before anything shows it."""
+        try:
+            events = self.game.act(seat, action)
+        except RuleError as e:
+            self.scene.refused(seat, str(e))
+            self.sound.play("error", self.loop.now)
+            self.frame.dirty[self.seats[seat]] = True
+            return
+        self.record(self.journal.action, seat, action)
+        if self.side is not None:
+            record = self.side.acted(seat, action)
+            if record is not None:
+                self.record(self.journal.note, record)
+        self.loop.collect = True
+        self.send("act", gid=self.gid, n=len(self.game.log), events=events)
+        self.send("snap")
+        for ev in events:
+            tune = self.scene.ui.sound(ev)
+            if tune is not None:
+                self.sound.play(tune, self.loop.now)
+        self.scene.announce(events, self.loop.now)
+        self.frame.all_dirty()  # a last move's standings follow its announcements (tick)
+
+    def answer(self, seat, value):
+        """A person answered a question of the table's own (the tray's, in
+        Stack O' Cats): no game action; the game's side journals it as a
+        note, as the tray's records are."""
+        record = self.side.answer(seat, value) if self.side is not None else None
+        if record is not None:
+            self.record(self.journal.note, record)
+        self.frame.all_dirty()
+
+    # ---- the journal ----------------------------------------------------------
+
+    def record(self, write, *args):
+        """A write to the game's journal: none when the journal could not
+        begin it (the table was told then), so the fault is said once."""
+        if self.gid is not None:
+            self._journal(write, *args)
+
+    def _journal(self, write, *args):
+        from catnip.flash.journal import JournalError
+
+        try:
+            return write(*args)
+        except (JournalError, OSError) as e:
+            # The game goes on in RAM; a power cut now would lose its tail.
+            self.say("Journal: %s" % e)
+            return None
+
+    # ---- out ------------------------------------------------------------------
+
+    def say(self, text):
+        """A message for the whole table: every station's bottom line (the
+        frame keeps a few, each once: catnip.ui.frame), the line."""
+        if self.frame.notice(text, self.loop.now):
+            self.send("say", text=text)
+
+    def _lost(self, games):
+        """Say on every station and on the line (kept for a laptop's resync)
+        that these games were removed before a laptop pulled them; the
+        journal keeps the list until a laptop acknowledges each."""
+        for gid, status, title in games:
+            why = "removed to make room before a laptop pulled it"
+            self.say("Game %d (%s, %s) was %s" % (gid, TITLES.get(title, title), status, why))
+            self.send("lost", gid=gid, game=title, status=status, why=why)
+
+    def send(self, kind, **fields):
+        if self.line is None or not self.line.wants(kind):
+            return  # (a snapshot with no laptop listening: its state is not even built)
+        if kind == "snap":
+            fields["gid"] = self.gid if self.game is not None else None
+            fields["game"] = self.name
+            fields["public"] = self.game.public() if self.game is not None else None
+        self.line.send(kind, **fields)
+
+    def command(self, word, fields):
+        """A command from the laptop (catnip.link.line; catnip.link.remote carries it out)."""
+        if self.remote is None:
+            from catnip.link.remote import Remote
+
+            self.remote = Remote(self)
+        self.remote.command(word, fields)
+
+    def standings_due(self):
+        # A game's last move is shown like any other; once its announcements
+        # have been read (OK, or their time), the standings replace it.
+        if not self.scene.banner and self.game.result() is not None:
+            self._over()
+
+
+def rebuild(header):
+    """The game a journal header starts, before its first action: the same
+    seed and salt, so its commitment is the one the table announced."""
+    return rules.game_class(header["game"])(header["config"], header["seed"], header["salt"])
