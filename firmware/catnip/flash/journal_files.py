@@ -13,8 +13,7 @@ LOG = "log"
 LOST = "lost"  # games removed to make room before a laptop heard of it
 NEW = "new"  # a file being rewritten without its torn end
 GONE = ".gone"  # a game being rotated out: removed at the next start if cut
-ROOM_SLOTS = 336  # 1,344 bytes of the Pico's heap: the 1,148 an open takes, and room for
-# the few small objects (its path) that the open makes first and that may land there
+ROOM_SLOTS = 300  # 1,200 bytes of the Pico's heap: a little more than opening a file takes
 
 
 class JournalError(Exception):
