@@ -42,9 +42,9 @@ import json
 import os
 from binascii import crc32
 
-from catnip.flash.journal_files import (CHUNK, FRAME_MAX, GONE, KINDS, LOG, LOST,  # noqa: F401
-                                        NEW, RECORD_MAX, STATUSES, Game, JournalError, Room,
-                                        is_folder, read_at, remove_tree, size, why)
+from catnip.flash.journal_files import (CHUNK, FRAME_MAX, GONE, KINDS, LOG, LOST, NEW,  # noqa: F401
+                                  RECORD_MAX, STATUSES, Game, JournalError, is_folder, read_at,
+                                  remove_tree, size, why)
 from catnip.rules.log import put_number, put_varint, put_word  # the log's own encoding
 
 PAGE_BYTES = 448  # the tail stays inline in littlefs's metadata (< 512)
@@ -63,7 +63,6 @@ class Journal:
         self._live = None  # the Game being recorded
         self._stopped = None  # why recording stopped after a flash error
         self.lost = []  # (gid, status, title) removed unpulled, until a laptop hears of it
-        self._room = Room()  # for the file each record opens
         try:
             _ensure_folder(self.root)
         except OSError as e:
@@ -268,7 +267,6 @@ class Journal:
         # commits (on littlefs as flush() does), no file buffer stays on the
         # heap between records, and no open file outlives the journal.
         try:
-            self._room.give()
             if game.fill and game.fill + n > PAGE_BYTES:
                 self._seal(game)
             with open(self._file(game.gid, str(game.sealed)), "ab") as f:
@@ -283,16 +281,14 @@ class Journal:
     def ready(self):
         """Seal a nearly full tail now, while nobody waits (the loop's idle turn): the
         seal copies a block of the log (a flash erase, some 45 ms on the
-        Pico), which the next record then does not wait for. Called after
-        a collection, it holds the heap's place for the next record's file."""
+        Pico), which the next record then does not wait for."""
         game = self._live
-        if game is not None and self._stopped is None and game.fill > PAGE_BYTES - AHEAD_BYTES:
-            self._room.give()
-            try:
-                self._seal(game)
-            except OSError as e:
-                self._refused(game, e)
-        self._room.take()
+        if game is None or self._stopped is not None or game.fill <= PAGE_BYTES - AHEAD_BYTES:
+            return
+        try:
+            self._seal(game)
+        except OSError as e:
+            self._refused(game, e)
 
     def _refused(self, game, e):
         self._stopped = ("the journal stopped recording game %d: the flash refused a write "

@@ -13,7 +13,6 @@ LOG = "log"
 LOST = "lost"  # games removed to make room before a laptop heard of it
 NEW = "new"  # a file being rewritten without its torn end
 GONE = ".gone"  # a game being rotated out: removed at the next start if cut
-ROOM_SLOTS = 300  # 1,200 bytes of the Pico's heap: a little more than opening a file takes
 
 
 class JournalError(Exception):
@@ -33,33 +32,6 @@ class Game:
         self.fill = 0  # bytes in the tail
         self.records = 0  # records written: the next one's number
         self.chain = 0  # the last record's CRC, which the next one's carries on
-
-
-class Room:
-    """A place kept in the heap for the block littlefs takes whenever a file
-    is opened (its 1 KB cache and the file: 1,148 bytes on the Pico). A long
-    game scatters small objects until, with many KB free, no 1,148 bytes are
-    left in one piece, and the next record cannot be written. A list of
-    ROOM_SLOTS holds the place: give() empties it just before an open (a
-    list that is cleared shrinks where it is, so its slots are free at once
-    and the file's block finds them), take() holds a place again once a
-    collection has freed the closed file's block (Journal.ready)."""
-
-    def __init__(self):
-        self._slots = None
-        self.take()
-
-    def take(self):
-        if self._slots is None:
-            try:
-                self._slots = [None] * ROOM_SLOTS
-            except MemoryError:
-                pass  # no place to hold: the next open takes its chance, as without one
-
-    def give(self):
-        if self._slots is not None:
-            self._slots.clear()
-            self._slots = None
 
 
 def is_folder(path):
