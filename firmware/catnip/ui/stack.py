@@ -233,9 +233,6 @@ def draw_table(fb, v):
     draw_screen(fb, v, Local())
 
 
-def side(app):
-    """The game's extras at the table (the App's one hook for a game): the
-    tray and the Clowder's high scores, catnip.table.stack_side."""
-    from catnip.table.stack_side import StackSide
-
-    return StackSide(app)
+# The game's extras at the table (the App's one hook for a game): the tray
+# and the Clowder's high scores. Named, not imported: the table loads it.
+SIDE = "catnip.table.stack_side"
