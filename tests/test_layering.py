@@ -188,11 +188,10 @@ def _breaches(rooms):
         if room is None or room not in rooms:
             continue
         may = (room,) + rooms[room]
-        for mod, func in _imports(name, path, FIRM):
+        for mod, _func in _imports(name, path, FIRM):
             if mod.startswith("catnip.") and not _in(mod, may):
                 wrong.append("%s imports %s" % (name, mod))
     return wrong
-
 
 
 def test_pure_modules_import_only_themselves():
