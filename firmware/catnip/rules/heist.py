@@ -36,6 +36,7 @@ GEM_MODES = ("digital", "physical")
 DEFAULTS = {"players": 4, "variant": "standard", "gems": "digital", "start": 0}
 
 GEMS, PLAY, REVEAL, OVER = "gems", "play", "reveal", "over"
+UNLOCK = "unlock"  # a locked card taken back to the hand, until the last player locks
 
 
 def cat_cards(players, variant):
@@ -60,6 +61,8 @@ def score(loot):
 
 class Heist(Game):
     NAME = "heist"
+    CORRECTS = ("a locked card is taken back with ('unlock',) until the last player locks; "
+                "a revealed card stands")
 
     # ---- setup -------------------------------------------------------------
 
@@ -139,8 +142,13 @@ class Heist(Game):
             return [("play",) + c for c in _choices(self.hands[player], self.cards_per_round())]
         return [("reveal", v) for v in _distinct(self.face_down[player])]
 
+    def takes_back(self, player, name):
+        return name == UNLOCK and self.phase == PLAY and self.committed[player]
+
     def apply(self, player, action):
         name = action[0]
+        if name == UNLOCK:
+            return self._unlock(player, action)
         if name != self.phase:  # each phase takes the action of its name
             raise RuleError(self._wrong_action(name))
         events = []
@@ -256,6 +264,20 @@ class Heist(Game):
             self.phase = REVEAL
             self.turn = self.start_player()
             self._continue_reveals(events)
+
+    def _unlock(self, player, action):
+        if len(action) != 1:
+            raise RuleError("('unlock',) takes nothing else: it takes back what you locked")
+        if self.phase != PLAY:
+            raise RuleError("nothing to take back: cards are taken back only until the last "
+                            "player locks")
+        if not self.committed[player]:
+            raise RuleError("nothing to take back: you have not locked a card this round")
+        cards = self.face_down[player]
+        self.hands[player] = sorted(self.hands[player] + cards)
+        self.face_down[player] = []
+        self.committed[player] = False
+        return [{"type": UNLOCK, "player": player, "cards": len(cards)}]
 
     def _continue_reveals(self, events):
         """Pass the turn clockwise to the next seat with face-down cards and

@@ -110,6 +110,11 @@ def combinations(items, k):
 class Purrfect(Game):
     NAME = "purrfect"
     EXAMPLE = "('offer', 12, 13)"
+    # An answer puts the swap back (the offer opens again); a round's score
+    # in scorekeeper mode is entered again.
+    CORRECTABLE = ("accept", "score")
+    CORRECTS = ("only the last answer to an offer or round scored, by whoever made it, "
+                "until anyone acts next")
 
     # ---- setting up ----------------------------------------------------------
 
@@ -212,6 +217,8 @@ class Purrfect(Game):
 
     def _check(self, player, action):
         kind = action[0]
+        if kind == "correct":  # admit() checked it
+            return action
         if self.config["mode"] == SCOREKEEPER:
             if kind != "score":
                 raise RuleError(

@@ -47,6 +47,8 @@ _ENDINGS = {
 class Stack(Game):
     NAME = "stack"
     EXAMPLE = "('place', 2, 0)"
+    CORRECTABLE = ("place", "collapse")
+    CORRECTS = "only the last placement or collapse, by its player, until anyone acts next"
 
     def settle(self, config):
         return settle_config(config)
@@ -301,6 +303,9 @@ class Stack(Game):
         if self.config["mode"] == "clowder":
             return [event, self._end("collapse")]
         return [event]
+
+    def corrected(self, player):
+        return [{"event": "correct", "player": player}]
 
     def _black_why(self, verb):
         if not self.counts_black:
