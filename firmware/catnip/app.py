@@ -479,8 +479,8 @@ class App:
 
     def _draw(self, k, fb, scene):
         scene.draw(k, fb)
-        if self.notices:
-            draw.notice(fb, self.notices[0])
+        if self.notices:  # above an announcement, which has the bottom lines
+            draw.notice(fb, self.notices[0], scene.kind == "play" and bool(scene.banner))
 
     def redraw_table(self):
         fb = self.hw.canvas

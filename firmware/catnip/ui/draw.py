@@ -114,11 +114,12 @@ def page(fb, what, row):
     paragraph(fb, what, row)
 
 
-def notice(fb, what):
-    """A table-wide message over a station's bottom lines (up to three),
-    inverse, so it reads as the table's and not the scene's."""
+def notice(fb, what, high=False):
+    """A table-wide message over a station's bottom lines (up to three), or
+    `high` under its title (an announcement has the bottom), inverse, so it
+    reads as the table's and not the scene's."""
     lines = wrap(what)[:3]
-    top = ROWS - len(lines)
-    fb.fill_rect(0, top * 8 - 1, WIDTH, 64 - top * 8 + 1, 1)
+    top = 1 if high else ROWS - len(lines)
+    fb.fill_rect(0, top * 8 - 1, WIDTH, len(lines) * 8 + 1, 1)
     for i, line in enumerate(lines):
         fb.text(line, 0, (top + i) * 8, 0)
