@@ -57,6 +57,8 @@ class Play:
         """A button event: ("act", seat, action), ("end",), ("menu", station,
         choice) or None. Changes only this station's UI state, and the
         announcement shown (OK moves it on)."""
+        if kind == PRESS:
+            self.error[station] = None  # a reason stays up until the station's next press
         if self.banner and button == OK and kind == PRESS:
             self.next_banner(None)
             return None
@@ -75,8 +77,6 @@ class Play:
         if button == BACK and kind == LONG:
             self.menu[station] = Cursor(len(self.menu_items))
             return None
-        if kind == PRESS:
-            self.error[station] = None
         seat = self.seat(station)
         local = self.local[station]
         mark = _mark(local) if kind == PRESS else None
