@@ -29,16 +29,16 @@ PURE = {
 # (`catnip.forget`, which imports nothing) and the firmware's version.
 LAPTOP_MAY = tuple(PURE) + ("catnip", "catnip.version")
 # Who may import `machine`: the drivers and the hardware layer that builds them ...
-MACHINE_ROOMS = ("catnip.drivers", "catnip.hardware")
+MACHINE_ROOMS = ("catnip.drivers", "catnip.parts.hardware")
 # ... and these lazy uses, each inside one function that runs on the Pico only
 # (None: the whole module is such a use).
 LAZY_MACHINE = {
     ("catnip.boot", "_show_problems"),  # a board that failed its checks: one I2C display
-    ("catnip.line", "_uid"),  # the Pico's unique id, read once per boot
-    ("catnip.remote", "_clock"),  # the laptop's time set on the Pico's RTC
+    ("catnip.link.line", "_uid"),  # the Pico's unique id, read once per boot
+    ("catnip.link.remote", "_clock"),  # the laptop's time set on the Pico's RTC
     # The first power-up's bus survey (no board.json yet): a module that boot
     # imports only then, from one function, and drops.
-    ("catnip.detect", None),
+    ("catnip.parts.detect", None),
 }
 
 
@@ -141,7 +141,7 @@ def _cycles(graph):
 
 
 def test_the_trees_are_found():
-    assert "catnip.app" in FIRM and "catnip.rules.engine" in FIRM
+    assert "catnip.table.app" in FIRM and "catnip.rules.engine" in FIRM
     assert "catnip_host.cli" in LAPTOP
 
 
@@ -222,7 +222,7 @@ def test_the_app_and_the_screens_do_not_bring_in_machine():
     hardware (and `machine` behind it) reaches them as an argument."""
     wrong = {}
     for name in FIRM:
-        if name == "catnip.app" or _in(name, ("catnip.ui",)):
+        if name == "catnip.table.app" or _in(name, ("catnip.ui",)):
             reached = _closure(name, FIRM)
             bad = sorted(m for m in reached if m == "machine" or _in(m, MACHINE_ROOMS))
             if bad:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from catnip.app import COMMANDS
+from catnip.table.app import COMMANDS
 from catnip.ui.calibrate import Screen
 from catnip.ui.end import End
 from catnip.ui.play import Play

@@ -11,7 +11,7 @@ import tablebot
 from apprig import AppRig
 from test_app_games import _fresh
 
-from catnip.journal import Journal
+from catnip.flash.journal import Journal
 from devsim.table import EMPTY_TRAY
 
 PER_CAT = 12000
@@ -142,7 +142,7 @@ def test_a_session_without_stack_o_cats_never_loads_the_tray_code():
     # estimator wait for a game that weighs.
     import sys
 
-    from catnip.app import unload
+    from catnip.table.app import unload
 
     for prefix in ("catnip.drivers.hx711", "catnip.tray"):
         unload(prefix)  # an earlier test's game may have loaded them

@@ -111,7 +111,7 @@ class Play:
             if choice == "End game":
                 self.ending[station] = True
             if choice == "High scores":
-                from catnip import highscores
+                from catnip.flash import highscores
 
                 rows = highscores.lines()
                 self.viewing[station] = (rows, Cursor(len(rows)))

@@ -165,7 +165,7 @@ class Setup:
         elif kind == "go":
             return self._go()
         elif kind == "scores":
-            from catnip import highscores
+            from catnip.flash import highscores
 
             rows = highscores.lines()
             self.viewing = (rows, Cursor(len(rows)))

@@ -19,7 +19,7 @@ class Local:
         self.cursor = Cursor()
         self.asking = None  # [Picker, ...] while entering a report
         self.report = None  # "place" or "collapse": what the pickers build
-        self.proposal = None  # the tray's, for the active station (see catnip.weigh)
+        self.proposal = None  # the tray's, for the active station (see catnip.table.weigh)
         self.confirm = None  # ("correct",), or a report that ends the game, awaiting OK
 
 

@@ -1,7 +1,7 @@
 # What the table does for a laptop's commands (catnip.wire.COMMANDS; the
 # line has checked their fields). A command that cannot be carried out is
 # answered with an "err" frame saying why, and changes nothing.
-from catnip.journal import JournalError
+from catnip.flash.journal import JournalError
 from catnip.rules.engine import RuleError
 
 FIRMWARE = "0.1.0"
@@ -111,7 +111,7 @@ class Remote:
         line.send("aborted", gid=app.gid)
 
     def _calibrate(self, line, fields):
-        """A tray calibration step (catnip.calibrate, loaded while one runs).
+        """A tray calibration step (catnip.table.calibrate, loaded while one runs).
         A weighing is answered when it ends, a second or two later."""
         app, re = self.app, line.re
 
@@ -130,7 +130,7 @@ class Remote:
                     return
                 app.calibrate(None)
             app.calibration.command(fields["step"], reply)
-        except ValueError as e:  # catnip.calibrate.Refused: in words for the maker
+        except ValueError as e:  # catnip.table.calibrate.Refused: in words for the maker
             line.error(str(e))
 
     def _clock(self, line, fields):

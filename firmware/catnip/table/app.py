@@ -4,7 +4,7 @@
 #
 # Scenes. The table is in one scene at a time: Setup (choose a game), Play
 # (a game on the stations), End (standings) or, between games, the tray's
-# calibration (catnip.calibrate, loaded only for it). A scene answers key() with
+# calibration (catnip.table.calibrate, loaded only for it). A scene answers key() with
 # what the table should do and draws each station; the App carries it out:
 # act, journal, announce, switch scenes. Screens are drawn only from what a
 # station may see (catnip.ui).
@@ -19,11 +19,12 @@
 import asyncio
 import gc
 
-from catnip import flashfile, forget, rules
+from catnip import forget, rules
+from catnip.flash import flashfile
 from catnip.keys import LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, TABLE, TRAY, ticks_diff
 from catnip.rules import TITLES
 from catnip.rules.engine import RuleError
-from catnip.sound import Sound
+from catnip.parts.sound import Sound
 from catnip.ui import draw
 
 POLL_MS = 10
@@ -38,9 +39,9 @@ COMMANDS = ("act", "start", "resume", "calibrate", "end", "rematch", "setup")
 
 
 class App:
-    """The table on `hw` (catnip.hardware.Hardware for every station of the
-    board) with `journal` (catnip.journal.Journal). `line` (catnip.line.Line)
-    is optional; `weigh` (catnip.weigh.Weigh) too, for a board with a tray.
+    """The table on `hw` (catnip.parts.hardware.Hardware for every station of the
+    board) with `journal` (catnip.flash.journal.Journal). `line` (catnip.link.line.Line)
+    is optional; `weigh` (catnip.table.weigh.Weigh) too, for a board with a tray.
     `clock` gives ticks_ms() and sleep_ms(ms) (a coroutine): the Pico's by
     default, the simulated table's in tests. `seeds()` gives each new game's
     seed (default: 128 random bits), so a test can play the same game twice."""
@@ -67,7 +68,7 @@ class App:
         self.remote = None
         self.scene = None
         self._canvas = None  # what the canvas holds when every station shows it alike
-        self.calibration = None  # a catnip.calibrate.Session while the tray is calibrated
+        self.calibration = None  # a catnip.table.calibrate.Session while the tray is calibrated
         self.collect = False  # a press or a move: collect the heap once its screens are out
         self.ended = False  # the game in play is over and its end journaled (_ending)
         self.wall = None  # (Unix seconds, ticks) the table's clock counts from; None: unknown
@@ -176,7 +177,7 @@ class App:
     def _play(self, name, game, seats):
         self.name, self.game, self.seats = name, game, seats
         self.ended = False
-        forget("catnip.journal_scan")  # recording the game needs none of it
+        forget("catnip.flash.journal_scan")  # recording the game needs none of it
         self._enter("play")
         from catnip.ui.play import Play
 
@@ -216,7 +217,7 @@ class App:
         self.all_dirty()
 
     def _clowder_score(self, result):
-        from catnip import highscores
+        from catnip.flash import highscores
 
         saved = flashfile.load(SETUP_FILE, {}).get("options", {}).get("stack", {})
         rank = highscores.add([saved.get("clowder", "Clowder")], result["team"])
@@ -310,7 +311,7 @@ class App:
 
         loaded = list(sys.modules)
         _tidy()
-        from catnip.calibrate import begin
+        from catnip.table.calibrate import begin
 
         session = begin(self, station, loaded)
         self.calibration = session
@@ -402,7 +403,7 @@ class App:
             self._journal(write, *args)
 
     def _journal(self, write, *args):
-        from catnip.journal import JournalError
+        from catnip.flash.journal import JournalError
 
         try:
             return write(*args)
@@ -447,9 +448,9 @@ class App:
         self.line.send(kind, **fields)
 
     def command(self, word, fields):
-        """A command from the laptop (catnip.line; catnip.remote carries it out)."""
+        """A command from the laptop (catnip.link.line; catnip.link.remote carries it out)."""
         if self.remote is None:
-            from catnip.remote import Remote
+            from catnip.link.remote import Remote
 
             self.remote = Remote(self)
         self.remote.command(word, fields)
@@ -554,7 +555,7 @@ class App:
         self._idle()
 
     def serve(self):
-        """Run the table until the laptop stops it (catnip.remote); the REPL
+        """Run the table until the laptop stops it (catnip.link.remote); the REPL
         follows. Ctrl-C on the line is data meanwhile, not an interrupt."""
         import micropython
 
