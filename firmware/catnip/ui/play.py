@@ -11,6 +11,7 @@ from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor
 
 BANNER_MS = 2500
+MAX_BANNERS = 8  # moves go on under announcements: beyond these, the oldest waiting go
 MENU = ("Back to game", "End game")
 IDLE = {UP: "UP: nothing to choose here", DOWN: "DOWN: nothing to choose here",
         OK: "OK: nothing to confirm here", BACK: "BACK: nothing to take back"}
@@ -126,6 +127,8 @@ class Play:
         for ev in events:
             line = self.ui.say(ev, None)
             if line is not None:
+                if len(self.banner) >= MAX_BANNERS:
+                    self.banner.pop(1)  # not the one up: it is being read
                 self.banner.append(line)
         if self.banner and self.banner_at is None:
             self.banner_at = now
