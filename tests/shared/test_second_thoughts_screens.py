@@ -192,3 +192,12 @@ def test_a_press_that_changes_nothing_says_why():
     assert "UP: nothing to" in shows(scene, p)
     press(scene, p, OK)
     assert "nothing" not in shows(scene, p)
+
+
+def test_announcements_wait_eight_deep_and_the_one_up_stays():
+    game, scene = table("heist", {"players": 3}, "deep", 3)
+    events = [{"type": "take", "player": k % 3, "card": 1 + k % 6, "loot": [k, 0, 0, 0]}
+              for k in range(20)]
+    scene.announce(events, 0)
+    assert len(scene.banner) == 8
+    assert scene.banner[0].endswith("R0Y0B0") and scene.banner[-1].endswith("R19Y0B0")

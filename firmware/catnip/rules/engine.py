@@ -34,6 +34,8 @@ class Game:
     CORRECTABLE = ()
     # What can be corrected, for the refusal when there is nothing to.
     CORRECTS = "this game has no result to correct"
+    # The key naming an event's kind in this game's events.
+    EVENT = "type"
 
     def __init__(self, config=None, seed=None, salt=None):
         # Everything is checked before anything is computed from it. The salt
@@ -119,12 +121,7 @@ class Game:
         for k in before:
             setattr(self, k, before[k])
         self.last = None
-        return self.corrected(player)
-
-    def corrected(self, player):
-        """The public events of a correction (the game is back as it was
-        before `player`'s last result)."""
-        return [{"type": CORRECT, "player": player}]
+        return [{self.EVENT: CORRECT, "player": player}]  # public: no card, no value
 
     def _check_correct(self, player, action):
         if len(action) != 1:

@@ -10,6 +10,7 @@
 # Seats are numbered clockwise. Gem counts are lists in colour order
 # [red, yellow, blue]; loot adds black rocks: [red, yellow, blue, rocks].
 from catnip.rules.engine import Game, RuleError
+from catnip.rules.heist_picks import choices as _choices, distinct as _distinct
 
 try:
     from micropython import const
@@ -415,29 +416,6 @@ class Heist(Game):
             raise RuleError("reveal one face-down card by its number, e.g. ('reveal', 3)")
         if action[1] not in self.face_down[player]:
             raise RuleError("%r is not among your face-down cards; reveal one of them" % (action[1],))
-
-
-def _choices(cards, k, first=0):
-    """Every way to pick k of the ascending `cards`, each multiset once, as
-    ascending tuples."""
-    if k == 0:
-        yield ()
-        return
-    previous = None
-    for i in range(first, len(cards) - k + 1):
-        if cards[i] == previous:
-            continue
-        previous = cards[i]
-        for rest in _choices(cards, k - 1, i + 1):
-            yield (cards[i],) + rest
-
-
-def _distinct(cards):
-    out = []
-    for c in sorted(cards):
-        if c not in out:
-            out.append(c)
-    return out
 
 
 def standings(shields):

@@ -110,8 +110,6 @@ def combinations(items, k):
 class Purrfect(Game):
     NAME = "purrfect"
     EXAMPLE = "('offer', 12, 13)"
-    # An answer puts the swap back (the offer opens again); a round's score
-    # in scorekeeper mode is entered again.
     CORRECTABLE = ("accept", "score")
     CORRECTS = ("only the last answer to an offer or round scored, by whoever made it, "
                 "until anyone acts next")

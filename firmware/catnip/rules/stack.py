@@ -48,6 +48,7 @@ class Stack(Game):
     NAME = "stack"
     EXAMPLE = "('place', 2, 0)"
     CORRECTABLE = ("place", "collapse")
+    EVENT = "event"
     CORRECTS = "only the last placement or collapse, by its player, until anyone acts next"
 
     def settle(self, config):
@@ -303,9 +304,6 @@ class Stack(Game):
         if self.config["mode"] == "clowder":
             return [event, self._end("collapse")]
         return [event]
-
-    def corrected(self, player):
-        return [{"event": "correct", "player": player}]
 
     def _black_why(self, verb):
         if not self.counts_black:
