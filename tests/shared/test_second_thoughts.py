@@ -17,7 +17,7 @@ from catnip.rules.purrfect import HAND
 
 def _state(game):
     s = game.state()
-    del s["log"]
+    del s["log"], s["last"]  # the log grows; a correction reaches one result back only
     return s
 
 
@@ -139,13 +139,30 @@ def test_only_the_reporter_corrects_and_only_until_anyone_acts_next():
     q = (p + 1) % 3
     assert "nothing to correct" in refused(game, p, ("correct",))
     game.act(p, ("draw",))
-    assert "nothing to correct" in refused(game, p, ("correct",))  # a draw stands
+    assert "nothing to correct" in refused(game, p, ("correct",))  # a digital draw stands
     game.act(p, ("place", 1, 0))
     assert "only player %d" % p in refused(game, q, ("correct",))
     assert "takes nothing else" in refused(game, p, ("correct", "place", 2, 0))
     game.act(q, ("draw",))
     assert "nothing to correct" in refused(game, p, ("correct",))
     assert game.corrector() is None
+
+
+def test_a_colour_reported_from_the_bag_is_corrected_but_a_digital_draw_stands():
+    game = rules.new("stack", {"players": 2, "draw": "physical"}, "colours")
+    while game.public()["phase"] == "setup":
+        p = game.to_act()[0]
+        game.act(p, game.legal(p)[0])
+    p = game.to_act()[0]
+    before = _state(game)
+    colours = [a[1] for a in game.legal(p)]
+    game.act(p, ("drew", colours[0]))
+    assert game.corrector() == p
+    game.act(p, ("correct",))
+    assert _state(game) == before
+    game.act(p, ("drew", colours[-1]))
+    assert game.public()["hand"] == colours[-1]
+    _replays(game)
 
 
 def test_a_correction_is_one_step_back_not_a_history_rewrite():

@@ -114,7 +114,7 @@ def draw_screen(fb, v, local):
                 "out": "Cat set out?"}[step]
         draw.text(fb, 1, verb)
         draw.items(fb, _choices(v), local.cursor.at, 2, 4)
-        draw.hint(fb, "OK choose")
+        draw.hint(fb, "BACK: fix report" if v.get("fix") else "OK choose")
 
 
 def _draw_confirm(fb, action):
