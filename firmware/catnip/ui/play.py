@@ -7,6 +7,7 @@
 # nothing there says why. A long BACK opens the station's menu: back, high
 # scores, end the game.
 from catnip.keys import BACK, DOWN, LONG, OK, PRESS, UP, ticks_diff
+from catnip.rules.about import about
 from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor
 
@@ -15,7 +16,7 @@ MAX_BANNERS = 8  # moves go on under announcements: beyond these, the oldest wai
 MENU = ("Back to game", "End game")
 IDLE = {UP: "UP: nothing to choose here", DOWN: "DOWN: nothing to choose here",
         OK: "OK: nothing to confirm here", BACK: "BACK: nothing to take back"}
-STACK_MENU = ("Back to game", "High scores", "End game")
+SCORES_MENU = ("Back to game", "High scores", "End game")  # a game with high scores
 
 
 def screens(name):
@@ -33,7 +34,7 @@ class Play:
         self.ui = screens(name)
         self.local = [self.ui.Local() for _ in range(stations)]
         self.menu = [None] * stations  # a Cursor while a station's menu is open
-        self.menu_items = STACK_MENU if name == "stack" else MENU
+        self.menu_items = SCORES_MENU if about(name)["high_scores"] else MENU
         self.viewing = [None] * stations  # (lines, Cursor): the high scores on a station
         self.ending = [False] * stations  # "End the game for everyone?" is asked
         self.error = [None] * stations  # the last refusal, shown until the next press
@@ -55,9 +56,10 @@ class Play:
     # ---- buttons ----------------------------------------------------------
 
     def key(self, station, button, kind):
-        """A button event: ("act", seat, action), ("end",), ("menu", station,
-        choice) or None. Changes only this station's UI state, and the
-        announcement shown (OK moves it on)."""
+        """A button event: ("act", seat, action), ("answer", seat, value) (a
+        game's screens answering a question of the table's, such as the
+        tray's), ("end",) or None. Changes only this station's UI state, and
+        the announcement shown (OK moves it on)."""
         if kind == PRESS:
             self.error[station] = None  # a reason stays up until the station's next press
         if self.banner and button == OK and kind == PRESS:
@@ -83,6 +85,8 @@ class Play:
         mark = _mark(local) if kind == PRESS else None
         action = self.ui.press(self.view(station), local, button, kind)
         if action is not None and seat is not None:
+            if action[0] == "answer":  # a question of the table's own (the tray's), not the rules'
+                return ("answer", seat, action[1])
             return ("act", seat, action)
         if mark is not None and mark == _mark(local):
             self.error[station] = self._idle(seat, button)  # seen, and refused with why
@@ -172,12 +176,11 @@ class Play:
             draw.clear(fb)
             draw.title(fb, "Menu", "S%d" % (station + 1))
             draw.items(fb, list(self.menu_items), self.menu[station].at, 1, 4)
-            draw.hint(fb, "OK choose BACK no")
+            draw.hint(fb, "OK pick BACK no")
             return
         self.ui.draw_screen(fb, self.view(station), self.local[station])
         if self.error[station]:
-            fb.fill_rect(0, 40, 128, 24, 0)
-            draw.paragraph(fb, self.error[station], 5, 7)
+            draw.overlay(fb, self.error[station], 0)
 
     def draw_table(self, fb):
         v = self.game.public()
