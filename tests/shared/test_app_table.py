@@ -105,7 +105,7 @@ def test_a_journal_that_fails_every_move_says_so_once_and_the_game_goes_on():
         while rig.app.game.result() is None:
             rig.app.act(*tablebot.choose(rig.app.game, "heist"))
             moves += 1
-            notices = rig.app.notices
+            notices = rig.app.frame.notices
             assert len(notices) == len(set(notices)), notices
             assert 0 < len(notices) <= 4, notices
         assert any("journal" in n.lower() for n in notices), notices
@@ -125,7 +125,7 @@ def test_an_announcement_goes_over_each_stations_own_view_and_takes_no_press():
         app = rig.app
         while not app.scene.banner:
             app.act(*tablebot.choose(app.game, "heist"))
-        app.all_dirty()
+        app.frame.all_dirty()
         rig.run(100)
         shown = draw_first(app.scene.banner[0])
         screens = [rig.lines(k) for k in range(3)]
@@ -186,16 +186,16 @@ def draw_first(text):
 def test_the_heap_is_collected_once_a_press_has_its_screens_out():
     # On the Pico a collection holds the loop for 10-30 ms: the app makes it
     # while the players read a press's screens, not in the middle of a press.
-    import catnip.table.app as app_module
+    import catnip.table.loop as loop_module
 
     rig = _rig("collect")
-    real = app_module._tidy
+    real = loop_module.tidy
     try:
         app = rig.app
         tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
         rig.run(200)
         collected = []
-        app_module._tidy = lambda: collected.append(True not in app.dirty)
+        loop_module.tidy = lambda: collected.append(True not in app.frame.dirty)
         rig.run(200)
         assert collected == []  # no press: nothing to collect
         rig.tap(1, "down")  # the cursor moves: one collection, its release none
@@ -205,7 +205,7 @@ def test_the_heap_is_collected_once_a_press_has_its_screens_out():
         rig.run(200)
         assert len(collected) >= 2 and all(collected), collected  # a move's screens out too
     finally:
-        app_module._tidy = real
+        loop_module.tidy = real
         rig.close()
 
 
@@ -238,7 +238,7 @@ def test_a_press_on_the_shared_int_line_is_read_at_once():
             await clock.pause_ms(1)
 
     async def taps():
-        asyncio.create_task(app.run())
+        asyncio.create_task(app.loop.run())
         await live(300)
         delays = []
         for _ in range(10):

@@ -139,7 +139,7 @@ class Remote:
 
         t = time.gmtime(fields["time"])
         RTC().datetime((t[0], t[1], t[2], t[6], t[3], t[4], t[5], 0))
-        self.app.set_time(fields["time"])  # games journal their date from now on
+        self.app.wall.set(fields["time"])  # games journal their date from now on
         line.send("clock", time=int(time.time()))
 
     def _names(self, line, fields):

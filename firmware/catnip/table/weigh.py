@@ -130,7 +130,7 @@ class Weigh:
 
     def poll(self):
         """One reading if the cells have one waiting: for a loop without
-        asyncio (App.step, the virtual table). run() is the device's way."""
+        asyncio (Loop.step, the virtual table). run() is the device's way."""
         if not self._weighing():
             return  # between games readings are dropped: the cells are not even built
         tray = self.hw.tray
