@@ -297,7 +297,7 @@ POLICIES = {"heist": heist_action, "stack": stack_action, "purrfect": purrfect_a
 
 # ---- what the screens must show meanwhile ----------------------------------------
 
-TITLES = {"heist": "Heist", "stack": "Stack", "purrfect": "R1 paws"}
+TITLES = {"heist": "Heist", "stack": "Stack", "purrfect": "Purrfect"}
 
 
 def check_start(rec, game_name, seats):
@@ -334,9 +334,7 @@ def check_after(rec, game_name, station, seats):
 
 def notices(app):
     """The table-wide messages showing now (the app's notice line)."""
-    if getattr(app, "notices", None):
-        return list(app.frame.notices)
-    return [app.notice] if getattr(app, "notice", None) else []
+    return list(getattr(getattr(app, "frame", app), "notices", None) or [])
 
 
 def play_game(name):
