@@ -157,7 +157,7 @@ class Play:
     def draw(self, station, fb):
         self._draw(station, fb)
         if self.banner and not self.error[station]:  # the reason for a press first
-            draw.notice(fb, self.banner[0])
+            draw.banner(fb, self.banner[0])
 
     def _draw(self, station, fb):
         if self.ending[station]:
