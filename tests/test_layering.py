@@ -47,12 +47,6 @@ ROOMS = dict(PURE, **{
     "catnip.boot": ("catnip",),
     "catnip.start": ("catnip.boot",),
 })
-# Imports against the rooms' arrows, each lazy, inside the one function named:
-# a game's screens name its extras at the table, which the App asks for only
-# as a game starts.
-HOOKS = {
-    ("catnip.ui.stack", "side", "catnip.table.stack_side"),
-}
 # Outside the package: the flash's main.py and the image's, which hand over to
 # catnip.start, and the image build's manifest.
 OUTSIDE = ("main", "image.main", "manifest")
@@ -194,18 +188,10 @@ def _breaches(rooms):
         if room is None or room not in rooms:
             continue
         may = (room,) + rooms[room]
-        for mod, func in _imports(name, path, FIRM):
-            if mod.startswith("catnip.") and not _in(mod, may) \
-                    and (name, func, mod) not in HOOKS:
+        for mod, _func in _imports(name, path, FIRM):
+            if mod.startswith("catnip.") and not _in(mod, may):
                 wrong.append("%s imports %s" % (name, mod))
     return wrong
-
-
-def test_the_hooks_are_still_there():
-    """A hook left on the list after its import went would let a new one in."""
-    found = {(name, func, mod) for name, path in FIRM.items()
-             for mod, func in _imports(name, path, FIRM)}
-    assert HOOKS <= found
 
 
 def test_pure_modules_import_only_themselves():
