@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from catnip import wire
-from catnip_host.link import Link
+from catnip_host.ports import Link
 
 HELLO_TRIES = 3
 ANSWER_S = 3.0  # beyond a weighing's own length: the table answers when it ends
