@@ -50,14 +50,16 @@
 #
 # The read path allocates nothing: the words are built in preallocated
 # arrays and every intermediate stays far below 2**30.
-# The wires and the clocking pass are catnip.drivers.hx711_pins; why a read
-# failed, in words, is catnip.drivers.hx711_faults.
+# The wires and the clocking pass are catnip.drivers.hx711_pins; when each
+# chip converts, learned, is catnip.drivers.hx711_phases; why a read failed,
+# in words, is catnip.drivers.hx711_faults.
 import machine
 from array import array
 from machine import Pin
 
 from catnip.drivers.hx711_faults import (NO_DATA, STUCK_LOW, TOO_SLOW, WRONG_RATE,  # noqa: F401
                                          SensorFault, describe)
+from catnip.drivers.hx711_phases import Phases
 from catnip.drivers.hx711_pins import Falls, SystemClock, native, pin, shift
 
 try:
@@ -78,9 +80,6 @@ _WRAP = const(0x1000000)
 _SETTLE_READINGS = const(3)  # the 4th conversion after a change is settled
 _POWER_DOWN_HOLD_US = const(100)  # PD_SCK high this long surely powers down
 _QUIET_PERCENT = const(80)  # no reload sooner than this share of the period
-_RELOAD_US = const(75)  # DOUT high while a conversion reloads the output
-_LEARNED = const(16)  # conversions seen before a chip's period is trusted
-_POOLED = const(64)  # conversions pooled into a period at most (then halved)
 _IRQ_US = const(100)  # a DOUT interrupt runs within this of the fall
 _SPIN_US = const(1500)  # a conversion due this soon is waited for on the spot
 _SPIN_STEP_US = const(25)
@@ -149,23 +148,12 @@ class HX711Group:
         self._quiet_us = self._quiet_ms = self._last_quiet_us = self._down_us = 0
         self._in_step = False  # the driver knows when the chips convert
         self._chained = False  # the last attempt was a pass in time
-        # The DOUTs high at the last poll, and when it was; per chip the
-        # bracket of its last observed conversion (after _ready_lo, within
-        # _ready_w) and its period as learned (us): the sums of conversion
-        # intervals and counts.
-        n = self._n
-        self._nominal_us = period_us
+        # The DOUTs high at the last poll, and when it was; each chip's last
+        # conversion and its period as learned (Phases).
         self._was_high = self._all
         self._polled_us = 0
-        self._ready_lo = array("i", [0] * n)
-        self._ready_w = array("i", [0] * n)
-        self._mark = array("i", [0] * n)
-        self._marked = 0  # chips whose _mark holds a conversion
-        self._fresh = 0  # chips with a conversion observed since the last restart
-        self.periods = array("i", [period_us] * n)  # learned, us
-        self._sum_us = array("i", [0] * n)
-        self._sum_n = array("i", [0] * n)
-        self._counted = array("i", [0] * n)
+        self._phases = Phases(self._n, period_us, self._falls, self._clock)
+        self.periods = self._phases.periods  # learned, us
         self._wait_us = 0
         # How long a pass takes on this board: one with the clock held low.
         start = self._clock.ticks_us()
@@ -216,7 +204,7 @@ class HX711Group:
         self._quiet_ms = clock.ticks_ms()
         self._was_high = self._all
         self._polled_us = self._quiet_us
-        self._marked = self._fresh = 0  # their phases are new
+        self._phases.restart()  # their phases are new
 
     # -- reading ----------------------------------------------------------
 
@@ -282,7 +270,7 @@ class HX711Group:
             while missing and self.powered:
                 if clock.ticks_diff(clock.ticks_ms(), start) >= self.timeout_ms:
                     break
-                due = self._due_us(missing)
+                due = self._phases.due(missing, self._budget(), self._in_step)
                 if 0 <= due <= _SPIN_US:
                     missing = self._spin(missing, due)
                 else:
@@ -312,23 +300,6 @@ class HX711Group:
                     raise error
                 on_fault(error)
             await clock.pause_ms(self.period_ms)
-
-    def _due_us(self, missing):
-        """With conversions timed by interrupt and every period learned: how
-        long until the last chip in `missing` converts, at the latest; else -1."""
-        clock = self._clock
-        now_us = clock.ticks_us()
-        if self._falls is None or self._learned_wait(now_us) < 0:
-            return -1
-        due = 0
-        for i in range(self._n):
-            if missing >> i & 1:
-                p = self.periods[i]
-                el = clock.ticks_diff(now_us, self._ready_lo[i])
-                d = p + self._ready_w[i] - el % p
-                if d > due:
-                    due = d
-        return due
 
     def _spin(self, missing, due):
         # The last conversion is due within _SPIN_US: wait for it here, so
@@ -362,88 +333,13 @@ class HX711Group:
         mask = self._high_mask()
         fell = self._was_high & ~mask
         if fell:
-            self._note_falls(fell, now_us)
+            self._phases.note(fell, self._polled_us, now_us)
         self._was_high = mask
         self._polled_us = now_us
         if mask == self._all:
             self._quiet_us = now_us
             self._quiet_ms = now_ms
         return mask
-
-    def _note_falls(self, fell, now_us):
-        """The chips in `fell` converted since their DOUT was last seen high:
-        note when, and learn their periods from the intervals."""
-        clock = self._clock
-        for i in range(self._n):
-            if not fell >> i & 1:
-                continue
-            lo = self._polled_us  # it was high then
-            w = clock.ticks_diff(now_us, lo)
-            if self._falls is not None:
-                at = self._falls.take(i)
-                d = clock.ticks_diff(at, lo) if at != -1 else -1
-                if 0 <= d <= w:
-                    # The interrupt ran at most _IRQ_US after the fall.
-                    skip = d - _IRQ_US if d > _IRQ_US else 0
-                    lo = (lo + skip) & 0x3FFFFFFF
-                    w = d - skip
-            self._ready_lo[i] = lo
-            self._ready_w[i] = w
-            self._fresh |= 1 << i
-            if w > self._nominal_us >> 3:
-                self._marked &= ~(1 << i)  # polled too late to time it
-                continue
-            mid = lo + (w >> 1)
-            if self._marked >> i & 1:
-                p = self.periods[i]
-                d = clock.ticks_diff(mid, self._mark[i])
-                k = (d + (p >> 1)) // p
-                if 1 <= k <= (4 if self._counted[i] >= _LEARNED else 2):
-                    self._sum_us[i] += d
-                    self._sum_n[i] += k
-                    if self._sum_n[i] >= _POOLED:
-                        self._sum_us[i] >>= 1
-                        self._sum_n[i] >>= 1
-                    if self._sum_n[i] >= 8:
-                        self.periods[i] = self._sum_us[i] // self._sum_n[i]
-                    if self._counted[i] < _LEARNED:
-                        self._counted[i] += k
-            self._mark[i] = mid & 0x3FFFFFFF
-            self._marked |= 1 << i
-
-    def _learned_wait(self, now_us):
-        """By the learned periods: 0 if a pass started now ends before any
-        chip may reload, else how long to wait (us) for the next gap; -1
-        while some chip's period or last conversion is not known."""
-        if self._fresh != self._all or not self._in_step:
-            return -1  # after a fault the chips are restarted first
-        clock = self._clock
-        budget = self._budget()
-        wait = 0
-        for i in range(self._n):
-            if self._counted[i] < _LEARNED:
-                return -1
-            p = self.periods[i]
-            el = clock.ticks_diff(now_us, self._ready_lo[i])
-            if el < 0 or el > 4 * p:
-                return -1  # too long unobserved for the prediction to hold
-            w = self._ready_w[i]
-            # Its next conversions fall within w after lo + j * p; keep clear
-            # of each by the reload and a guard growing with j.
-            j = el // p
-            while True:
-                guard = 50 + (j + 1) * (p >> 8)
-                start = (j + 1) * p - _RELOAD_US - guard - el  # from now
-                end = (j + 1) * p + w + guard - el
-                if end > 0:
-                    break
-                j += 1
-            if j >= 1 and el - j * p < w + guard:
-                start = 0  # the last one may not have happened yet
-                end = j * p + w + guard - el
-            if start <= budget and end > wait:
-                wait = end
-        return wait
 
     def _budget(self):
         """The time to allow for one pass: the measured time and a quarter."""
@@ -458,7 +354,7 @@ class HX711Group:
         clock = self._clock
         start = clock.ticks_us()
         age = clock.ticks_diff(start, self._quiet_us)
-        wait = self._learned_wait(start)
+        wait = self._phases.wait(start, self._budget(), self._in_step)
         if wait > 0:
             self._wait_us = wait
             return _WAIT
