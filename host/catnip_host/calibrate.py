@@ -58,10 +58,10 @@ class Talk:
                 if item[0] != "frame":
                     continue
                 _, seq, answer, got, _ = item
-                if answer == "say":
+                if answer == wire.SAY:
                     self.heard(got.get("text", ""))
                 elif not seq and got.get("re") == cmd:
-                    if answer == "err":
+                    if answer == wire.ERR:
                         raise Refused(got.get("why", "the table refused it"))
                     return answer, got
         return None

@@ -71,7 +71,7 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
     follow = _Stream(games, current, stray) if stray is not None else None
     last = follow.last if follow is not None else {}  # session -> newest stream number
     for session, kind, gid, raw, at in frames:  # the commonest kinds first
-        if kind == "act":
+        if kind == wire.ACT:
             if follow is not None:  # its number only, inline: most of a store is acts
                 try:
                     seq = int(raw[4:raw.index(b" ", 4)])
@@ -85,19 +85,19 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
             key = current.get((session, gid))
             if key is not None:  # else its begin was lost in a gap: nothing to pin it to
                 games[key].acts.append(raw)
-        elif kind == "entry":  # its number and fields are checked with its game's
+        elif kind == wire.ENTRY:  # its number and fields are checked with its game's
             if pulling is not None and pulling.gid == gid:
                 pulling.entries.append(raw)
         elif follow is not None and not follow.sound(session, kind, gid, raw):
             continue
-        elif kind in ("begin", "game"):
+        elif kind in (wire.BEGIN, wire.GAME):
             f = orjson.loads(frame_fields(raw))
             h = f["header"]
             key = (f["gid"], str(h.get("seed_commit")))
             g = games.setdefault(key, Game(f["gid"], key[1], h.get("game", "?")))
             g.sessions.add(session)
             g.began = at if g.began is None else g.began
-            if kind == "begin":
+            if kind == wire.BEGIN:
                 current[(session, f["gid"])] = key
                 g.live_in = session
                 g.live_from = f.get("moves", 0) + 1 if g.live_from is None else g.live_from
@@ -107,15 +107,15 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
                 g.header, g.entries, g.page, pulling = h, [], None, g
                 g.status, g.pulled_in = f.get("status"), session
                 g.gapless = follow is not None and session not in follow.gapped
-        elif kind == "end":
+        elif kind == wire.END:
             key = current.get((session, gid))
             if key is not None:
                 games[key].live_result = orjson.loads(frame_fields(raw))["result"]
                 games[key].ended = at
-        elif kind == "page":
+        elif kind == wire.PAGE:
             if pulling is not None and pulling.gid == gid:
                 pulling.page = orjson.loads(frame_fields(raw))
-        elif kind == "acked":  # the game begun in this power-up, else the newest of that number
+        elif kind == wire.ACKED:  # the game begun in this power-up, else the newest of that number
             key = current.get((session, gid)) or next(
                 (k for k in reversed(games) if k[0] == gid), None)
             if key is not None:
@@ -150,7 +150,7 @@ class _Stream:
             if seq:
                 self.last[session] = max(seq, self.last.get(session, 0))
             return False
-        if kind == "gap":
+        if kind == wire.GAP:
             self.gapped.add(session)
             self.last[session] = max(self.last.get(session, 0), fields["last"])
         return self.numbered(session, gid, seq)

@@ -187,15 +187,15 @@ class Keeper:
             if not self._asked("resync"):
                 self.request("resync", first=True, **{"from": self.last})
             return
-        if kind == "begin":
+        if kind == wire.BEGIN:
             self._resumed(fields)  # before it is stored: what was heard of it until now
         self.on_frame(kind, fields)  # shown first: the store's fsync takes longer
         self.store.frame(self.session, seq, kind, fields.get("gid"), raw)
         self.last = seq
-        if kind == "lost":
+        if kind == wire.LOST:
             self.notify(f"game {fields['gid']} ({fields['status']}) is gone from the table's "
                         f"journal: {fields['why']}")
-        if kind in ("end", "lost") and not self._asked("games"):
+        if kind in (wire.END, wire.LOST) and not self._asked("games"):
             self.request("games")  # pull it now that it has ended; hear of what is gone
 
     def _resumed(self, f: dict) -> None:
@@ -226,7 +226,7 @@ class Keeper:
     def _dispatch(self, kind: str, fields: dict, raw: bytes) -> None:
         w = self.waiting
         if w is None or fields.get("re") != w.cmd:
-            if kind == "err":
+            if kind == wire.ERR:
                 self.notify(f"the table says: {fields.get('why')}")
             return  # an answer to a question asked before a retry or a reconnect
         if kind in _ENDS_ONLY:

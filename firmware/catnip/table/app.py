@@ -12,7 +12,7 @@
 # The App decides; catnip.table.loop says when (the buttons, the screens,
 # the line and the tray on their own schedules) and catnip.ui.frame draws
 # what surrounds the scene (notices, the loading page, the table display).
-from catnip import forget, rules
+from catnip import forget, rules, wire
 from catnip.flash import flashfile
 from catnip.keys import LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, TABLE, TRAY
 from catnip.rules import TITLES
@@ -119,9 +119,9 @@ class App:
         self.record(self.journal.note, self.wall.note("began"))
         self._lost([g for g in self.journal.lost if g not in known])  # rotated out to make room
         self._play(name, game, seats, header.get("names"))
-        self.send("begin", gid=self.gid, header=game.header(), seats=seats, moves=0,
+        self.send(wire.BEGIN, gid=self.gid, header=game.header(), seats=seats, moves=0,
                   names=header.get("names"))
-        self.send("snap")
+        self.send(wire.SNAP)
 
     def resume(self):
         gid, header, _ = self.journal.resumable()
@@ -146,9 +146,9 @@ class App:
             return
         self.gid = gid
         self._play(header["game"], game, seats, header.get("names"))
-        self.send("begin", gid=gid, header=game.header(), seats=seats, moves=len(game.log),
+        self.send(wire.BEGIN, gid=gid, header=game.header(), seats=seats, moves=len(game.log),
                   names=header.get("names"))
-        self.send("snap")
+        self.send(wire.SNAP)
         self.say("Resumed %s, %d moves in" % (TITLES[header["game"]], len(game.log)))
         if game.result() is not None:
             self._over()
@@ -180,7 +180,7 @@ class App:
         result = self.game.result()
         self.record(self.journal.note, self.wall.note("ended"))
         self.record(self.journal.finish, result)
-        self.send("end", gid=self.gid, result=result)
+        self.send(wire.END, gid=self.gid, result=result)
         if self.side is not None:
             self.side.ended(result)
         import catnip.ui.end  # noqa: F401
@@ -316,8 +316,8 @@ class App:
             if record is not None:
                 self.record(self.journal.note, record)
         self.loop.collect = True
-        self.send("act", gid=self.gid, n=len(self.game.log), events=events)
-        self.send("snap")
+        self.send(wire.ACT, gid=self.gid, n=len(self.game.log), events=events)
+        self.send(wire.SNAP)
         for ev in events:
             tune = self.scene.ui.sound(ev)
             if tune is not None:
@@ -358,7 +358,7 @@ class App:
         """A message for the whole table: every station's bottom line (the
         frame keeps a few, each once: catnip.ui.frame), the line."""
         if self.frame.notice(text, self.loop.now):
-            self.send("say", text=text)
+            self.send(wire.SAY, text=text)
 
     def _lost(self, games):
         """Say on every station and on the line (kept for a laptop's resync)
@@ -367,12 +367,12 @@ class App:
         for gid, status, title in games:
             why = "removed to make room before a laptop pulled it"
             self.say("Game %d (%s, %s) was %s" % (gid, TITLES.get(title, title), status, why))
-            self.send("lost", gid=gid, game=title, status=status, why=why)
+            self.send(wire.LOST, gid=gid, game=title, status=status, why=why)
 
     def send(self, kind, **fields):
         if self.line is None:
             return
-        if kind == "snap":
+        if kind == wire.SNAP:
             fields["gid"] = self.gid if self.game is not None else None
             fields["game"] = self.name
             fields["public"] = self.game.public() if self.game is not None else None

@@ -3,7 +3,7 @@
 # keys.py, wire.py (how names are shown) and flash/ (the Clowder high scores
 # shown at setup and in play); the hardware, `machine` and the app never:
 # what it draws on is handed in. A game's screens may name its extras at the
-# table (stack.side), loaded only when the App asks as the game starts.
+# table (stack.SIDE), as text: the App imports them as the game starts.
 #
 # Every screen is a pure function of (view, local UI state): `view` is what
 # the rules let that station see (game.view(seat) for a player's own
