@@ -157,7 +157,7 @@ class App:
         self.name, self.game, self.seats = name, game, seats
         self.ended = False
         draw.named(names)
-        forget("catnip.flash.journal_scan")  # recording the game needs none of it
+        unload("catnip.flash.journal_scan")  # its records too: recording the game needs none of it
         self.scene = leave(self.scene, "play")
         from catnip.ui.play import Play
 
