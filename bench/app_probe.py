@@ -20,7 +20,7 @@ from devsim.table import Table
 from tablerig import load
 
 from catnip.drivers.debounce import PRESS
-from catnip.journal import Journal
+from catnip.flash.journal import Journal
 from catnip.keys import DOWN, OK
 
 LARGEST = {

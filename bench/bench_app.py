@@ -74,8 +74,8 @@ def _min_heap(script: str) -> int:
 CODE = """import gc
 gc.collect()
 before = gc.mem_alloc()
-for m in ("catnip.app", "catnip.hardware", "catnip.journal", "catnip.boot", "catnip.line",
-          "catnip.weigh", "catnip.ui.heist", "catnip.ui.stack", "catnip.ui.purrfect",
+for m in ("catnip.table.app", "catnip.parts.hardware", "catnip.flash.journal", "catnip.boot", "catnip.link.line",
+          "catnip.table.weigh", "catnip.ui.heist", "catnip.ui.stack", "catnip.ui.purrfect",
           "catnip.rules.heist", "catnip.rules.stack", "catnip.rules.purrfect"):
     __import__(m)
 gc.collect()

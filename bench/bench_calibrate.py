@@ -1,6 +1,6 @@
 """The tray calibration's rows for `make bench`: the heap the app holds while
 a calibration runs and after it ends, on the MicroPython unix port with the
-firmware precompiled as deployed. Its code (catnip.calibrate, its screen and,
+firmware precompiled as deployed. Its code (catnip.table.calibrate, its screen and,
 between games, the tray package) is loaded only for it and unloaded after, so
 what it leaves behind should be nothing."""
 

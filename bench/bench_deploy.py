@@ -42,7 +42,7 @@ def rows() -> Iterator[Row]:
                    f"{whole.plan.bytes:,} B of {len(whole.plan.write)} files (.mpy as base64)")
             yield (AREA, "whole firmware onto an empty board: time", round(whole.seconds, 2),
                    "s", "over a pty, checks and restart included")
-            remote = fw / "catnip" / "remote.py"
+            remote = fw / "catnip" / "link" / "remote.py"
             remote.write_text(remote.read_text().replace("PULL_PAGE = 24", "PULL_PAGE = 20"))
             one = deploy(board.port, None, firmware=fw)
             changed = one.plan.changes[0]

@@ -3,7 +3,7 @@
 Each game is played by seeded players on the MicroPython unix port, then
 recorded action by action into a journal on littlefs v2 mounted as the Pico
 mounts it: a RAM flash of 352 blocks of 4096 bytes, programmed in 256-byte
-pages (catnip.blockdev), which counts every erase and programmed byte. The
+pages (devsim.blockdev), which counts every erase and programmed byte. The
 same seeds play the same games under CPython (checked here), so the figures
 belong to games anyone can replay.
 
@@ -34,7 +34,7 @@ import mpunix  # noqa: E402
 
 from bench.mpheap import compile_firmware  # noqa: E402
 
-from catnip.journal import PAGE_BYTES  # noqa: E402
+from catnip.flash.journal import PAGE_BYTES  # noqa: E402
 
 Row = tuple[str, str, object, str, str]
 AREA = "journal"
@@ -97,7 +97,8 @@ def play(key):
 # tray proposal and the answer given, as the table does.
 RECORD = PLAY + """
 import binascii, gc, os, time
-from catnip import blockdev, journal
+from catnip.flash import journal
+from devsim import blockdev
 
 spent = [0]  # microseconds inside the RAM flash model (C on the Pico)
 
@@ -167,11 +168,11 @@ print("OK")
 # allocates, and what resuming and reading the whole game back take.
 HEAP_SCRIPT = PLAY + """
 import gc, time
-from catnip.blockdev import Flash, mount
+from devsim.blockdev import Flash, mount
 mount(Flash(backing=open(BACKING, "w+b")), "/flash", fresh=True)  # reads allocate nothing
 header, log, result = play("long")
 gc.collect(); base = gc.mem_alloc()
-from catnip.journal import Journal
+from catnip.flash.journal import Journal
 gc.collect(); print("module", gc.mem_alloc() - base)
 j = Journal("/flash/journal")
 gid = j.begin(header)
@@ -290,7 +291,7 @@ RP2EMU = ROOT.parent / "shared" / "rp2emu"
 RP2_SCRIPT = """
 import gc, json, time
 gc.collect(); base = gc.mem_alloc()
-from catnip.journal import Journal
+from catnip.flash.journal import Journal
 gc.collect(); print("module", gc.mem_alloc() - base)
 j = Journal("/journal")
 gc.collect(); before = gc.mem_alloc()

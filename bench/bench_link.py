@@ -34,7 +34,7 @@ TITLE = {"heist": "Meow Heist", "stack": "Stack O' Cats", "purrfect": "Purrfect"
 
 _FLOOD = r"""
 import sys, time
-from catnip.line import Line
+from catnip.link.line import Line
 class Out:
     def __init__(self, f): self.f = f
     def write(self, b): self.f.write(b)
@@ -50,7 +50,7 @@ f.close()
 _COSTS = r"""
 import time
 from catnip import rules, wire
-from catnip.line import Line
+from catnip.link.line import Line
 class Out:
     def write(self, b): pass
 line = Line(None, Out(), lambda w, f: None)

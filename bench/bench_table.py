@@ -25,7 +25,7 @@ import machine, asyncio, framebuf, json
 import catnip.board  # read board.json with it first, hardware or not
 gc.collect()
 before = gc.mem_alloc()
-import catnip.hardware
+import catnip.parts.hardware
 gc.collect()
 print(gc.mem_alloc() - before)
 print("OK")
@@ -76,6 +76,6 @@ def rows() -> Iterator[Row]:
     yield ("table", "heap of the hardware for 7 players", heap, "B",
            f"unix port (8 panels and their canvas, 7 debouncers, drivers); Pico ≈ {heap // 2:,} B")
     imported = _import_heap()
-    yield ("table", "heap of importing catnip.hardware", imported, "B",
+    yield ("table", "heap of importing catnip.parts.hardware", imported, "B",
            "unix port, from source, catnip.board already in (with drivers, screen, health); "
            f"Pico ≈ {imported // 2:,} B, less when frozen")

@@ -184,7 +184,7 @@ def judge(score: Score, rec: dict, events: list[tuple[int, dict]], verdict: dict
                             "ok": ok, "asked": asked,
                             "events": [(t // 1000, e) for t, e in events]})
     # The person at the table answers: the proposal, or the truth; the
-    # rules' tower then is what the tray follows (catnip/weigh.py agrees it
+    # rules' tower then is what the tray follows (catnip/table/weigh.py agrees it
     # after every report).
     if verdict is not None:
         answer(score, tray, verdict, rec)

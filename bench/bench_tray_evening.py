@@ -13,7 +13,7 @@ Heights come from a wide tower: a cat goes on top of the highest one
 standing half the time, level with a standing cat three times in ten, and
 at any height up to the top otherwise.
 
-The readings go through the tray chain the table runs: catnip.weigh.Weigh
+The readings go through the tray chain the table runs: catnip.table.weigh.Weigh
 (the app's glue: an attempt per try, the verdict on each settled and
 collapse event, the proposal clamped to the rules and put on the active
 station) on catnip.tray.Tray. This runs under CPython, not in the virtual
@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT / "firmware"))
 from catnip.rules import new  # noqa: E402
 from catnip.tray.calibrator import Calibrator  # noqa: E402
 from catnip.ui import stack as stack_ui  # noqa: E402
-from catnip.weigh import Weigh  # noqa: E402
+from catnip.table.weigh import Weigh  # noqa: E402
 from devsim.traces import Session  # noqa: E402
 
 PER_CAT = 4300
@@ -87,7 +87,7 @@ class Tally:
 
 
 class Scene:
-    """What catnip.weigh reads of the table's Play scene."""
+    """What catnip.table.weigh reads of the table's Play scene."""
 
     def __init__(self, game):
         self.game = game

@@ -23,7 +23,7 @@ def main():
     marks = s.calibrate(2, corners=True)
     maker = Maker("bench", board="mux", trace=s.trace)
     try:
-        maker.command("hello")  # the line's own code (catnip.remote) loads first
+        maker.command("hello")  # the line's own code (catnip.link.remote) loads first
         maker.out.take()
         maker.rig.table.clear_traffic()
         before_modules = set(sys.modules)

@@ -118,10 +118,10 @@ try:
     hw = hardware(board)
     del _read_board, hardware
     forget("catnip.boot")
-    from catnip.app import App
-    from catnip.journal import Journal
-    from catnip.line import Line
-    from catnip.weigh import Weigh
+    from catnip.table.app import App
+    from catnip.flash.journal import Journal
+    from catnip.link.line import Line
+    from catnip.table.weigh import Weigh
 
     class Unplugged:  # the serial line with no laptop listening
         def write(self, text):

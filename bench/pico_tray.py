@@ -8,7 +8,7 @@ import json
 import time
 
 from catnip import board as boards  # noqa: E402
-from catnip.hardware import Hardware  # noqa: E402
+from catnip.parts.hardware import Hardware  # noqa: E402
 
 RUN_S = 20
 board = boards.load("board.json")

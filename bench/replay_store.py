@@ -25,7 +25,7 @@ TITLES = (  # a title, its options at the table and the table sizes played
     ("stack", {"mode": "composure", "black_cat": True, "draw": "digital"}, (2, 3, 4, 5)),
     ("purrfect", {"mode": "stations"}, (4, 5, 6, 7)),
 )
-PULL_PAGE = 24  # entries per "page", as catnip.remote answers a pull
+PULL_PAGE = 24  # entries per "page", as catnip.link.remote answers a pull
 
 
 class Frames:
@@ -37,7 +37,7 @@ class Frames:
         self.rows: list[tuple[int, str, int | None, str]] = []  # (seq, kind, gid, raw)
 
     def send(self, kind: str, fields: dict) -> None:
-        how = wire.MESSAGES[kind][0]  # numbered as catnip.line numbers them
+        how = wire.MESSAGES[kind][0]  # numbered as catnip.link.line numbers them
         if how == wire.STREAMED:
             self.seq += 1
             seq = self.seq

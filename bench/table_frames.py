@@ -12,7 +12,7 @@ from stubi2c import StubI2C, StubPin
 from tablerig import Rig, canvas, load
 
 from catnip.drivers.tca9548a import TCA9548A
-from catnip.hardware import Channel
+from catnip.parts.hardware import Channel
 
 PLAYERS = 7
 MENU = ("Play a cat", "Steal a gem", "Pass", "Look at safe", "Scores", "Rules")
@@ -140,7 +140,7 @@ def heap():
     """Heap the assembled hardware for seven players takes (unix port)."""
     with Rig(load("mux"), 1) as rig:
         board = rig.table.board
-        from catnip.hardware import Hardware
+        from catnip.parts.hardware import Hardware
 
         gc.collect()
         before = gc.mem_alloc()

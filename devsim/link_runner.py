@@ -1,6 +1,6 @@
 # The table's serial port on a pseudo-terminal, for the MicroPython unix port:
 # the laptop's side opens the pty's other end exactly as it opens a Pico's
-# /dev/ttyACM0, and the app's catnip.line runs on this one unchanged.
+# /dev/ttyACM0, and the app's catnip.link.line runs on this one unchanged.
 #
 # Whoever makes the pty (the virtual table, the link tests) sets its slave
 # side raw (no echo, no line editing) and non-blocking, and hands this
@@ -9,9 +9,9 @@
 # dropped (or cut, which the laptop sees as a damaged frame and resyncs).
 #
 #   from devsim.link_runner import pty_line
-#   line = pty_line(fd)                  # a catnip.line.Line on the pty
+#   line = pty_line(fd)                  # a catnip.link.line.Line on the pty
 #   app = App(hw, journal, line=line)    # the App sets line.on_command
-from catnip.line import Line
+from catnip.link.line import Line
 
 
 class PtyPort:
@@ -42,7 +42,7 @@ class PtyPort:
 
 
 def pty_line(fd, on_command=None, log=None, **line):
-    """A catnip.line.Line on pty fd `fd` (already raw and non-blocking);
+    """A catnip.link.line.Line on pty fd `fd` (already raw and non-blocking);
     `line` goes to Line (e.g. ring=)."""
     port = PtyPort(fd, log)
     return Line(port.f, port, on_command, **line)

@@ -186,7 +186,7 @@ class Table:
 
 
 class AppClock:
-    """What catnip.app.App asks of a clock, at this simulated table: its
+    """What catnip.table.app.App asks of a clock, at this simulated table: its
     ticks, and asyncio sleeps in its time (devsim.timing)."""
 
     def __init__(self, table):

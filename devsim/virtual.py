@@ -1,4 +1,4 @@
-# micropython-only: the virtual table. The unmodified app (catnip.app) runs on
+# micropython-only: the virtual table. The unmodified app (catnip.table.app) runs on
 # the simulated table (devsim.table) built from a board file, and talks to the
 # laptop's `catnip sim` over this process's stdin and stdout, one line each way:
 #
@@ -35,10 +35,10 @@ import sys
 import time
 
 from catnip import board as boards
-from catnip.app import App
+from catnip.table.app import App
 from catnip.board import BUTTONS
 from catnip import wire
-from catnip.hardware import Hardware
+from catnip.parts.hardware import Hardware
 from devsim import glyphs
 from devsim.table import AppClock, Table
 from devsim.traces import Ramp, Session, impulse_ring
@@ -49,14 +49,14 @@ GAP_MS = 70  # and the pause before the same station's next one
 SETTLE_MS = 150  # a script's tap, then this long before its next step
 LONG_MS = 1000  # a script's "hold" unless it says: past the app's 800 ms long press
 CAT_COUNTS = 4300  # what one cat adds on the load cell, in HX711 counts
-BASE_CATS = 4  # wedged into the base before a game (catnip.weigh counts them in)
+BASE_CATS = 4  # wedged into the base before a game (catnip.table.weigh counts them in)
 TRAY_OFFSET = 21000  # what the empty base reads: a real bridge is never balanced to 0
 
 
 def open_journal(folder):
-    """catnip.journal.Journal in `folder`/journal: the flash is the folder,
+    """catnip.flash.journal.Journal in `folder`/journal: the flash is the folder,
     laid out as on the Pico."""
-    from catnip.journal import Journal
+    from catnip.flash.journal import Journal
 
     return Journal(folder.rstrip("/") + "/journal")
 
@@ -89,7 +89,7 @@ def make_app(board, hw, journal, line, clock, seed):
     weigh = None
     if hw.tray is not None:
         from catnip.boot import CALIBRATION_FILE
-        from catnip.weigh import Weigh
+        from catnip.table.weigh import Weigh
 
         try:
             os.stat(CALIBRATION_FILE)
@@ -163,7 +163,7 @@ _GET_FILENO = 10
 
 
 class SerialIn(io.IOBase):
-    """What the laptop sends on the app's serial line: catnip.line polls it
+    """What the laptop sends on the app's serial line: catnip.link.line polls it
     and reads a byte at a time (b"" when nothing is waiting)."""
 
     def __init__(self):
@@ -303,7 +303,7 @@ class VirtualTable:
         self.journal, self.journal_kind = open_journal(journal_dir), "flash"
         self.serial_in = SerialIn()
         if line_fd is None:  # the laptop's side is this process's stdin and stdout
-            from catnip.line import Line
+            from catnip.link.line import Line
 
             line = Line(self.serial_in, SerialOut(send), None)
         else:  # a pseudo-terminal, which a laptop tool opens as it opens a Pico

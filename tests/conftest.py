@@ -10,10 +10,13 @@ ROOT = Path(__file__).resolve().parent.parent
 for folder in (ROOT, ROOT / "devsim", ROOT / "tests" / "shared"):
     sys.path.insert(0, str(folder))
 
-# Every command that keeps data (the session store, the virtual table's flash)
+# Every command that keeps data (the session store, the virtual table's flash
+# and settings)
 # keeps it in a folder of this run, never in the person's own data folder.
 os.environ["XDG_DATA_HOME"] = str(Path(os.environ.get("TMPDIR", "/tmp"))
                                   / f"catnip-test-data-{os.getpid()}")
+os.environ["XDG_CONFIG_HOME"] = str(Path(os.environ.get("TMPDIR", "/tmp"))
+                                    / f"catnip-test-config-{os.getpid()}")
 
 # A shared module whose first line is "# micropython-only: <why>" needs a part
 # of MicroPython that CPython lacks (e.g. the built-in framebuf); it runs only

@@ -1,8 +1,8 @@
 """`catnip serve` in the tests: a Site on a free port of 127.0.0.1 beside a
 table, HTTP by the standard library, and the event stream as a page gets it.
 
-GameTable is the table's real line and journal (catnip.line, catnip.remote,
-catnip.journal, under CPython) with a game the rules play, sending its
+GameTable is the table's real line and journal (catnip.link.line, catnip.link.remote,
+catnip.flash.journal, under CPython) with a game the rules play, sending its
 frames exactly as App does (begin, act, snap, end), so a test chooses every
 move, the secret ones too.
 """

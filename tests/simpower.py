@@ -21,8 +21,8 @@ import gc
 import os
 import sys
 
-import catnip.journal as journal_module
-import catnip.journal_files as journal_files
+import catnip.flash.journal as journal_module
+import catnip.flash.journal_files as journal_files
 from catnip.rules.rng import Rng
 from catnip.ui.end import CHOICES
 import tablebot
@@ -53,7 +53,7 @@ class Flash:
         f = _open(path, mode)
         return f if "r" in mode else _File(f, self)
 
-    # os, as catnip.journal uses it
+    # os, as catnip.flash.journal uses it
     def __getattr__(self, name):
         return getattr(os, name)
 

@@ -25,7 +25,7 @@ from click.testing import CliRunner
 import deployrig
 import mpunix
 from catnip import wire
-from catnip.journal import Journal
+from catnip.flash.journal import Journal
 from catnip_host import bundle, ports
 from catnip_host.cli import main
 from catnip_host.deploy import MANIFEST, DeployError, deploy
@@ -58,7 +58,7 @@ def test_a_first_deploy_writes_the_compiled_firmware_and_the_app_starts(board):
     for item in items:
         assert flash[item.path] == item.data, item.path
     assert flash["board.json"] == DIRECT.read_bytes()
-    assert not (board.flash / "catnip" / "app.py").exists()  # compiled: .mpy only
+    assert not (board.flash / "catnip" / "table" / "app.py").exists()  # compiled: .mpy only
     manifest = json.loads(flash[MANIFEST])
     assert manifest["files"] == {i.path: i.sha[:16] for i in items}
     assert out.hello["fw"] == bundle.VERSION and out.hello["board"] == "direct"
@@ -68,17 +68,17 @@ def test_a_first_deploy_writes_the_compiled_firmware_and_the_app_starts(board):
 def test_one_changed_file_is_the_only_one_sent_and_the_app_is_stopped_first(board, tmp_path):
     fw = deployrig.firmware_copy(tmp_path / "fw")
     whole = deployed(board, fw)
-    remote = fw / "catnip" / "remote.py"
+    remote = fw / "catnip" / "link" / "remote.py"
     remote.write_text(remote.read_text().replace("PULL_PAGE = 24", "PULL_PAGE = 20"))
     before = deployrig.held(board.flash)
     out = deployed(board, fw)
     assert out.how.startswith("stopped the app")
     # The module, and the release note with the new sources' digest.
     assert [(c.action, c.path) for c in out.plan.changes] == [
-        ("change", "catnip/remote.mpy"), ("change", bundle.RELEASE[:-3] + ".mpy")]
+        ("change", "catnip/link/remote.mpy"), ("change", bundle.RELEASE[:-3] + ".mpy")]
     after = deployrig.held(board.flash)
     assert {p for p in after if after[p] != before.get(p)} == {
-        "catnip/remote.mpy", "catnip/release.mpy", MANIFEST}
+        "catnip/link/remote.mpy", "catnip/release.mpy", MANIFEST}
     size = sum(c.size for c in out.plan.changes)
     assert out.sent < 2 * size + 8000, (out.sent, size)  # base64 and the steps around it
     assert out.sent * 20 < whole.sent
@@ -92,23 +92,24 @@ def test_dry_run_lists_added_changed_and_removed_with_their_bytes_and_writes_not
                                                                                   tmp_path):
     fw = deployrig.firmware_copy(tmp_path / "fw")
     deployed(board, fw)
-    (fw / "catnip" / "sound.py").write_text((fw / "catnip" / "sound.py").read_text() + "X = 1\n")
+    sound = fw / "catnip" / "parts" / "sound.py"
+    sound.write_text(sound.read_text() + "X = 1\n")
     (fw / "catnip" / "extra.py").write_text("WORD = 'new'\n")
-    (fw / "catnip" / "highscores.py").unlink()
+    (fw / "catnip" / "flash" / "highscores.py").unlink()
     before = deployrig.held(board.flash)
     result = CliRunner().invoke(main, ["deploy", "--port", board.port, "--dry-run",
                                        "--firmware", str(fw)], terminal_width=120)
     assert result.exit_code == 0, result.output
     assert deployrig.held(board.flash) == before
     sizes = {i.path: len(i.data) for i in bundle.firmware("x64", fw)}
-    removed = len(before["catnip/highscores.mpy"])
+    removed = len(before["catnip/flash/highscores.mpy"])
     for mark, path, size in (("+", "catnip/extra.mpy", sizes["catnip/extra.mpy"]),
-                             ("~", "catnip/sound.mpy", sizes["catnip/sound.mpy"]),
-                             ("-", "catnip/highscores.mpy", removed)):
+                             ("~", "catnip/parts/sound.mpy", sizes["catnip/parts/sound.mpy"]),
+                             ("-", "catnip/flash/highscores.mpy", removed)):
         assert any(line.split()[:5] == ["│", mark, "│", path, "│"] and f"{size:,}" in line
                    for line in result.output.splitlines()), (path, result.output)
     assert "1 added, 2 changed, 1 removed" in result.output  # and the sources' new digest
-    total = sizes["catnip/extra.mpy"] + sizes["catnip/sound.mpy"] + sizes["catnip/release.mpy"]
+    total = sizes["catnip/extra.mpy"] + sizes["catnip/parts/sound.mpy"] + sizes["catnip/release.mpy"]
     assert f"{total:,} bytes to send" in result.output
     assert "the table is up: firmware 0.1.0, board direct, 4 stations" in result.output
 
@@ -122,7 +123,7 @@ def test_files_no_longer_shipped_and_sources_shadowing_modules_are_removed(board
     assert (board.flash / "catnip" / "extra" / "more.mpy").exists()
     # What a mip install or a hand copy leaves: a source the Pico would import
     # instead of its .mpy, and a module no deploy shipped.
-    (board.flash / "catnip" / "app.py").write_text("raise ImportError('stale')\n")
+    (board.flash / "catnip" / "table" / "app.py").write_text("raise ImportError('stale')\n")
     (board.flash / "catnip" / "gone.py").write_text("")
     (board.flash / "main.py.part").write_text("import cat")  # a write cut short
     (board.flash / "setup.json").write_text("{}")
@@ -131,10 +132,10 @@ def test_files_no_longer_shipped_and_sources_shadowing_modules_are_removed(board
     (fw / "catnip" / "extra").rmdir()
     out = deployed(board, fw)
     assert sorted(c.path for c in out.plan.changes if c.action == "remove") == [
-        "catnip/app.py", "catnip/extra/__init__.mpy", "catnip/extra/more.mpy", "catnip/gone.py",
-        "main.py.part"]
+        "catnip/extra/__init__.mpy", "catnip/extra/more.mpy", "catnip/gone.py",
+        "catnip/table/app.py", "main.py.part"]
     assert not (board.flash / "catnip" / "extra").exists()
-    assert not (board.flash / "catnip" / "app.py").exists()
+    assert not (board.flash / "catnip" / "table" / "app.py").exists()
     assert (board.flash / "setup.json").read_text() == "{}"  # the table's own files stay
     assert (board.flash / "journal").is_dir()
     assert out.hello["fw"] == bundle.VERSION  # the app imports its .mpy again
@@ -289,8 +290,8 @@ def test_a_mip_install_of_the_package_boots_and_a_deploy_replaces_its_sources(bo
                    capture_output=True, timeout=120)
     subprocess.run(mpremote + ["cp", str(DIRECT), ":board.json"], check=True,
                    capture_output=True, timeout=60)
-    assert (board.flash / "catnip" / "app.py").read_bytes() == \
-        (bundle.FIRMWARE / "catnip" / "app.py").read_bytes()
+    assert (board.flash / "catnip" / "table" / "app.py").read_bytes() == \
+        (bundle.FIRMWARE / "catnip" / "table" / "app.py").read_bytes()
     out = deployed(board, board_file=None)
     assert out.how == "found it at the REPL"  # mip leaves the REPL; nothing restarted it
     removed = sorted(c.path for c in out.plan.changes if c.action == "remove")

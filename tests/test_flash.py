@@ -100,7 +100,8 @@ def test_the_table_that_comes_up_is_compared_with_this_catnips_build(tmp_path):
     same, sentence = agreement(hello)
     assert same and sentence.endswith("from .mpy files on its flash, sources "
                                       f"{bundle.digest()}: the same as this catnip's")
-    (fw / "catnip" / "sound.py").write_text((fw / "catnip" / "sound.py").read_text() + "X = 1\n")
+    sound = fw / "catnip" / "parts" / "sound.py"
+    sound.write_text(sound.read_text() + "X = 1\n")
     same, sentence = agreement(hello, fw)
     assert not same
     assert f"but this catnip is {bundle.VERSION} with sources {bundle.digest(fw)}" in sentence

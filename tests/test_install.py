@@ -50,7 +50,7 @@ def test_the_wheel_is_named_for_pypi_and_carries_the_tree(installed):
     assert wheel.name.startswith("catnip_table-")  # "catnip" is another project on PyPI
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in ("firmware/main.py", "firmware/package.json", "firmware/boards/direct.json",
-                   "firmware/boards/mux.json", "firmware/catnip/app.py", "devsim/virtual.py"):
+                   "firmware/boards/mux.json", "firmware/catnip/table/app.py", "devsim/virtual.py"):
         assert f"catnip_host/_tree/{needed}" in names, needed
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import mpunix
 from test_journal import HEADER, actions, record_game
 
-from catnip.journal import Journal
+from catnip.flash.journal import Journal
 
 END = {"ranks": [2, 1, 3], "reasons": ["player 1 has the most points"]}
 
@@ -24,7 +24,7 @@ print("OK", gid)
 
 READ = """
 import json, sys
-from catnip.journal import Journal
+from catnip.flash.journal import Journal
 j = Journal(sys.argv[1])
 for gid, status in j.games():
     print(json.dumps([gid, status, j.header(gid), [list(e) for e in j.entries(gid)]]))

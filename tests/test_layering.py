@@ -1,10 +1,13 @@
 """The layering the README states, checked over every import (module-level and
 lazy ones inside functions alike) of firmware/ and host/:
 
-- the pure modules (`rules/`, `tray/`, `wire.py`, `board.py`) import only
-  themselves (and the interpreter's built-ins);
-- only `drivers/` and `hardware.py` import `machine`, plus the lazy uses named
-  in LAZY_MACHINE, each of which runs once and only on the Pico;
+- every firmware module sits in a room of ROOMS, and imports only its own
+  room and the rooms named beside it (and the interpreter's built-ins); the
+  pure rooms (`rules/`, `tray/`, `wire.py`, `keys.py`, `board.py`) import
+  only themselves and each other;
+- each room that is a folder says in its opening comment what it may import;
+- only `drivers/` and `parts/hardware.py` import `machine`, plus the lazy
+  uses named in LAZY_MACHINE, each of which runs once and only on the Pico;
 - the laptop (`host/`) imports only the pure firmware modules;
 - no import cycles, in the firmware nor in the laptop tool."""
 
@@ -22,23 +25,44 @@ PURE = {
     "catnip.rules": (),
     "catnip.tray": (),
     "catnip.wire": (),
+    "catnip.keys": (),
     "catnip.layout": ("catnip.rules",),
     "catnip.board": ("catnip.layout", "catnip.rules"),
 }
+# Every room of the firmware and what else of catnip it may import. The
+# package itself (`catnip.forget`, which imports nothing) is everyone's.
+ROOMS = dict(PURE, **{
+    "catnip.version": ("catnip.release",),  # written by each build
+    "catnip.drivers": ("catnip.keys",),
+    "catnip.parts": ("catnip.drivers", "catnip.keys", "catnip.layout", "catnip.shipped"),
+    "catnip.flash": ("catnip.rules", "catnip.wire"),
+    "catnip.link": ("catnip.wire", "catnip.rules", "catnip.flash", "catnip.version"),
+    "catnip.ui": ("catnip.rules", "catnip.keys", "catnip.flash"),
+    # The table decides with everything but what builds the hardware (boot
+    # hands that in); the drivers only for weigh's load-cell fault, lazily.
+    "catnip.table": ("catnip.rules", "catnip.tray", "catnip.ui", "catnip.flash", "catnip.link",
+                     "catnip.parts.sound", "catnip.drivers.hx711", "catnip.keys", "catnip.wire"),
+    # Entry points: power-up reads the board and builds the rest.
+    "catnip.boot": ("catnip",),
+    "catnip.start": ("catnip.boot",),
+})
+# Outside the package: the flash's main.py and the image's, which hand over to
+# catnip.start, and the image build's manifest.
+OUTSIDE = ("main", "image.main", "manifest")
 # Firmware modules the laptop may import: the pure ones, the package itself
-# (`catnip.forget`, which imports nothing) and the firmware's version.
-LAPTOP_MAY = tuple(PURE) + ("catnip", "catnip.version")
+# and the firmware's version.
+LAPTOP_MAY = tuple(PURE) + ("catnip.version",)
 # Who may import `machine`: the drivers and the hardware layer that builds them ...
-MACHINE_ROOMS = ("catnip.drivers", "catnip.hardware")
+MACHINE_ROOMS = ("catnip.drivers", "catnip.parts.hardware")
 # ... and these lazy uses, each inside one function that runs on the Pico only
 # (None: the whole module is such a use).
 LAZY_MACHINE = {
     ("catnip.boot", "_show_problems"),  # a board that failed its checks: one I2C display
-    ("catnip.line", "_uid"),  # the Pico's unique id, read once per boot
-    ("catnip.remote", "_clock"),  # the laptop's time set on the Pico's RTC
+    ("catnip.link.line", "_uid"),  # the Pico's unique id, read once per boot
+    ("catnip.link.remote", "_clock"),  # the laptop's time set on the Pico's RTC
     # The first power-up's bus survey (no board.json yet): a module that boot
     # imports only then, from one function, and drops.
-    ("catnip.detect", None),
+    ("catnip.parts.detect", None),
 }
 
 
@@ -141,21 +165,63 @@ def _cycles(graph):
 
 
 def test_the_trees_are_found():
-    assert "catnip.app" in FIRM and "catnip.rules.engine" in FIRM
+    assert "catnip.table.app" in FIRM and "catnip.rules.engine" in FIRM
     assert "catnip_host.cli" in LAPTOP
 
 
-def test_pure_modules_import_only_themselves():
+def _room(name):
+    return next((r for r in ROOMS if _in(name, (r,))), None)
+
+
+def test_every_firmware_module_has_a_room():
+    """A new module at the top of catnip/ is given a room (and its rules) here."""
+    homeless = [name for name in FIRM
+                if name != "catnip" and name not in OUTSIDE and _room(name) is None]
+    assert homeless == []
+
+
+def _breaches(rooms):
     wrong = []
     for name, path in FIRM.items():
-        room = next((r for r in PURE if _in(name, (r,))), None)
-        if room is None:
+        room = _room(name)
+        if room is None or room not in rooms:
             continue
-        may = (room,) + PURE[room]
+        may = (room,) + rooms[room]
         for mod, func in _imports(name, path, FIRM):
             if mod.startswith("catnip.") and not _in(mod, may):
                 wrong.append("%s imports %s" % (name, mod))
-    assert wrong == []
+    return wrong
+
+
+def test_pure_modules_import_only_themselves():
+    assert _breaches(PURE) == []
+
+
+def test_each_room_imports_only_what_it_may():
+    assert _breaches(ROOMS) == []
+
+
+def test_a_breach_is_found():
+    """The room check itself: the flash store may not reach for the screens."""
+    rooms = dict(ROOMS, **{"catnip.flash": ("catnip.rules",)})
+    assert "catnip.flash.flashfile imports catnip.wire" in _breaches(rooms)
+
+
+def test_each_room_says_what_it_may_import():
+    """A newcomer opening a room's folder reads what it holds and its rules."""
+    quiet = []
+    for room in ROOMS:
+        init = FIRMWARE / Path(*room.split(".")) / "__init__.py"
+        if not init.exists():
+            continue  # a module of its own, not a folder
+        opening = []
+        for line in init.read_text().splitlines():
+            if not line.startswith("#"):
+                break
+            opening.append(line.lstrip("#").strip())
+        if "may import" not in " ".join(opening).lower():
+            quiet.append(room)
+    assert quiet == []
 
 
 def test_only_the_drivers_and_hardware_import_machine():
@@ -180,7 +246,7 @@ def test_the_laptop_imports_only_pure_firmware():
     wrong = []
     for name, path in LAPTOP.items():
         for mod, func in _imports(name, path, LAPTOP):
-            if (mod == "catnip" or mod.startswith("catnip.")) and not _in(mod, LAPTOP_MAY):
+            if mod.startswith("catnip.") and not _in(mod, LAPTOP_MAY):
                 wrong.append("%s imports %s" % (name, mod))
     assert wrong == []
 
@@ -222,7 +288,7 @@ def test_the_app_and_the_screens_do_not_bring_in_machine():
     hardware (and `machine` behind it) reaches them as an argument."""
     wrong = {}
     for name in FIRM:
-        if name == "catnip.app" or _in(name, ("catnip.ui",)):
+        if name == "catnip.table.app" or _in(name, ("catnip.ui",)):
             reached = _closure(name, FIRM)
             bad = sorted(m for m in reached if m == "machine" or _in(m, MACHINE_ROOMS))
             if bad:

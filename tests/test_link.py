@@ -15,9 +15,9 @@ import pytest
 import serial
 
 from catnip import rules, wire
-from catnip.journal import Journal
-from catnip.line import Line
-from catnip.remote import Remote
+from catnip.flash.journal import Journal
+from catnip.link.line import Line
+from catnip.link.remote import Remote
 from catnip.rules.rng import Rng
 from catnip_host import ports
 from catnip_host.link import Disconnected, Keeper, Link, serve
@@ -26,7 +26,7 @@ from playout import any_legal
 
 
 class Table:
-    """The table's line and journal with no game in play (catnip.remote
+    """The table's line and journal with no game in play (catnip.link.remote
     answers the commands, as on the Pico)."""
 
     def __init__(self, folder):
@@ -45,7 +45,7 @@ class Table:
         import sys
 
         loaded = list(sys.modules)
-        from catnip.calibrate import begin
+        from catnip.table.calibrate import begin
 
         return begin(self, station, loaded)
 

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from catnip import wire
-from catnip.line import MAX_IN, Line
+from catnip.link.line import MAX_IN, Line
 from catnip.wire import LAPTOP, Reader, encode
 
 RUNS: dict[str, int] = {}  # inputs each property has been given, for the fuzz run's report

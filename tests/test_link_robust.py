@@ -129,7 +129,7 @@ def test_a_command_cut_after_its_version_is_not_called_a_version_mismatch():
 
 
 def test_a_game_the_table_removed_unpulled_is_said_and_acknowledged(tmp_path):
-    from catnip.journal import Journal
+    from catnip.flash.journal import Journal
     from test_link import Table, _keeper, _settle
 
     table = Table(tmp_path)
@@ -146,7 +146,7 @@ def test_a_game_the_table_removed_unpulled_is_said_and_acknowledged(tmp_path):
 
 
 def test_a_broken_game_is_pulled_as_far_as_it_reads_and_marked_incomplete(tmp_path):
-    from catnip.journal import Journal
+    from catnip.flash.journal import Journal
     from click.testing import CliRunner
 
     from catnip_host.cli import main

@@ -17,7 +17,7 @@ EXTENSIBLE = {"array", "binascii", "collections", "errno", "hashlib", "heapq", "
               "os", "platform", "random", "re", "select", "socket", "struct", "time",
               "machine", "cryptolib", "zlib"}
 ONCE = {
-    ("catnip/app.py", "__init__"),  # the Pico's clock, bound at start
+    ("catnip/table/app.py", "__init__"),  # the Pico's clock, bound at start
     ("catnip/boot.py", "_read_board"),
     ("catnip/boot.py", "_back_held"),
     ("catnip/boot.py", "_confirmed"),  # a first power-up waits for OK
@@ -25,12 +25,12 @@ ONCE = {
     ("catnip/boot.py", "_show_problems"),
     ("catnip/drivers/buttons.py", "__init__"),
     ("catnip/drivers/hx711.py", "__init__"),
-    ("catnip/hardware.py", "run"),  # before its loop
-    ("catnip/flashfile.py", "save"),  # a file written, read back and renamed
-    ("catnip/highscores.py", "_move"),
-    ("catnip/line.py", "_boot_id"),
-    ("catnip/line.py", "_uid"),
-    ("catnip/remote.py", "_clock"),  # the laptop sets the clock
+    ("catnip/parts/hardware.py", "run"),  # before its loop
+    ("catnip/flash/flashfile.py", "save"),  # a file written, read back and renamed
+    ("catnip/flash/highscores.py", "_move"),
+    ("catnip/link/line.py", "_boot_id"),
+    ("catnip/link/line.py", "_uid"),
+    ("catnip/link/remote.py", "_clock"),  # the laptop sets the clock
     ("catnip/rules/rng.py", "_random_hex"),  # a game's seed and salt
     ("catnip/rules/rng.py", "_hex"),
 }

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from catnip.app import COMMANDS
+from catnip.table.app import COMMANDS
 from catnip.ui.calibrate import Screen
 from catnip.ui.end import End
 from catnip.ui.play import Play
@@ -26,7 +26,7 @@ def test_every_scene_has_the_same_key_and_draw(scene):
 
 
 def test_the_commands_are_a_small_fixed_set_of_words():
-    assert COMMANDS == ("act", "start", "resume", "calibrate", "end", "rematch", "setup")
+    assert COMMANDS == ("act", "answer", "start", "resume", "calibrate", "end", "rematch", "setup")
 
 
 def test_the_standings_answer_a_command_not_a_label():
@@ -67,3 +67,15 @@ def test_only_the_app_assigns_its_fields_or_calls_its_private_methods():
                     and node.attr.startswith("_"):
                 wrong.append("%s:%d uses app.%s" % (path.name, node.lineno, node.attr))
     assert wrong == []
+
+
+def test_the_trays_question_is_answered_with_its_own_command():
+    from catnip import rules
+    from catnip.keys import OK, PRESS
+
+    game = rules.new("stack", {"players": 2}, "answer")
+    play = Play("stack", game, [0, 1], 2)
+    play.local[0].proposal = {"kind": "cats", "id": 1, "value": 5, "lo": 0, "hi": 9, "conf": 0}
+    assert play.key(0, OK, PRESS) is None  # the question's picker opens at the tray's guess
+    assert play.key(0, OK, PRESS) == ("answer", 0, 5)
+    assert len(game.log) == 0

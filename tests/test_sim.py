@@ -143,7 +143,13 @@ def test_an_unknown_board_lists_the_shipped_ones(tmp_path):
 
 
 def test_the_mux_board_seats_eight(tmp_path):
+    # Meow Heist seats six of them; the Clowder takes all eight.
     result = headless("--board", "mux", "--script", scenario(tmp_path, [
+        {"expect": {"station": 6, "text": "You: P6"}},
+        {"expect": {"station": 8, "text": "Not playing"}},
+        {"station": 1, "press": "up"}, {"station": 1, "press": "ok"},
+        {"station": 1, "press": "down", "times": 4}, {"station": 1, "press": "ok", "times": 2},
+        {"expect": {"station": 1, "text": "Mode: clowder"}},
         {"expect": {"station": 8, "text": "You: P8"}}]))
     assert result.exit_code == 0, result.output
     result = headless("--board", "mux", "--stations", "5", "--script", scenario(tmp_path, [
@@ -239,7 +245,12 @@ def test_four_stations_fit_an_80_by_24_terminal(table):
     assert lines[4].count("Choose a card") == 4
     assert "Enter OK" in text and "p place" in text and "q quit" in text
     assert "tray: 4 on the tower" in text  # the base and its wedged cats
-    # Larger terminals get the pixels: braille, then half blocks.
+    # It opens in the text view whatever the size; in the auto view, larger
+    # terminals get the pixels: braille, then half blocks.
+    ui.size = lambda: (270, 80)
+    assert ui.current_view() == "text"
+    ui.view = "auto"
+    ui.size = lambda: (80, 24)
     assert ui.current_view() == "text"
     ui.size = lambda: (140, 80)
     assert ui.current_view() == "braille"
@@ -250,7 +261,7 @@ def test_four_stations_fit_an_80_by_24_terminal(table):
 def test_keys_drive_the_focused_station_and_the_tray():
     state = sim.TableState(stations=8, has_tray=True)
     sent: list[str] = []
-    ui = sim.Terminal(state, sent.append, lambda: (80, 24))
+    ui = sim.Terminal(state, sent.append, lambda: (80, 24), settings=sim.Settings("auto"))
     for key in sim.parse_keys("\x1b[B\r\x7f3\x1b[Ao"):
         assert ui.key(key)
     assert sent == ["tap 1 down", "tap 1 ok", "tap 1 back", "tap 3 up", "tap 3 ok 1500"]

@@ -17,8 +17,8 @@ CUTS = 50
 HEAP = 8 * 1024 * 1024
 
 pytestmark = pytest.mark.skipif(
-    not (mpunix.FIRMWARE / "catnip" / "journal.py").exists(),
-    reason="power cuts need the flash journal (catnip.journal)")
+    not (mpunix.FIRMWARE / "catnip" / "flash" / "journal.py").exists(),
+    reason="power cuts need the flash journal (catnip.flash.journal)")
 
 
 @pytest.mark.parametrize("name", TITLES)

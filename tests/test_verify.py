@@ -32,7 +32,7 @@ def _move(game, rng):
 
 def _frames(name="heist", config=None, seed="v", pulled=True, live=True):
     """(kind, fields) the table sends for one game played live and then pulled,
-    as App and catnip.remote send them."""
+    as App and catnip.link.remote send them."""
     game = rules.new(name, config or {"players": 3}, seed)
     out = []
     if live:

@@ -3,7 +3,7 @@
 # then drops this module (its code is needed only now) and serves the app.
 #
 # With no board.json (a first power-up), the wiring is matched against the
-# shipped layouts (catnip.detect): a match is shown on the stations and
+# shipped layouts (catnip.parts.detect): a match is shown on the stations and
 # written as board.json once a person presses OK; no match is named, with
 # what answered and what is missing. A broken board.json is shown on every
 # panel that answers at the usual places (both shipped layouts) and on the
@@ -42,7 +42,7 @@ def hardware(board):
     """The drivers of every station of `board`. The board's station
     descriptions are done with then (the drivers hold what they need), so
     they leave the heap: some 1.6 KB on seven stations."""
-    from catnip.hardware import Hardware
+    from catnip.parts.hardware import Hardware
 
     hw = Hardware(board, len(board.stations))
     board.stations = None
@@ -50,9 +50,9 @@ def hardware(board):
 
 
 def start(board, hw):
-    from catnip.app import App
-    from catnip.journal import Journal
-    from catnip.line import Line
+    from catnip.table.app import App
+    from catnip.flash.journal import Journal
+    from catnip.link.line import Line
 
     notices = _missing(board, hw)
     for text in notices:
@@ -95,14 +95,14 @@ def _first_power_up():
     shown; board.json is written once a person presses OK on a station.
     Whether it was written."""
     try:
-        from catnip.detect import survey
+        from catnip.parts.detect import survey
     except ImportError:  # a tree run as source has no shipped boards made
         _broken([NO_BOARD])
         return False
     from catnip import forget
 
     board, found, missing = survey()
-    forget("catnip.detect")
+    forget("catnip.parts.detect")
     if board is None:
         _broken(["no board.json, and the wiring matches no shipped layout. Answering: "
                  + ("; ".join(found) or "nothing") + ". Missing: " + "; ".join(missing)])
@@ -124,7 +124,7 @@ def _first_power_up():
         say("board.json not written: the REPL is yours")
         _show_all(hw, ["REPL mode", "board.json not", "written"])
         return False
-    from catnip import flashfile
+    from catnip.flash import flashfile
 
     flashfile.save(BOARD_FILE, board)
     say("board.json written: the %s layout with %d stations" % (board["name"], n))
@@ -172,7 +172,7 @@ def _back_held(hw):
 
 def _missing(board, hw):
     """What does not answer, one sentence each."""
-    from catnip.screen import SCREEN
+    from catnip.parts.screen import SCREEN
 
     out = []
     for k in range(len(hw.screens)):
@@ -189,7 +189,7 @@ def _missing(board, hw):
 def _weigh(board, hw):
     if board.tray is None:
         return None
-    from catnip.weigh import Weigh
+    from catnip.table.weigh import Weigh
 
     return Weigh(hw, CALIBRATION_FILE)
 

@@ -51,6 +51,7 @@ COMMANDS = {
     "abort": {},  # end the game in play without a result
     "calibrate": {"step": "s"},  # a tray calibration step
     "clock": {"time": "t"},  # set the clock: seconds since 1970-01-01 UTC
+    "names": {"names": ["s"]},  # the players' names by station ("": none), see check_names
     "stop": {},  # stop the app and hand back the REPL
 }
 # What the table sends, and how: STREAMED (numbered, kept for resync),
@@ -59,7 +60,8 @@ COMMANDS = {
 STREAMED, PUSHED, ANSWER = 1, 2, 3
 _HEADER = {"game": "s", "config": "d", "seed_commit": "s"}
 MESSAGES = {
-    "begin": (STREAMED, {"gid": "n", "header": _HEADER, "seats": ["n"], "moves": "n"}),
+    "begin": (STREAMED, {"gid": "n", "header": _HEADER, "seats": ["n"], "moves": "n",
+                         "names": "l?"}),  # names: a name per seat, "" for none
     "act": (STREAMED, {"gid": "n", "n": "n", "events": ["d"]}),
     "end": (STREAMED, {"gid": "n", "result": "d"}),
     "say": (STREAMED, {"text": "s"}),
@@ -83,6 +85,7 @@ MESSAGES = {
     "aborted": (ANSWER, {"gid": "n?"}),
     "calib": (ANSWER, {"step": "s"}),
     "clock": (ANSWER, {"time": "t"}),
+    "named": (ANSWER, {"names": ["s"]}),
     "bye": (ANSWER, {"why": "s"}),
     "err": (ANSWER, {"why": "s"}),
 }
@@ -92,6 +95,34 @@ _NAMES = {"n": "int", "t": "int", "s": "str", "d": "dict", "l": "list", "b": "bo
 
 class WireError(Exception):
     """A line that is not a good frame; the message says what is wrong."""
+
+
+MAX_NAME = 12  # a player's name as the laptop sends it, in characters
+SHOWN = 5  # what a station shows of it (catnip.ui.draw.seat_name): a 16-column screen
+
+
+def check_names(names, stations):
+    """`names` (one per station from the first, "" for none) if a table of
+    `stations` can take them, else WireError saying why."""
+    if type(names) is not list or len(names) > stations:
+        raise WireError("names are one per station, at most %d on this table, not %s"
+                        % (stations, _shown(names)))
+    seen = {}
+    for k, name in enumerate(names):
+        if type(name) is not str:
+            raise WireError("station %d's name must be text, not %s" % (k + 1, _shown(name)))
+        if len(name) > MAX_NAME:
+            raise WireError("station %d's name %s is %d characters; keep names to %d"
+                            % (k + 1, _shown(name[:MAX_NAME] + "..."), len(name), MAX_NAME))
+        if any(not " " <= c <= "~" for c in name) or name != name.strip():
+            raise WireError("station %d's name %s: a station shows letters, digits, ASCII"
+                            " punctuation and spaces between them" % (k + 1, _shown(name)))
+        short = name[:SHOWN].lower()
+        if name and short in seen:
+            raise WireError("stations %d and %d would both show %s: make the first %d letters"
+                            " differ" % (seen[short] + 1, k + 1, _shown(name[:SHOWN]), SHOWN))
+        seen[short] = k
+    return names
 
 
 def encode(kind, seq, fields, mark=TABLE):

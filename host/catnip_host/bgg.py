@@ -21,7 +21,7 @@ from pathlib import Path
 
 import platformdirs
 
-GAMES = ("heist", "stack", "purrfect")
+from catnip.rules import NAMES as GAMES
 IDS: dict[str, int] = {}  # shipped, known-good ids (game -> BGG id); none vouched for yet
 
 

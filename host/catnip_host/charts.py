@@ -39,7 +39,7 @@ class Series:
 def scores_by_round(play: Play) -> Series:
     """Every seat's score at the end of each round (Meow Heist, Purrfect) or
     each turn (Stack O' Cats: a cat placed or a collapse)."""
-    by_turn = play.name == "stack"
+    by_turn = "round" not in records.opening(play).public()  # a game without rounds: turns
     s = Series(f"{play.title}, game {play.gid} of session {play.session}",
                "turn" if by_turn else "round", _score_word(play))
     totals: list[list[int]] = []
@@ -65,9 +65,9 @@ def scores_by_round(play: Play) -> Series:
 
 
 def _score_word(play: Play) -> str:
-    if play.name == "purrfect":
-        return "pawprints"
-    return "team score" if play.clowder else "points"
+    if play.result is None:
+        return "score"
+    return "team score" if play.clowder else play.result["unit"]
 
 
 def tower_by_turn(play: Play) -> Series:

@@ -385,7 +385,7 @@ def main(board_name: str, cable_m: float, pf_per_m: float, stations: int | None,
     """Check a BOARD's electrics (a shipped board: direct, mux; or a board.json path): I2C
     rise times, pull-ups, 3V3 power, HX711 wiring.
     Exits 1 when a finding is a warning, 2 when the board file itself is wrong."""
-    from catnip_host.sim import SimError, board_file
+    from catnip_host.sim.paths import SimError, board_file
 
     try:
         path = board_file(board_name)

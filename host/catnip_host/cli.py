@@ -46,17 +46,24 @@ def main() -> None:
 @click.option("--headless", is_flag=True, help="With --script: no terminal picture; play as "
               "fast as possible, print the standings, exit 1 if an expect step fails.")
 @click.option("--snapshots", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="With --headless: save the scenario's snap steps as PNGs here.")
+              help="Where PNGs go: a scenario's snap steps with --headless, the screens `S` "
+              "saves otherwise.  [default for S: the per-user snapshots folder]")
+@click.option("--record", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the session played by hand as a scenario file, for --script to play "
+              "again (from a fresh flash folder, with the seed it names).")
 @click.option("--store", "store_path", type=click.Path(dir_okay=False, path_type=Path),
               help="where the virtual table's games are kept, as a real table's are, marked "
               "virtual  [default: the store export, stats and chart read]")
 @click.option("--no-store", is_flag=True, help="keep none of this run's games")
+@click.option("--names", default=None, help="the players' names by station, comma-separated "
+              "(`-` for none), sent as `catnip names` sends them")
 @click.option("--serve", "serve_port", type=click.IntRange(1, 65535), default=None,
               is_flag=False, flag_value=8000, help="Also show the table live in a browser "
               "(catnip serve) at http://127.0.0.1:PORT/  [PORT: 8000]")
 def sim(board: str | None, stations: int | None, journal: Path | None, seed: str | None,
         script: Path | None, headless: bool, snapshots: Path | None, store_path: Path | None,
-        no_store: bool, serve_port: int | None) -> None:
+        no_store: bool, serve_port: int | None, record: Path | None,
+        names: str | None) -> None:
     """Start the virtual table: the real firmware with simulated hardware.
     Its finished games are stored like a real table's (marked virtual)."""
     from catnip_host import sim as virtual
@@ -71,11 +78,17 @@ def sim(board: str | None, stations: int | None, journal: Path | None, seed: str
             if serve_port is not None:
                 raise click.UsageError("--serve follows the table as you play it; leave out "
                                        "--headless (or run catnip serve beside the table)")
+            if record is not None or names is not None:
+                raise click.UsageError("--record and --names are for the table played by hand; "
+                                       "leave out --headless")
             outcome = virtual.run_script(script, board, journal, seed, snapshots, stations,
                                          store=store)
             click.echo(virtual.report(outcome))
             raise SystemExit(outcome.status)
-        virtual.interactive(board, journal, seed, stations, script, store, serve_port)
+        from catnip_host.names_cli import parse
+
+        virtual.interactive(board, journal, seed, stations, script, store, serve_port,
+                            snapshots, record, parse((names,)) if names is not None else None)
     except virtual.SimError as e:
         raise click.ClickException(str(e)) from None
 
@@ -280,7 +293,7 @@ def deploy(port: str | None, board: str | None, calibration: Path | None, dry_ru
     from catnip_host import bundle
     from catnip_host import deploy as dep
     from catnip_host.ports import PortError
-    from catnip_host.sim import SimError, board_file
+    from catnip_host.sim.paths import SimError, board_file
 
     console = Console(highlight=False)
     try:
@@ -319,6 +332,10 @@ def _plan_table(plan, dry_run: bool):
 
 main.add_command(check_board.main)
 main.add_command(flash.command)
+
+from catnip_host.names_cli import names as _names  # noqa: E402
+
+main.add_command(_names)
 
 from catnip_host.records_cli import COMMANDS as _RECORDS, SESSION_COMMANDS  # noqa: E402
 

@@ -26,6 +26,7 @@ import uuid
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO
 
+from catnip.rules import TITLES
 from catnip_host import records
 from catnip_host.records import Play
 
@@ -102,7 +103,7 @@ def bgstats(plays: Iterable[Play], location: str, bgg_ids: dict[str, int]) -> di
 
 
 def _bgstats_game(name: str, i: int, bgg_ids: dict[str, int], stamp: str) -> dict:
-    game = {"id": i, "uuid": _uuid("game", records.TITLES[name]), "name": records.TITLES[name]}
+    game = {"id": i, "uuid": _uuid("game", TITLES[name]), "name": TITLES[name]}
     if name in bgg_ids:
         game["bggId"] = bgg_ids[name]
     return dict(game, highestWins=True, noPoints=False, cooperative=False, usesTeams=False,
@@ -163,7 +164,7 @@ def _seats(p: Play) -> list[dict]:
 def _comments(p: Play) -> str:
     said = f"catnip {'virtual table' if p.virtual else 'table'} {p.table}, game {p.gid}"
     if p.clowder:
-        said = f"Clowder (cooperative): the clowder scored {p.result['team']} together; " + said
+        said = f"Clowder (cooperative): the clowder scored {p.scores()[0]} together; " + said
     if p.began is None:
         said += "; played while the table had no clock: the date is not known"
     return said

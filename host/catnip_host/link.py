@@ -367,6 +367,10 @@ class Keeper:
     def _on_clock(self, f: dict, raw: bytes) -> None:
         self.waiting = None
 
+    def _on_named(self, f: dict, raw: bytes) -> None:
+        self.waiting = None
+        self.notify("the stations are named: " + ", ".join(n or "-" for n in f["names"]))
+
     def _on_bye(self, f: dict, raw: bytes) -> None:
         self.waiting = None
         self.notify("the app on the table stopped; its REPL is free (mpremote, Thonny)")

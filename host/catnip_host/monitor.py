@@ -19,12 +19,13 @@ from rich.table import Table
 from rich.text import Text
 
 from catnip import wire
+from catnip.rules import TITLES
 from catnip_host.link import Keeper, Link, serve
+from catnip_host.results import common
 from catnip_host.store import Store
 from catnip_host.words import STEPS, Words, gems, given, plain, plural
 from catnip_host.words import kind as kind_of
 
-TITLES = {"heist": "Meow Heist", "stack": "Stack O' Cats", "purrfect": "Purrfect"}
 FEED = 12
 
 
@@ -78,7 +79,7 @@ class Mirror:
             for ev in f["events"]:
                 self.tell(self.words.event(ev), kind_of(ev), f["n"])
         elif kind == "end":
-            self.result = f["result"]
+            self.result = common(f["result"])  # as an older table may have shaped it
             self.tell(f"Game over: {self.words.end(self.game, self.result)}", "end")
         elif kind == "say":
             self.notice = f["text"]

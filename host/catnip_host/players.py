@@ -1,6 +1,8 @@
-"""Who sat where: the table knows its seats only as P1, P2, ...; a person
-names them once per session, and merges two names that are one person
-("Ali" and "Alice"). Every export and stat reads names through here.
+"""Who sat where: the table knows its seats as P1, P2, ..., or by the names
+a laptop sent it (`catnip names`), which its games carry; a person names
+seats once per session here (over the table's names), and merges two names
+that are one person ("Ali" and "Alice"). Every export and stat reads names
+through here.
 
 A seat nobody named is "S3 P1" (session 3's P1): unnamed seats of different
 evenings are different people until someone says otherwise.
@@ -61,9 +63,30 @@ def is_unnamed(name: str) -> bool:
 def load(store) -> Names:
     nfc = _nfc
     rows = store.db.execute("SELECT session, seat, name FROM seat_names")
-    seats = {(session, seat): nfc(name) for session, seat, name in rows}
+    seats = {**table_names(store), **{(session, seat): nfc(name) for session, seat, name in rows}}
     aliases = {nfc(a): nfc(n) for a, n in store.db.execute("SELECT alias, name FROM aliases")}
     return Names(seats, aliases)
+
+
+def table_names(store) -> dict[tuple[int, int], str]:
+    """{(session, seat): name} from the names the table's games carry: a
+    game begun in the session (its "begin" frame) over one only pulled in it
+    (the journal's header in its "game" frame). A name that is not one this
+    store takes is left out: that seat stays unnamed."""
+    out: dict[tuple[int, int], str] = {}
+    for kind in ("game", "begin"):
+        rows = store.db.execute("SELECT session, raw FROM frames WHERE kind = ? ORDER BY id",
+                                (kind,))
+        for session, raw in rows:
+            f = fields_of(raw)
+            given = f.get("names") if kind == "begin" else f.get("header", {}).get("names")
+            for seat, name in enumerate(given if isinstance(given, list) else ()):
+                try:
+                    if isinstance(name, str) and name:
+                        out[(session, seat)] = check_name(name, person=True)
+                except PlayerError:
+                    continue
+    return out
 
 
 def _nfc(name: str) -> str:

@@ -14,14 +14,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from catnip import rules
+from catnip.rules import TITLES
+from catnip.rules.about import about, applies
 from catnip.rules.engine import RuleError
 from catnip_host import players as seating
 from catnip_host import verify
 
-TITLES = {"heist": "Meow Heist", "stack": "Stack O' Cats", "purrfect": "Purrfect"}
 READS = ("begin", "end", "game", "entry")  # a game's frames that say when, and what was played
-MODES = {"patient": "Patient Paws", "clowder": "Clowder"}  # Stack O' Cats' other modes
-VARIANTS = {"composure": "Catlike Composure", **MODES}  # a Stack O' Cats play's mode, by name
 VIRTUAL_TABLE = "ca7f000d5e110001"  # devsim/machine.py's unique_id(): `catnip sim`'s table
 
 
@@ -46,10 +45,12 @@ class Play:
 
     @property
     def title(self) -> str:
-        """The game's name, with Stack O' Cats' mode where it is not Catlike
-        Composure (each mode scores differently, so each is its own game)."""
-        mode = self.record["config"].get("mode") if self.name == "stack" else None
-        return f"{TITLES[self.name]}: {MODES[mode]}" if mode in MODES else TITLES[self.name]
+        """The game's name, with the choices that make a game of their own
+        where they are not the first (Stack O' Cats' modes: each scores
+        differently)."""
+        apart = [name for o, name in self._chosen() if o.get("apart") and o["choices"].index(
+            self.record["config"][o["key"]])]
+        return ": ".join([TITLES[self.name], *apart])
 
     @property
     def game(self) -> str:
@@ -59,14 +60,18 @@ class Play:
 
     @property
     def variant(self) -> str:
-        """How it was played, in the words of the rulebooks: Stack O' Cats'
-        mode (and the Black Cat variant), Meow Heist's original edition; ""
-        for the standard game."""
-        config = self.record["config"]
-        if self.name == "stack":
-            black = ", Black Cat" if config.get("black_cat") else ""
-            return VARIANTS.get(config.get("mode", "composure"), "") + black
-        return "Original edition" if config.get("variant") == "original" else ""
+        """How it was played, in the words of the rulebooks: the names the
+        game's description gives its settings' choices (Stack O' Cats' mode
+        and the Black Cat variant, Meow Heist's original edition); "" for the
+        standard game."""
+        return ", ".join(name for _, name in self._chosen() if name)
+
+    def _chosen(self) -> list[tuple[dict, str]]:
+        """(option, the name of its choice) for each option of the game's
+        description that applies to this play's settings."""
+        config, d = self.record["config"], about(self.name)
+        return [(o, o["names"][o["choices"].index(config[o["key"]])])
+                for o in d["options"] if o["key"] in config and applies(d, o["key"], config)]
 
     @property
     def virtual(self) -> bool:
@@ -83,11 +88,12 @@ class Play:
 
     @property
     def clowder(self) -> bool:
-        return self.name == "stack" and self.record["config"].get("mode") == "clowder"
+        """Its seats played as one team for one score (the Clowder)."""
+        return bool(self.result) and self.result["together"]
 
     @property
     def lower_wins(self) -> bool:
-        return bool(self.result) and self.result.get("goal") == "fewest points"
+        return bool(self.result) and self.result["fewest"]
 
     @property
     def date(self) -> dt.datetime | None:
@@ -116,35 +122,18 @@ class Play:
 
     def scores(self) -> list[int]:
         """Each seat's final score as the rules' result gives it."""
-        return final_scores(self.name, self.result, len(self.players))
+        return list(self.result["scores"])
 
     def winners(self) -> list[int]:
-        """Seats ranked first. The Clowder plays as one team for a high
-        score and has no winner."""
-        if self.clowder or self.result is None:
-            return []
-        return [p for p, rank in enumerate(self.result["ranks"]) if rank == 1]
-
-
-def final_scores(name: str, result: dict, seats: int) -> list[int]:
-    if name == "purrfect":
-        return list(result["pawprints"])
-    if "team" in result:
-        return [result["team"]] * seats
-    return list(result["scores"])
+        """Seats that won. The Clowder plays as one team for a high score
+        and has no winner."""
+        return [] if self.result is None else list(self.result["winners"])
 
 
 def standing(game) -> list[int]:
-    """Each seat's score in a game being replayed, as the rules show it now
-    (in Meow Heist a seat's own view: loot is behind the shields until the
-    end)."""
-    n = game.players()
-    if game.NAME == "heist":
-        return [game.view(p)["score"] for p in range(n)]
-    public = game.public()
-    if game.NAME == "purrfect":
-        return list(public["pawprints"])
-    return [public["team"]] * n if "team" in public else list(public["scores"])
+    """Each seat's score in a game being replayed, as the rules count it
+    now (in Meow Heist the loot behind the shields too)."""
+    return game.standing()
 
 
 @dataclass
@@ -247,10 +236,15 @@ def when(g: verify.Game, journal: list[list], given: float | None
     return began, ended, played_ms, dated
 
 
+def opening(play: Play):
+    """The game as it stood before its first move."""
+    return rules.replay(dict(play.record, log=[], finished=False))
+
+
 def steps(play: Play) -> Iterator[tuple[int, tuple, list, object]]:
     """(player, action, public events, game) move by move: the record
     replayed by the rules from its start."""
-    game = rules.replay(dict(play.record, log=[], finished=False))
+    game = opening(play)
     for player, action in play.actions:
         events = game.act(player, tuple(action))
         yield player, tuple(action), events, game

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from catnip import rules
 from catnip_host import records
 from catnip_host.cli_store import STORE_HELP, open_store
 from catnip_host.store import StoreError
@@ -43,9 +44,9 @@ def selecting(command):
                      "`catnip sessions list` shows them)"),
         click.option("--since", type=DATE, help="only games begun on or after this day"),
         click.option("--until", type=DATE, help="only games begun on or before this day"),
-        click.option("--game", type=click.Choice(sorted(records.TITLES)),
-                     help="only this game (heist: Meow Heist, stack: Stack O' Cats, "
-                     "purrfect: Purrfect)"),
+        click.option("--game", type=click.Choice(list(rules.NAMES)),
+                     help="only this game (" + ", ".join(
+                         f"{name}: {rules.TITLES[name]}" for name in rules.NAMES) + ")"),
         click.option("--player", help="only games this person played (a name from "
                      "`catnip players list`)"),
     ]

@@ -62,7 +62,7 @@ def clowder_high_scores(plays: Iterable[Play], size: int = 10) -> Colonnade:
     board = Colonnade(min(size, MAX_SIZE))
     for play in plays:
         if play.clowder and play.finished:
-            board.add(list(play.players), play.result["team"])
+            board.add(list(play.players), play.scores()[0])
     return board
 
 

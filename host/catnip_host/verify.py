@@ -37,6 +37,7 @@ import orjson
 
 from catnip import rules, wire
 from catnip.rules.engine import RuleError
+from catnip_host.results import common, in_events
 from catnip_host.store import explained, fields_of, frame_fields
 
 VERIFIED, DISAGREES, UNVERIFIABLE = 0, 1, 3  # exit statuses
@@ -94,8 +95,7 @@ class Check:
     def summary(self) -> str:
         if self.gid is None:
             return f"the frames themselves: {'DOES NOT VERIFY' if self.status else 'verified'}"
-        title = {"heist": "Meow Heist", "stack": "Stack O' Cats", "purrfect": "Purrfect"}.get(
-            self.name, self.name)
+        title = rules.TITLES.get(self.name, self.name)
         verdict = {VERIFIED: "verified", DISAGREES: "DOES NOT VERIFY",
                    UNVERIFIABLE: "cannot be verified yet"}[self.status]
         seen = f"{self.compared} of {self.moves} moves compared with the live announcements"
@@ -169,7 +169,8 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
                 current[(session, f["gid"])] = key
                 g.live_in = session
                 g.live_from = f.get("moves", 0) + 1 if g.live_from is None else g.live_from
-                g.live_headers.append((h, f.get("seats")))
+                g.live_headers.append((dict(h, names=f["names"]) if f.get("names") else h,
+                                       f.get("seats")))
             else:
                 g.header, g.entries, g.page, pulling = h, [], None, g
                 g.status, g.pulled_in = f.get("status"), session
@@ -311,7 +312,7 @@ def _check(g: Game, c: Check) -> Check:
     for entry in journal:
         if entry[0] != "action":
             if entry[0] == "end":
-                result = entry[1]
+                result = common(entry[1])  # as an older table may have shaped it
             elif entry[0] != "note":
                 _fail(c, f"entry {n + 1} is of no kind a journal holds: {entry[0]!r:.40}")
             continue  # else a tray note: not part of the rules' state
@@ -325,7 +326,8 @@ def _check(g: Game, c: Check) -> Check:
         if live is None:
             continue
         compared += 1
-        if live != events and first_wrong is None and live != (events := _plain(events)):
+        if live != events and first_wrong is None and live != (events := _plain(events)) \
+                and (live := in_events(live)) != events:  # an older table's result shape
             first_wrong = f"move {n} ({_move(entry)}) disagrees: {_first_difference(live, events)}"
     c.moves, c.compared, c.unseen = n, compared, n - compared
     if first_wrong is not None:
@@ -334,9 +336,10 @@ def _check(g: Game, c: Check) -> Check:
     if extra:
         _fail(c, f"the table announced move {extra[0]} but the journal holds {c.moves} moves")
     final = _plain(game.result())  # the journal's and the live result were read from JSON too
+    live_result = common(g.live_result)
     if result is not None and result != final:
         _fail(c, f"the journal's result {result} is not the rules' {final}")
-    if g.live_result is not None and g.live_result != final:
+    if live_result is not None and live_result != final:
         _fail(c, f"the result announced live {g.live_result} is not the rules' {final}")
     if g.live_result is None and final is not None and g.gapless and g.live_in == g.pulled_in:
         _fail(c, "it ended while the laptop listened, but its end announced live is missing "

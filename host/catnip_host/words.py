@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from catnip_host import players as seating
-from catnip_host.records import final_scores
+from catnip_host.results import common
 
 GEMS = ("red", "yellow", "blue")
 # Fields that hold a seat, in the events of every game.
@@ -109,28 +109,26 @@ class Words:
             return "the game is over"
 
     def _end(self, game: str | None, r: dict) -> str:
-        if "team" in r:
-            return f"the Clowder scores {r['team']} together ({r['ended']})"
-        if game == "purrfect":
-            won = r["pawprints"][r["winner"]]
-            return (f"{self.seat(r['winner'])} wins with {plural(won, 'pawprint')} "
-                    f"({self.prose(r['reason'])})")
-        first = [p for p, rank in enumerate(r["ranks"]) if rank == 1]
+        r = common(r)
+        why = [self.prose(w) for w in r["reasons"]]
+        if r["together"]:
+            return f"everyone scores {plural(r['scores'][0], r['unit'][:-1])} together" + (
+                f" ({'; '.join(why)})" if why else "")
+        first = r["winners"]
         verb = "wins" if len(first) == 1 else "share first place"
-        said = f"{self.seats(first)} {verb} with {plural(r['scores'][first[0]], 'point')}"
-        why = [r["goal"] + " wins"] if "goal" in r else []
-        why += [r["ended"]] if "ended" in r else []
-        why += [note["why"] for note in r.get("tiebreaks", [])] + list(r.get("reasons", []))
-        return said + (f" ({'; '.join(self.prose(w) for w in why)})" if why else "")
+        said = f"{self.seats(first)} {verb} with {plural(r['scores'][first[0]], r['unit'][:-1])}"
+        if r["fewest"]:
+            why.insert(0, f"fewest {r['unit']} wins")
+        return said + (f" ({'; '.join(why)})" if why else "")
 
     def standings(self, game: str | None, result: dict) -> tuple[list[str], list[list[str]]]:
         """(column heads, rows best first): rank, player, the score the rules
         give (pawprints in Purrfect), and the loot behind each Meow Heist
         shield."""
-        ranks = result["ranks"]
-        scores = final_scores(game or "", result, len(ranks))
+        result = common(result)
+        ranks, scores = result["ranks"], result["scores"]
         order = sorted(range(len(ranks)), key=lambda p: (ranks[p], p))
-        head = ["rank", "player", "pawprints" if game == "purrfect" else "points"]
+        head = ["rank", "player", result["unit"]]
         rows = [[str(ranks[p]), self.seat(p), str(scores[p])] for p in order]
         if "shields" in result:
             head.append("gems")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from bench import pico_rig
 from catnip import rules
-from catnip.journal import Journal
+from catnip.flash.journal import Journal
 
 
 def clean(run: pico_rig.Run) -> None:

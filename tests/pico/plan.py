@@ -20,7 +20,7 @@ import sys
 
 import tablebot
 from apprig import AppRig
-from catnip.journal import Journal
+from catnip.flash.journal import Journal
 from tablerig import load
 
 

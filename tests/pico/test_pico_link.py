@@ -116,7 +116,7 @@ def test_monitor_mirrors_a_game_and_its_session_verifies(pico, tmp_path):
             mirror.apply(f.kind, f.fields())
     assert (mirror.game, mirror.moves, mirror.result) == (name, moves, result)
     assert mirror.public == json.loads(json.dumps(replayed.public()))  # as sent
-    shown = [line for line in standings(name, mirror.result) if line[:1].isdigit()]
+    shown = [line for line in standings(mirror.result) if line[:1].isdigit()]
     for k in seats:
         lines = played.screens[f"st{k}_oled"]
         assert all(line in lines for line in shown), (shown, lines)

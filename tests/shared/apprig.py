@@ -2,8 +2,8 @@
 #
 # The table app on a simulated table, stepped in virtual time: presses go
 # into the button models, screens are read back from the SSD1306 models.
-from catnip.app import App
-from catnip.hardware import Hardware
+from catnip.table.app import App
+from catnip.parts.hardware import Hardware
 from devsim.table import AppClock, Table
 from tablerig import load
 
@@ -34,7 +34,7 @@ class AppRig:
         self.hw = Hardware(self.board, len(self.board.stations), clock=self.table.clock)
         self.run(30)  # the panels and buttons come up
         if weigh is not None:  # a calibration file: the app weighs the tray
-            from catnip.weigh import Weigh
+            from catnip.table.weigh import Weigh
 
             weigh = Weigh(self.hw, weigh)
         self.app = App(self.hw, journal, line=line, weigh=weigh, clock=AppClock(self.table),

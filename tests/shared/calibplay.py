@@ -21,7 +21,7 @@ import time
 import tablebot
 from apprig import AppRig
 from calibrig import Hands
-from catnip.journal import Journal
+from catnip.flash.journal import Journal
 from devsim.link_runner import pty_line
 from devsim.table import Table
 from tablerig import load

@@ -12,8 +12,8 @@ import sys
 
 from apprig import AppRig, remove_tree
 from catnip import wire
-from catnip.journal import Journal
-from catnip.line import Line
+from catnip.flash.journal import Journal
+from catnip.link.line import Line
 from catnip.tray.calibrator import Calibrator
 from devsim.table import Table
 from devsim.traces import Session

@@ -84,7 +84,7 @@ def run(trace, until_us, rate, on_counts=None, tray=None, events=None, hardware=
 
     Every reading goes to on_counts(now_us, counts) if given, and to `tray`
     (through TrayFeed) if given. With hardware=True the cells are read the
-    way the firmware assembles them (catnip.hardware.Hardware.weigh); else
+    way the firmware assembles them (catnip.parts.hardware.Hardware.weigh); else
     by an HX711Group at `rate` (the board config has no rate, so Hardware
     reads at 10 SPS). during(table, chain) is awaited alongside, to act on
     the table mid-run."""
@@ -113,7 +113,7 @@ def run(trace, until_us, rate, on_counts=None, tray=None, events=None, hardware=
                 feed.fault(error)
 
         if hardware:
-            from catnip.hardware import Hardware
+            from catnip.parts.hardware import Hardware
 
             hw = Hardware(b, 2, clock=clock)
             group = hw.tray

@@ -1,4 +1,4 @@
-# Raw report streams for catnip.health, and the checks on what it passes on;
+# Raw report streams for catnip.parts.health, and the checks on what it passes on;
 # shared by the seeded tests (both interpreters) and the hypothesis ones.
 #
 # A raw stream is what the button poller and the screens put in the queue:
@@ -9,7 +9,7 @@ from buttoncheck import check_stream
 
 from catnip.drivers.debounce import (LONG, NAMES, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT,
                                      STUCK, UNSTUCK, EventQueue, pack, unpack)
-from catnip.health import StationEvents
+from catnip.parts.health import StationEvents
 
 STATIONS = 3
 PARTS = 2

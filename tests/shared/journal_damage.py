@@ -15,7 +15,7 @@
 # bench/bench_journal_damage.py runs over a thousand).
 from test_journal import actions, folder_of, read, record_game, remove_tree, write
 
-from catnip.journal import Journal, JournalError
+from catnip.flash.journal import Journal, JournalError
 from catnip.rules.rng import Rng
 
 DAMAGES = ("flip", "flip header", "cut", "boundary", "no tail", "no log", "drop", "repeat",

@@ -14,7 +14,7 @@ import time
 
 import tablebot
 from apprig import AppRig
-from catnip.journal import Journal
+from catnip.flash.journal import Journal
 from devsim.link_runner import pty_line
 
 WAIT_MS = 30000

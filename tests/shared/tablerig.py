@@ -4,7 +4,7 @@ from boardcheck import shipped
 from buttoncheck import check_stream
 from catnip import board as boards
 from catnip.drivers.debounce import NAMES
-from catnip.hardware import Hardware
+from catnip.parts.hardware import Hardware
 from devsim.table import EMPTY_TRAY, Table
 
 

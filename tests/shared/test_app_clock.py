@@ -8,7 +8,7 @@ import os
 
 import tablebot
 from apprig import AppRig, remove_tree
-from catnip.journal import Journal
+from catnip.flash.journal import Journal
 from devsim.table import Table
 from tablerig import load
 

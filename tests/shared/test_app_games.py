@@ -8,8 +8,8 @@ import os
 
 import tablebot
 from apprig import AppRig, remove_tree
-from catnip.app import rebuild
-from catnip.journal import Journal
+from catnip.table.app import rebuild
+from catnip.flash.journal import Journal
 
 # A folder of this run's own: several runs may share the machine's /tmp.
 ROOT = "/tmp/catnip-app-" + "".join("%02x" % b for b in os.urandom(6))

@@ -8,8 +8,8 @@ from binascii import hexlify
 
 from apprig import AppRig, remove_tree
 from catnip import wire
-from catnip.journal import Journal
-from catnip.line import Line
+from catnip.flash.journal import Journal
+from catnip.link.line import Line
 
 ROOT = "/tmp/catnip-lost-" + hexlify(os.urandom(6)).decode()
 HEADER = {"game": "heist", "config": {"players": 3}, "seed": "s", "seed_commit": "c",

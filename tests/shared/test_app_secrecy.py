@@ -7,7 +7,7 @@ import tablebot
 from apprig import AppRig
 from test_app_games import _fresh
 
-from catnip.journal import Journal
+from catnip.flash.journal import Journal
 
 
 class Wire:

@@ -8,7 +8,7 @@ import tablebot
 from apprig import AppRig
 from test_app_games import _fresh
 
-from catnip.journal import Journal
+from catnip.flash.journal import Journal
 
 
 def _rig(tag, board="direct"):
@@ -177,7 +177,7 @@ def draw_first(text):
 def test_the_heap_is_collected_once_a_press_has_its_screens_out():
     # On the Pico a collection holds the loop for 10-30 ms: the app makes it
     # while the players read a press's screens, not in the middle of a press.
-    import catnip.app as app_module
+    import catnip.table.app as app_module
 
     rig = _rig("collect")
     real = app_module._tidy

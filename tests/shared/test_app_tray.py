@@ -11,7 +11,7 @@ import tablebot
 from apprig import AppRig
 from test_app_games import _fresh
 
-from catnip.journal import Journal
+from catnip.flash.journal import Journal
 from devsim.table import EMPTY_TRAY
 
 PER_CAT = 12000
@@ -129,7 +129,7 @@ def test_without_a_calibration_the_station_offers_the_manual_path_and_says_why()
     try:
         tablebot.start(rig, "stack", {"mode": "composure", "black_cat": False,
                                       "draw": "digital"}, [0, 1])
-        assert rig.shows(1, "tray: not calibr"), rig.lines(1)
+        assert rig.shows(1, "The tray: not") and rig.shows(1, "calibrated"), rig.lines(1)
         tablebot.do(rig, 0, ("draw",))
         tablebot.do(rig, 0, ("place", 1, 0))
         assert rig.app.game.public()["turn"] == 1
@@ -142,7 +142,7 @@ def test_a_session_without_stack_o_cats_never_loads_the_tray_code():
     # estimator wait for a game that weighs.
     import sys
 
-    from catnip.app import unload
+    from catnip.table.app import unload
 
     for prefix in ("catnip.drivers.hx711", "catnip.tray"):
         unload(prefix)  # an earlier test's game may have loaded them
@@ -256,5 +256,31 @@ def test_fallen_cats_lifted_off_while_the_player_retries_are_no_second_collapse(
         load.cats += 1  # P1's cat, placed at last
         rig.run(3000)
         assert rig.shows(0, "Tray +1 cat"), rig.lines(0)
+    finally:
+        rig.close()
+
+
+def test_the_answer_to_the_trays_question_is_its_own_command_never_a_game_action():
+    # How many cats are on the tray, asked on the active station: the answer
+    # goes to the tray (journaled as a note, as its records are), and the
+    # game's log does not hear of it.
+    rig, load = _tray_rig("answer")
+    try:
+        rig.run(3000)
+        app = rig.app
+        asked = {"kind": "cats", "id": 999, "value": 5, "lo": 0, "hi": 9, "conf": 0}
+        app.weigh.verdict = asked
+        app.scene.local[0].proposal = asked
+        moves = len(app.game.log)
+        rig.table.stations[0].tap("ok", hold_ms=40)  # the question's picker ...
+        rig.run(300)
+        assert rig.shows(0, "< 5 >"), rig.lines(0)
+        rig.table.stations[0].tap("ok", hold_ms=40)  # ... answered on the station
+        rig.run(1000)
+        assert len(app.game.log) == moves, list(app.game.log)
+        notes = _notes(app.journal)
+        answered = [n for n in notes if n.get("proposal", {}).get("kind") == "cats"]
+        assert answered and answered[-1]["value"] == 5, notes
+        assert app.weigh.verdict is None
     finally:
         rig.close()

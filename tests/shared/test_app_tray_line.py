@@ -9,9 +9,9 @@ import json
 import tablebot
 from apprig import AppRig
 from catnip import wire
-from catnip.journal import Journal
-from catnip.line import Line
-from catnip.weigh import TELL_MS
+from catnip.flash.journal import Journal
+from catnip.link.line import Line
+from catnip.table.weigh import TELL_MS
 from devsim.table import EMPTY_TRAY, Table
 from tablerig import load
 from test_app_games import _fresh

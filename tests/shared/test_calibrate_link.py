@@ -62,7 +62,7 @@ def test_the_laptop_calibrates_the_tray_and_the_next_game_weighs_with_it():
         says = [f[1]["text"] for f in frames if f[0] == "say"]
         assert says and says[0].startswith("Tray calibrated: one cat is"), says
         assert maker.app.calibration is None and maker.app.scene.kind == "setup"
-        assert modules("catnip.calibrate") == [] and modules("catnip.ui.calibrate") == []
+        assert modules("catnip.table.calibrate") == [] and modules("catnip.ui.calibrate") == []
         # The next Stack O' Cats game weighs with the new calibration.
         tablebot.start(maker.rig, "stack", {"mode": "composure", "black_cat": False,
                                             "draw": "digital"}, [0, 1])
@@ -77,7 +77,7 @@ def test_each_step_the_table_cannot_take_now_is_refused_in_words():
     maker = Maker("refusals", trace=s.trace)
     try:
         _refused(maker, "empty", "no tray calibration is going on: begin one first")
-        assert modules("catnip.calibrate") == []
+        assert modules("catnip.table.calibrate") == []
         _one(maker.calibrate("begin"))
         _refused(maker, "cat", "Weigh the empty base first")
         _refused(maker, "corner", "Weigh the empty base first")
@@ -114,7 +114,7 @@ def test_a_station_and_a_game_in_play_each_keep_the_laptop_out():
         maker.out.take()
         why = _refused(maker, "begin", "A game is in play: calibrate the tray between games")
         assert "abort it from the laptop" in why
-        assert modules("catnip.calibrate") == [], "a refused calibration leaves nothing loaded"
+        assert modules("catnip.table.calibrate") == [], "a refused calibration leaves nothing loaded"
         maker.command("abort")
         maker.out.take()
         maker.rig.hold(1, "back", 1000)  # a station opens the calibration
@@ -127,7 +127,7 @@ def test_a_station_and_a_game_in_play_each_keep_the_laptop_out():
         assert maker.app.calibration is not None
         maker.rig.tap(1, "down")  # the station stops it: "Stop, no save"
         maker.rig.tap(1, "ok")
-        assert maker.app.calibration is None and modules("catnip.calibrate") == []
+        assert maker.app.calibration is None and modules("catnip.table.calibrate") == []
     finally:
         maker.close()
 
@@ -140,7 +140,7 @@ def test_a_power_cut_while_saving_keeps_the_old_calibration():
         _one(maker.calibrate("begin"))
         for t, k in marks:
             _weigh(maker, t, "empty" if k == 0 else "cat")
-        from catnip import flashfile
+        from catnip.flash import flashfile
 
         class Cut:
             """The flash takes half the file, then the power goes."""
@@ -164,7 +164,7 @@ def test_a_power_cut_while_saving_keeps_the_old_calibration():
         assert "the one there is unchanged" in why
         assert maker.saved() == OLD and maker.app.weigh.cal == OLD
         # What a table powered up now would read: the old calibration, whole.
-        from catnip.weigh import Weigh
+        from catnip.table.weigh import Weigh
 
         assert Weigh(maker.app.hw, maker.file).cal == OLD
         flashfile._open = open

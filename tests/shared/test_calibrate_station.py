@@ -68,7 +68,7 @@ def test_a_station_calibrates_a_one_cell_tray_by_its_buttons():
     before = modules("catnip.tray")
     maker = Maker("station1", trace=s.trace)
     try:
-        assert modules("catnip.calibrate") == [] and modules("catnip.tray") == before
+        assert modules("catnip.table.calibrate") == [] and modules("catnip.tray") == before
         _open_calibration(maker)
         assert "empty base on the tray" in _text(maker), maker.rig.lines(0)
         pages = []
@@ -89,7 +89,7 @@ def test_a_station_calibrates_a_one_cell_tray_by_its_buttons():
         assert app.calibration is None and app.scene.kind == "setup"
         assert app.weigh.cal == saved and app.weigh.problem is None
         assert "Tray calibrated" in app.notices[0], app.notices
-        assert modules("catnip.calibrate") == [] and modules("catnip.ui.calibrate") == []
+        assert modules("catnip.table.calibrate") == [] and modules("catnip.ui.calibrate") == []
         assert modules("catnip.tray") == before, modules("catnip.tray")
     finally:
         maker.close()
@@ -158,7 +158,7 @@ def test_a_weighing_the_tray_refuses_is_said_in_words_and_changes_nothing():
         _choose(maker, "Stop, no save")
         assert maker.saved() == {"kept": "as it was"}
         assert maker.app.calibration is None and maker.app.scene.kind == "setup"
-        assert modules("catnip.calibrate") == []
+        assert modules("catnip.table.calibrate") == []
     finally:
         maker.close()
 

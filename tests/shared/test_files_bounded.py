@@ -4,7 +4,8 @@
 # that stops power-up.
 import os
 
-from catnip import flashfile, wire
+from catnip import wire
+from catnip.flash import flashfile
 
 # A folder of this run's own: MicroPython's os has no getpid, and two runs
 # sharing one would read each other's half-written files.
@@ -27,7 +28,7 @@ class _NoTray:
 
 
 def test_an_800_kb_nested_calibration_is_named_at_power_up():
-    from catnip.weigh import Weigh
+    from catnip.table.weigh import Weigh
 
     path = _write("calibration.json", "[" * 400000 + "]" * 400000)
     w = Weigh(_NoTray(), path)

@@ -8,8 +8,8 @@ from tablerig import Rig, canvas, draw, load, put, shown
 
 from catnip.board import BoardError
 from catnip.drivers.debounce import ONLINE
-from catnip.hardware import BACK, DOWN, OK, TABLE, TRAY, UP, Channel, Hardware
-from catnip.screen import SCREEN
+from catnip.parts.hardware import BACK, DOWN, OK, TABLE, TRAY, UP, Channel, Hardware
+from catnip.parts.screen import SCREEN
 from devsim.models.hx711 import DEAD, DISCONNECTED
 
 MUX = 0x70

@@ -5,7 +5,7 @@ from healthplay import ACTIONS, STATIONS, play
 
 from catnip.drivers.debounce import (OFFLINE, ONLINE, PRESS, RELEASE, STUCK, UNSTUCK,
                                      EventQueue, pack, unpack)
-from catnip.health import StationEvents
+from catnip.parts.health import StationEvents
 from catnip.rules.rng import Rng
 
 

@@ -7,7 +7,7 @@ import sys
 
 from check import message, raises
 
-from catnip.journal import AHEAD_BYTES, PAGE_BYTES, Journal, JournalError
+from catnip.flash.journal import AHEAD_BYTES, PAGE_BYTES, Journal, JournalError
 
 MICROPYTHON = sys.implementation.name == "micropython"
 HEADER = {"game": "stack", "config": {"players": 3, "mode": "composure"}, "seed": "s33d",
@@ -18,7 +18,7 @@ _flash = []
 def pico_flash():
     """One RAM flash with the Pico's geometry (fewer blocks), made once: a
     fresh one per test would fragment the unix port's heap."""
-    from catnip.blockdev import Flash
+    from devsim.blockdev import Flash
 
     if not _flash:
         _flash.append(Flash(blocks=96))
@@ -28,7 +28,7 @@ def pico_flash():
 def scratch():
     """A fresh, empty folder to keep journals in."""
     if MICROPYTHON:
-        from catnip.blockdev import mount
+        from devsim.blockdev import mount
 
         path = "/journal-test"
         mount(pico_flash(), path, fresh=True)

@@ -3,8 +3,8 @@
 # sizes, through power cuts at every program and erase of a whole game.
 from test_journal import HEADER, actions, pico_flash
 
-from catnip.blockdev import mount
-from catnip.journal import Journal, JournalError
+from devsim.blockdev import mount
+from catnip.flash.journal import Journal, JournalError
 
 MOUNT = "/pico"
 ROOT = MOUNT + "/journal"

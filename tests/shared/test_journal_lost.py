@@ -7,7 +7,7 @@ import os
 
 from test_journal import HEADER, actions, entries_of, folder_of, read, record_game, scratch, write
 
-from catnip.journal import Journal
+from catnip.flash.journal import Journal
 
 
 def _finished_games(root, n):

@@ -7,7 +7,7 @@ from binascii import unhexlify
 
 from test_journal import entries_of, folder_of, remove_tree, scratch, write
 
-from catnip.journal import Journal
+from catnip.flash.journal import Journal
 
 OLD = {
     '1.finished/log' : (

@@ -14,8 +14,8 @@ from binascii import hexlify
 
 from apprig import AppRig, remove_tree
 from catnip import wire
-from catnip.journal import Journal
-from catnip.line import Line
+from catnip.flash.journal import Journal
+from catnip.link.line import Line
 from catnip.rules.rng import Rng
 from playout import any_legal
 from secretpair import secret_pair

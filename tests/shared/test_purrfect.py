@@ -97,7 +97,8 @@ def test_four_meows_are_drawn_and_kept_for_the_whole_game():
 def test_bad_configs_are_refused_by_name():
     assert "4 to 7 players" in message(RuleError, rules.new, "purrfect", {"players": 3})
     assert "4 to 7 players" in message(RuleError, rules.new, "purrfect", {"players": 8})
-    assert "'scorekeeper'" in message(RuleError, rules.new, "purrfect", {"mode": "paper"})
+    assert "mode must be one of stations, scorekeeper" in message(RuleError, rules.new, "purrfect",
+                                                               {"mode": "paper"})
     assert "no setting 'goal'" in message(RuleError, rules.new, "purrfect", {"goal": 3})
     assert new().players() == 4
 

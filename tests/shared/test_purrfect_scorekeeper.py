@@ -69,7 +69,11 @@ def test_the_first_to_five_wins():
     events = score(game, (0, [3]))
     assert events[-1] == {"type": "game over", "winner": 0, "reason": "first to 5 pawprints"}
     assert game.result() == {"ranks": [1, 2, 3, 4], "winner": 0, "pawprints": [6, 3, 2, 1],
-                             "reason": "first to 5 pawprints"}
+                             "reason": "first to 5 pawprints",
+                             # the shape every game's result has
+                             "scores": [6, 3, 2, 1], "winners": [0], "unit": "pawprints",
+                             "reasons": ["first to 5 pawprints"], "fewest": False,
+                             "together": False}
 
 
 def test_several_past_five_the_most_pawprints_win():

@@ -45,8 +45,11 @@ def test_each_cat_from_the_bag_that_stands_scores_one_and_an_empty_bag_ends_it()
     assert events[-2]["team"] == 2
     r = g.result()
     assert r == {"ranks": [1], "team": 2, "ended": "the bag is empty",
-                 "reasons": ["the clowder plays as one team: everyone shares rank 1 "
-                             "with 2 points"]}
+                 # the shape every game's result has: the team's score at every seat,
+                 # everyone shares rank 1 and nobody wins alone
+                 "reasons": ["the bag is empty"],
+                 "scores": [2], "winners": [], "unit": "points", "fewest": False,
+                 "together": True}
     check_all(g)
 
 

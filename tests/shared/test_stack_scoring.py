@@ -84,7 +84,8 @@ def test_composure_game_ends_when_the_bag_is_empty_and_most_points_win():
     assert events[-1] == {"event": "over", "reason": "the bag is empty"}
     r = g.result()
     assert r["scores"] == [4, 7] and r["ranks"] == [2, 1] and r["winners"] == [1]
-    assert r["goal"] == "most points" and r["reasons"] == []
+    assert r["goal"] == "most points" and r["reasons"] == ["the bag is empty"]
+    assert not r["fewest"] and not r["together"] and r["unit"] == "points"
     assert g.to_act() == [] and g.public()["phase"] == "over"
     assert "the game is over" in message(RuleError, g.act, 1, ("drew", "red"))
     check_all(g)
@@ -96,6 +97,7 @@ def test_patient_paws_fewest_points_win():
     turn(g, "blue", ("collapse", 1, 0), ("place", 4, 0))
     r = g.result()
     assert r["scores"] == [2, 5] and r["ranks"] == [1, 2] and r["goal"] == "fewest points"
+    assert r["fewest"] and r["winners"] == [0]
 
 
 def test_equal_scores_share_a_rank_and_say_so():
@@ -104,7 +106,8 @@ def test_equal_scores_share_a_rank_and_say_so():
     turn(g, "blue", ("place", 2, 0))
     r = g.result()
     assert r["ranks"] == [1, 1] and r["winners"] == [0, 1]
-    assert r["reasons"] == ["players 0 and 1 share rank 1 with 4 points: "
+    assert r["reasons"] == ["the bag is empty",
+                            "players 0 and 1 share rank 1 with 4 points: "
                             "the rulebook has no tie-breaker"]
 
 
@@ -116,7 +119,8 @@ def test_three_way_tie_below_a_winner():
         turn(g, colour, ("place", 1, 0))
     r = g.result()
     assert r["ranks"] == [1, 2, 2, 2]
-    assert r["reasons"] == ["players 1, 2 and 3 share rank 2 with 2 points: "
+    assert r["reasons"] == ["the bag is empty",
+                            "players 1, 2 and 3 share rank 2 with 2 points: "
                             "the rulebook has no tie-breaker"]
 
 

@@ -181,7 +181,7 @@ def test_a_sensor_reading_all_ones_is_called_saturated_once():
 
 
 def test_the_tray_as_the_firmware_assembles_it():
-    # catnip.hardware builds the HX711Group from board.json and weighs at
+    # catnip.parts.hardware builds the HX711Group from board.json and weighs at
     # 10 readings/s; a dead sensor is one OFFLINE, its return one ONLINE.
     try:
         import framebuf  # noqa: F401  (the stations' screens need it)
@@ -209,7 +209,7 @@ def test_the_tray_as_the_firmware_assembles_it():
             break
         seen.append(event[:2])
     from catnip.drivers.debounce import OFFLINE, ONLINE
-    from catnip.hardware import TRAY
+    from catnip.parts.hardware import TRAY
 
     assert seen == [(TRAY, OFFLINE), (TRAY, ONLINE)] and hw.tray_fault is None, seen
 

@@ -1,7 +1,7 @@
 # The wire's frames, the reader that finds them among REPL output, and the
-# table's end of the line (catnip.line), on both interpreters.
+# table's end of the line (catnip.link.line), on both interpreters.
 from catnip import wire
-from catnip.line import RING_BYTES, Line
+from catnip.link.line import RING_BYTES, Line
 from catnip.wire import LAPTOP, TABLE, Reader, WireError, decode, encode
 
 

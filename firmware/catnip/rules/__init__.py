@@ -1,7 +1,9 @@
 # The rules of every game, as pure deterministic state machines.
 # Modules are imported on demand: on the Pico each import costs RAM.
+# PURE: may import only itself (the laptop imports it too).
 from catnip.rules.vet import RuleError, describe
 
+NAMES = ("heist", "stack", "purrfect")  # in the setup screen's order
 GAMES = {
     "heist": ("catnip.rules.heist", "Heist"),
     "stack": ("catnip.rules.stack", "Stack"),

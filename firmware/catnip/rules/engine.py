@@ -67,9 +67,26 @@ class Game:
         return {}
 
     def result(self):
-        """None while the game runs; afterwards a JSON-ready dict with
-        'ranks' (player -> 1-based rank) and the reasons for tie-breaks."""
+        """None while the game runs; afterwards a JSON-ready dict of one
+        shape for every game, so the end screen and the laptop read it
+        without knowing the game:
+          scores    a score per seat (the team's at every seat when the
+                    seats play together)
+          ranks     a 1-based rank per seat
+          winners   the seats that won ([] when the seats play together)
+          reasons   how the game ended and why ties fell as they did, as
+                    text ("player 2" numbers seats from 0)
+          unit      what a score counts: "points" or "pawprints"
+          fewest    the fewest wins
+          together  the seats play as one team for one score
+        A game may add fields of its own beside these."""
         return None
+
+    def standing(self):
+        """Each seat's score as it stands, in result()'s terms, secrets
+        included (Meow Heist's loot behind the shields): for replaying a
+        finished record, never for a screen while the game is on."""
+        return []
 
     # ---- shared machinery ------------------------------------------------
 

@@ -9,7 +9,9 @@
 #
 # Seats are numbered clockwise. Gem counts are lists in colour order
 # [red, yellow, blue]; loot adds black rocks: [red, yellow, blue, rocks].
+from catnip.rules.about import settle
 from catnip.rules.engine import Game, RuleError
+from catnip.rules.heist_about import ABOUT
 
 try:
     from micropython import const
@@ -30,10 +32,6 @@ ONE_EACH = (1, 2, 3, 4, 5, 6)
 # Cards each player puts back in the box, by player count (one card per value).
 SET_ASIDE = {2: (2, 3, 4, 5), 3: (2, 5), 4: (), 5: (2, 4, 5), 6: (2, 5)}
 SAFE_CARDS = {2: 4, 3: 6, 4: 8, 5: 5, 6: 6}
-
-VARIANTS = ("standard", "original")
-GEM_MODES = ("digital", "physical")
-DEFAULTS = {"players": 4, "variant": "standard", "gems": "digital", "start": 0}
 
 GEMS, PLAY, REVEAL, OVER = "gems", "play", "reveal", "over"
 
@@ -64,27 +62,7 @@ class Heist(Game):
     # ---- setup -------------------------------------------------------------
 
     def settle(self, config):
-        for key in config:
-            if key not in DEFAULTS:
-                raise RuleError("unknown setting %r; Meow Heist takes %s"
-                                % (key, ", ".join(DEFAULTS)))
-        c = dict(DEFAULTS)
-        c.update(config)
-        n = c["players"]
-        if type(n) is not int or not 2 <= n <= 6:
-            raise RuleError("Meow Heist is for 2 to 6 players, not %r" % (n,))
-        if c["variant"] not in VARIANTS:
-            raise RuleError("variant must be %s, not %r" % (" or ".join(VARIANTS), c["variant"]))
-        if c["variant"] == "original" and n == 2:
-            raise RuleError("the original edition is for 3-6 players; two players "
-                            "always use the 2-player rules (variant 'standard')")
-        if c["gems"] not in GEM_MODES:
-            raise RuleError("gems must be %s, not %r" % (" or ".join(GEM_MODES), c["gems"]))
-        s = c["start"]
-        if type(s) is not int or not 0 <= s < n:
-            raise RuleError("start must be a seat from 0 to %d: whoever most recently saw "
-                            "a cat, not %r" % (n - 1, s))
-        return c
+        return settle(ABOUT, config, "Meow Heist")
 
     def setup(self):
         n = self.players()
@@ -203,6 +181,9 @@ class Heist(Game):
 
     def result(self):
         return standings(self.shields) if self.phase == OVER else None
+
+    def standing(self):
+        return [score(s) for s in self.shields]
 
     # ---- rounds ------------------------------------------------------------
 
@@ -421,7 +402,9 @@ def _distinct(cards):
 def standings(shields):
     """The final result from each player's loot [red, yellow, blue, rocks]:
     highest score first; a tie goes to fewer black rocks; still tied, the
-    players share the rank."""
+    players share the rank. The shape every game's result() has
+    (catnip.rules.engine.Game.result), plus the rocks, the shields and the
+    tie-breaks as data."""
     n = len(shields)
     scores = [score(s) for s in shields]
     rocks = [s[ROCKS] for s in shields]
@@ -430,13 +413,18 @@ def standings(shields):
         ahead = [q for q in range(n)
                  if scores[q] > scores[p] or (scores[q] == scores[p] and rocks[q] < rocks[p])]
         ranks.append(1 + len(ahead))
+    tiebreaks = _tiebreaks(scores, rocks, ranks)
     return {
         "ranks": ranks,
         "winners": [p for p in range(n) if ranks[p] == 1],
         "scores": scores,
+        "reasons": [t["why"] for t in tiebreaks],
+        "unit": "points",
+        "fewest": False,
+        "together": False,
         "rocks": rocks,
         "shields": [list(s) for s in shields],
-        "tiebreaks": _tiebreaks(scores, rocks, ranks),
+        "tiebreaks": tiebreaks,
     }
 
 

@@ -12,7 +12,9 @@
 # offer is a tuple (id, player, cards); ids count up through the game. The id,
 # the player and the meow for the offer's size are public; the size is shown
 # only as its meow, and the cat never.
+from catnip.rules.about import settle
 from catnip.rules.engine import Game, RuleError, describe
+from catnip.rules.purrfect_about import ABOUT
 
 try:
     from micropython import const
@@ -25,8 +27,6 @@ HAND = const(9)  # cards per hand, and poses per cat
 MAX_OFFER = const(4)
 GOAL = const(5)  # pawprints that end the game
 NOBODY = const(255)
-MIN_PLAYERS = const(4)
-MAX_PLAYERS = const(7)
 
 STATIONS = "stations"  # the device holds the hands and makes the swaps
 SCOREKEEPER = "scorekeeper"  # paper cards; the device keeps meows and score
@@ -114,24 +114,7 @@ class Purrfect(Game):
     # ---- setting up ----------------------------------------------------------
 
     def settle(self, config):
-        players = config.setdefault("players", MIN_PLAYERS)
-        if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise RuleError(
-                "Purrfect is for %d to %d players, not %r"
-                % (MIN_PLAYERS, MAX_PLAYERS, players)
-            )
-        mode = config.setdefault("mode", STATIONS)
-        if mode not in (STATIONS, SCOREKEEPER):
-            raise RuleError(
-                "mode %r is unknown; choose %r (hands on the stations) or %r "
-                "(paper cards, the device keeps score)" % (mode, STATIONS, SCOREKEEPER)
-            )
-        for key in config:
-            if key not in ("players", "mode"):
-                raise RuleError(
-                    "Purrfect has no setting %r; it takes 'players' and 'mode'" % key
-                )
-        return config
+        return settle(ABOUT, config, "Purrfect")
 
     def setup(self):
         n = self.players()
@@ -474,6 +457,9 @@ class Purrfect(Game):
             "offered": [[oid, list(cards)] for oid, by, cards in self.offers if by == player],
         }
 
+    def standing(self):
+        return list(self.pawprints)
+
     def result(self):
         if self.winner is None:
             return None
@@ -485,5 +471,7 @@ class Purrfect(Game):
             if self.pawprints[p] != last:
                 rank, last = i + 2, self.pawprints[p]
             ranks[p] = rank
-        return {"ranks": ranks, "winner": self.winner,
+        return {"ranks": ranks, "winners": [self.winner], "scores": list(self.pawprints),
+                "reasons": [self.reason], "unit": "pawprints", "fewest": False,
+                "together": False, "winner": self.winner,
                 "pawprints": list(self.pawprints), "reason": self.reason}

@@ -382,35 +382,33 @@ class Stack(Game):
                 d[self.colours[i]] = n
         return d
 
+    def standing(self):
+        clowder = self.config["mode"] == "clowder"
+        return [self.team] * self.config["players"] if clowder else list(self.scores)
+
     def result(self):
         if self.ended is None:
             return None
         players = self.config["players"]
+        ended = _ENDINGS[self.ended]
         if self.config["mode"] == "clowder":
-            return {
-                "ranks": [1] * players,
-                "team": self.team,
-                "ended": _ENDINGS[self.ended],
-                "reasons": ["the clowder plays as one team: everyone shares rank 1 "
-                            "with %d points" % self.team],
-            }
+            # One team: everyone shares rank 1 with its score; nobody wins alone.
+            return {"ranks": [1] * players, "winners": [], "scores": self.standing(),
+                    "reasons": [ended], "unit": "points", "fewest": False, "together": True,
+                    "team": self.team, "ended": ended}
         most = self.config["mode"] == "composure"
         s = self.scores
         ranks = [1 + sum(1 for q in s if (q > v if most else q < v)) for v in s]
-        reasons = []
+        reasons = [ended]
         for rank in sorted(set(ranks)):
             tied = [p for p in range(players) if ranks[p] == rank]
             if len(tied) > 1:
                 reasons.append("players %s share rank %d with %d points: the rulebook "
                                "has no tie-breaker" % (_and(tied), rank, s[tied[0]]))
-        return {
-            "ranks": ranks,
-            "scores": list(s),
-            "winners": [p for p in range(players) if ranks[p] == 1],
-            "goal": "most points" if most else "fewest points",
-            "ended": _ENDINGS[self.ended],
-            "reasons": reasons,
-        }
+        return {"ranks": ranks, "winners": [p for p in range(players) if ranks[p] == 1],
+                "scores": list(s), "reasons": reasons, "unit": "points", "fewest": not most,
+                "together": False, "goal": "most points" if most else "fewest points",
+                "ended": ended}
 
 
 # ---- checking reported values ------------------------------------------

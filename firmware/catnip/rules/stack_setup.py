@@ -1,9 +1,9 @@
 # Stack O' Cats settings and setup plan, checked once as a game starts; the
-# play itself is in stack.py. The component counts are not published: the
-# defaults (32 colourful cats, 8 black) are the counts for which the
-# rulebook's removal table gives every player count the same number of
-# turns (docs/stack.md).
+# play itself is in stack.py, the settings and their defaults are described
+# in stack_about.py.
+from catnip.rules.about import check_number, settle
 from catnip.rules.engine import RuleError
+from catnip.rules.stack_about import ABOUT
 
 try:
     from micropython import const
@@ -14,8 +14,6 @@ except ImportError:  # CPython
 
 BLACK = "black"
 BASE_CATS = const(4)
-MAX_PLAYERS = const(6)  # the setup tables stop at 6
-MAX_CLOWDER = const(8)  # the Clowder names no limit; 8 keeps turns coming round
 MAX_CATS_PER_COLOUR = const(99)
 MAX_COLOUR_NAME = const(12)  # a station's 21-character line holds the name and its count
 MAX_CAT_GRAMS = const(1000)
@@ -24,57 +22,16 @@ MAX_CAT_GRAMS = const(1000)
 # player count (the rulebook's setup tables).
 _REMOVED = (0, 0, 0, 1, 0, 1, 0)
 
-DEFAULTS = {
-    "mode": "composure",        # composure | patient | clowder
-    "black_cat": False,         # the Black Cat variant (composure or patient)
-    "black_touch": "each",      # each | once: 2 points per black cat touched, or once
-    "draw": "digital",          # digital: the engine draws; physical: report the draw
-    "start": 0,                 # the player who goes first
-    "colours": ["red", "orange", "yellow", "green", "teal", "blue", "purple", "pink"],
-    "per_colour": 4,            # cats of each colour
-    "black_cats": 8,            # black cats (the small bag)
-    "table_colour": None,       # Clowder: the colour set out with the black cats
-    "cat_grams": 6,             # mass of one cat, for showing weights in grams
-}
-
-_CHOICES = {
-    "mode": ("composure", "patient", "clowder"),
-    "black_touch": ("each", "once"),
-    "draw": ("digital", "physical"),
-}
-
 
 def settle_config(config):
-    """Check a Stack O' Cats config, fill in defaults and return it."""
-    known = ["players"] + list(DEFAULTS)
-    for key in config:
-        if key not in known:
-            raise RuleError("unknown setting %r; Stack O' Cats knows %s" % (key, ", ".join(known)))
-    c = {}
-    for key in known[1:]:
-        c[key] = config.get(key, DEFAULTS[key])
-    for key, options in _CHOICES.items():
-        if c[key] not in options:
-            raise RuleError("%s must be one of %s; got %r" % (key, ", ".join(options), c[key]))
+    """Check a Stack O' Cats config against its description (stack_about),
+    fill in defaults and return it."""
+    c = settle(ABOUT, config, "Stack O' Cats")
     clowder = c["mode"] == "clowder"
-    least, most = (1, MAX_CLOWDER) if clowder else (2, MAX_PLAYERS)
-    players = config.get("players", least)
-    if clowder:
-        why = "the Clowder Collaboration is for 1 to %d players" % most
-    else:
-        why = "%s is for 2 to %d players; alone, play the Clowder Collaboration" % (
-            c["mode"], most)
-    check_number(players, "players", (least, most), why)
-    settled = {"players": players}
-    settled.update(c)
-    c = settled
-    check_number(c["start"], "start", (0, players - 1), "players are numbered from 0")
     _check_colours(c["colours"])
     c["colours"] = list(c["colours"])
     check_number(c["per_colour"], "per_colour", (1, MAX_CATS_PER_COLOUR), "cats of each colour")
     check_number(c["black_cats"], "black_cats", (0, MAX_CATS_PER_COLOUR), "cats in the small bag")
-    if type(c["black_cat"]) is not bool:
-        raise RuleError("black_cat must be true or false; got %r" % (c["black_cat"],))
     if c["black_cat"] and clowder:
         raise RuleError("the Black Cat variant plays on composure or patient, not clowder")
     if c["black_cat"] and not c["black_cats"]:
@@ -146,15 +103,3 @@ def _check_colours(colours):
         raise RuleError("black cats are set by black_cats; leave black out of colours")
     if len(set(colours)) != len(colours):
         raise RuleError("colour names must differ; got %s" % ", ".join(colours))
-
-
-def check_number(value, what, limits, why):
-    """`value` if it is a whole number within (low, high) `limits`; otherwise
-    a RuleError naming `what` and `why` the limits are what they are."""
-    low, high = limits
-    if type(value) is not int:
-        raise RuleError("%s must be a whole number; got %r" % (what, value))
-    if not low <= value <= high:
-        span = "%d" % low if low == high else "from %d to %d" % (low, high)
-        raise RuleError("%s must be %s (%s); got %d" % (what, span, why, value))
-    return value

@@ -1,5 +1,6 @@
 # The Stack O' Cats tray: HX711 load-cell readings in, tower events and turn
-# verdicts out. PURE: runs unchanged on the Pico and the laptop.
+# verdicts out. PURE: runs unchanged on the Pico and the laptop, and may
+# import only itself.
 #
 # The app's view (docs/tray.md has the rest):
 #

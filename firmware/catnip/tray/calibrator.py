@@ -1,6 +1,6 @@
 # The Calibrator: the maker's procedure that measures a Calibration (the
 # empty base, cats one at a time, a weight above each corner of a four-cell
-# tray). Loaded only while a tray is calibrated (catnip.calibrate): in a
+# tray). Loaded only while a tray is calibrated (catnip.table.calibrate): in a
 # game the Pico's heap holds the Calibration alone.
 from array import array
 

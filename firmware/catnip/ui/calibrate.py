@@ -1,9 +1,9 @@
-# The tray's calibration on the stations (catnip.calibrate): any station
+# The tray's calibration on the stations (catnip.table.calibrate): any station
 # drives it, as it drives the setup menu. A page says what to do, the steps
 # possible now are a list below it; each weighing ends on a page of its
 # figures (or why it was not taken) that OK puts away. While the laptop
 # calibrates, every station shows its progress, and BACK stops it.
-# Loaded with catnip.calibrate, unloaded with it.
+# Loaded with catnip.table.calibrate, unloaded with it.
 from catnip.keys import BACK, OK, PRESS, REPEAT
 from catnip.ui import draw
 from catnip.ui.widgets import DONE, Cursor

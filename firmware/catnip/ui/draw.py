@@ -1,17 +1,31 @@
 # Drawing helpers for a 128x64 station: framebuf's 8x8 font gives 16
 # columns and 8 rows. Row 0 is the title bar, row 7 the hint line.
+#
+# Nothing here shortens a string to make it fit: framebuf clips at the
+# panel's edge, and a canvas that checks layouts (the screen census in the
+# tests) sees every string whole, so a line too long for its place is found
+# rather than quietly cut. Where a helper itself leaves text out (lines past
+# a paragraph's last row), it tells the canvas through cut(); a plain canvas
+# has no such method and the drop costs nothing more.
 COLS = 16
 ROWS = 8
 WIDTH = 128
+HEIGHT = 64
 
 
 def clear(fb):
     fb.fill(0)
 
 
+def cut(fb, what):
+    """`what` was left out of the screen for want of room."""
+    report = getattr(fb, "cut", None)
+    if report is not None:
+        report(what)
+
+
 def text(fb, row, s, col=0, inverse=False):
-    """`s` at `row` from column `col`, cut to the screen's width."""
-    s = s[:COLS - col]
+    """`s` at `row` from column `col`."""
     if inverse:
         fb.fill_rect(col * 8, row * 8, len(s) * 8, 8, 1)
     fb.text(s, col * 8, row * 8, 0 if inverse else 1)
@@ -20,12 +34,11 @@ def text(fb, row, s, col=0, inverse=False):
 def bar(fb, row, s):
     """A whole row lit, `s` dark on it: the title or the chosen item."""
     fb.fill_rect(0, row * 8, WIDTH, 8, 1)
-    fb.text(s[:COLS], 0, row * 8, 0)
+    fb.text(s, 0, row * 8, 0)
 
 
 def title(fb, left, right=""):
-    left = left[:COLS - len(right) - (1 if right else 0)]
-    bar(fb, 0, left + " " * (COLS - len(left) - len(right)) + right)
+    bar(fb, 0, left + " " * max(1 if right else 0, COLS - len(left) - len(right)) + right)
 
 
 def hint(fb, s):
@@ -63,14 +76,24 @@ def paragraph(fb, s, row=1, last=ROWS - 2):
     """Wrapped text from `row` down to `last`; returns the next free row."""
     for line in wrap(s):
         if row > last:
+            cut(fb, line)
             break
         text(fb, row, line)
         row += 1
     return row
 
 
-def items(fb, labels, cursor, top=1, rows=6):
-    """A scrolling list with the cursor's item lit."""
+def items(fb, labels, cursor, top=1, rows=6, pinned=0):
+    """A scrolling list with the cursor's item lit. The first `pinned` items
+    stay in place when the list is too long for its rows and the rest
+    scroll below them (there must be a row left to scroll in)."""
+    if pinned and len(labels) > rows and pinned < rows:
+        for i in range(pinned):
+            if i == cursor:
+                bar(fb, top + i, labels[i])
+            else:
+                text(fb, top + i, labels[i])
+        labels, cursor, top, rows = labels[pinned:], cursor - pinned, top + pinned, rows - pinned
     first = 0
     if cursor >= rows:
         first = cursor - rows + 1
@@ -81,15 +104,24 @@ def items(fb, labels, cursor, top=1, rows=6):
         else:
             text(fb, row, labels[i])
     if first > 0:
-        fb.text("^", WIDTH - 8, top * 8, 1 if cursor - first else 0)
+        mark(fb, top, True, 1 if cursor != first else 0)
     if first + rows < len(labels):
-        fb.text("v", WIDTH - 8, (top + rows - 1) * 8, 1)
+        mark(fb, top + rows - 1, False, 1 if cursor - first != rows - 1 else 0)
 
 
-def gauge(fb, row, lean):
+def mark(fb, row, up, c):
+    """A small arrow at the right end of `row`: more of the list that way.
+    It needs only the last three columns of pixels' width beside a row of up
+    to 15 characters."""
+    for i in range(3):
+        fb.hline(WIDTH - 3 - i, row * 8 + 2 + (i if up else 2 - i), 1 + 2 * i, c)
+
+
+def gauge(fb, row, lean, size=24):
     """The tower's lean from four cells ([r, x, y], thousandths of the
-    distance to the edge of the support): a dot in a box, right of `row`."""
-    x0, y0, size = WIDTH - 24, row * 8, 24
+    distance to the edge of the support): a dot in a box of `size` pixels,
+    at the right from `row` down."""
+    x0, y0 = WIDTH - size, row * 8
     fb.rect(x0, y0, size, size, 1)
     fb.hline(x0 + size // 2 - 2, y0 + size // 2, 5, 1)
     fb.vline(x0 + size // 2, y0 + size // 2 - 2, 5, 1)
@@ -99,8 +131,20 @@ def gauge(fb, row, lean):
         fb.fill_rect(x - 1, y - 1, 3, 3, 1)
 
 
+SEATS = []  # the game in play's names by seat, as a station shows them ("": P1, P2, ...)
+
+
 def seat_name(seat):
-    return "P%d" % (seat + 1)
+    name = SEATS[seat] if seat < len(SEATS) else ""
+    return name or "P%d" % (seat + 1)
+
+
+def named(names):
+    """The seats' names from now on (None: P1, P2, ...), each cut to what a
+    station shows of it (catnip.wire.SHOWN: names are told apart by it)."""
+    from catnip.wire import SHOWN
+
+    SEATS[:] = [n[:SHOWN] for n in names or ()]
 
 
 # ---- the table's frame around the scenes -------------------------------------
@@ -115,10 +159,19 @@ def page(fb, what, row):
 
 
 def notice(fb, what):
-    """A table-wide message over a station's bottom lines (up to three),
-    inverse, so it reads as the table's and not the scene's."""
-    lines = wrap(what)[:3]
+    """A table-wide message over a station's bottom lines, inverse, so it
+    reads as the table's and not the scene's."""
+    overlay(fb, what, 1)
+
+
+def overlay(fb, what, c, most=4):
+    """`what` over the bottom lines of a screen (as many as it needs, up to
+    `most`), lit (c=1, a pixel row above it to set it off) or dark (c=0)."""
+    lines = wrap(what)
+    if len(lines) > most:
+        cut(fb, lines[most])
+        lines = lines[:most]
     top = ROWS - len(lines)
-    fb.fill_rect(0, top * 8 - 1, WIDTH, 64 - top * 8 + 1, 1)
+    fb.fill_rect(0, top * 8 - c, WIDTH, HEIGHT - top * 8 + c, c)
     for i, line in enumerate(lines):
-        fb.text(line, 0, (top + i) * 8, 0)
+        fb.text(line, 0, (top + i) * 8, 1 - c)

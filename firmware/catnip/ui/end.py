@@ -7,40 +7,50 @@ from catnip.ui.widgets import DONE, Cursor
 CHOICES = ("Rematch", "New game")
 
 
-def standings(game, result):
-    """Lines of the final table: rank, player, score, and why ties fell as they did."""
-    ranks = result["ranks"]
-    points = result.get("scores") or result.get("pawprints")
+def standings(result):
+    """Lines of the final table from any game's result() (one shape for
+    every game): rank, player and score, then how it ended and why ties fell
+    as they did."""
+    ranks, scores = result["ranks"], result["scores"]
+    together = result["together"]  # one team, one score: said once
     order = sorted(range(len(ranks)), key=lambda p: ranks[p] * 100 + p)
     lines = []
     for p in order:
-        score = "" if points is None else " %d" % points[p]
+        score = "" if together else " %d" % scores[p]
         lines.append("%d. %s%s" % (ranks[p], draw.seat_name(p), score))
-    if "team" in result:
-        lines.append("Team: %d points" % result["team"])
-    for note in _reasons(game, result):
-        lines.append(note)
+    if together and scores:
+        lines.append("Team: %d %s" % (scores[0], result["unit"]))
+    for note in result["reasons"]:
+        lines.append(seats_named(note))
     return lines
 
 
-def _reasons(game, result):
-    ranks = result["ranks"]
-    if game == "heist":
-        notes = []
-        for t in result["tiebreaks"]:
-            who = " ".join(draw.seat_name(p) for p in t["players"])
-            notes.append(("%s tied: fewer rocks wins" if t["by"] == "rocks" else
-                          "%s share the rank") % who)
-        return notes
-    if game == "purrfect":
-        return [result["reason"]]
-    notes = [result["ended"]]
-    for rank in range(1, len(ranks) + 1):
-        tied = [p for p in range(len(ranks)) if ranks[p] == rank]
-        if len(tied) > 1 and "team" not in result:
-            notes.append("%s share rank %d: no tie-breaker" % (
-                " ".join(draw.seat_name(p) for p in tied), rank))
-    return notes
+def seats_named(text):
+    """The rules' prose with its seats as the stations name them: "players
+    0 and 2" reads "P1 and P3"."""
+    words = text.split(" ")
+    out = []
+    listing = False  # in a list of seats after "player"/"players"
+    for w in words:
+        bare = w.lstrip("(")
+        if bare == "player" or bare == "players":
+            listing = True
+            if len(bare) < len(w):
+                out.append(w[:len(w) - len(bare)])
+            continue
+        if listing:
+            digits = bare.rstrip(",;:)")
+            if digits.isdigit():
+                out.append(w[:len(w) - len(bare)] + draw.seat_name(int(digits))
+                           + bare[len(digits):])
+                listing = bare[len(digits):] in ("", ",")  # more seats may follow
+                continue
+            if w == "and":
+                out.append(w)
+                continue
+            listing = False
+        out.append(w)
+    return " ".join(out).replace("( ", "(")
 
 
 class End:
@@ -55,7 +65,7 @@ class End:
         self.seats = seats  # seat -> station
         self.rows = []
         for line in lines:
-            self.rows += draw.wrap(line)
+            self.rows += draw.wrap(line, draw.COLS - 1)  # beside the scroll marks
         self.rows += CHOICES
         self.cursor = Cursor(len(self.rows))
 

@@ -24,12 +24,28 @@ def loot(l):
     return s + ("+%dk" % l[3] if len(l) > 3 and l[3] else "")
 
 
-def _hand_row(fb, row, hand, local):
-    step = 2 if len(hand) <= 8 else 1  # ten cards fit only side by side
-    for i, card in enumerate(hand):
-        draw.text(fb, row, str(card), step * i, inverse=i == local.cursor.at)
+def _hand_row(fb, row, hand, local, lock=False):
+    """The cards side by side, the cursor's lit. Ten cards fit at 12 pixels
+    apart; fewer get 16, a space between each. `lock`: a "Lock" item follows
+    the cards, so a cursor past them lights none."""
+    n = len(hand)
+    at = _at(local, n + (1 if lock else 0))
+    step = 16 if n <= 8 else 12
+    x0 = (128 - step * (n - 1) - 8) // 2 if step == 12 else 2
+    for i in range(n):
+        x = x0 + step * i
+        if i == at:
+            fb.fill_rect(x - 2, row * 8, 12, 8, 1)
+        fb.text(str(hand[i]), x, row * 8, 0 if i == at else 1)
         if i in local.picks:
-            fb.hline(8 * step * i, row * 8 + 7, 8, 1)  # picked: underlined
+            fb.hline(x, row * 8 + 7, 8, 0 if i == at else 1)  # picked: underlined
+
+
+def _at(local, n):
+    """The cursor over n items, where press() will find it: a hand that
+    shrank under it (the rightmost card played) leaves it on the last."""
+    local.cursor.resize(n)
+    return local.cursor.at
 
 
 def draw_screen(fb, v, local):
@@ -46,7 +62,8 @@ def draw_screen(fb, v, local):
     if you is None:
         draw.text(fb, 3, "Start " + draw.seat_name(v["start"]))
         return
-    draw.text(fb, 6, "Shield " + loot(v["shield"]))
+    shield = loot(v["shield"])
+    draw.text(fb, 6, "Shield " + shield if len(shield) < 10 else shield)
     phase = v["phase"]
     if phase == "gems":
         _draw_gems(fb, v, local)
@@ -67,7 +84,7 @@ def draw_screen(fb, v, local):
     else:
         r = v["cards_per_round"]
         draw.text(fb, 3, "Choose a card" if r == 1 else "Choose %d cards" % r)
-        _hand_row(fb, 4, v["hand"], local)
+        _hand_row(fb, 4, v["hand"], local, r > 1)
         if r > 1:
             n = len(local.picks)
             draw.text(fb, 5, "Lock %d/%d" % (n, r), inverse=local.cursor.at == len(v["hand"]))
@@ -83,7 +100,7 @@ def _draw_gems(fb, v, local):
         draw.text(fb, 3, "Drew " + loot(local.confirm[1:]))
         draw.hint(fb, "OK send BACK fix")
         return
-    pickers = _pickers(v, local)
+    pickers = local.gems or _first_picker(v)  # drawing changes nothing
     got = [p.value for p in pickers]
     at = len(got) - 1
     draw.text(fb, 3, "Drew %d gems:" % v["safe_card"])
@@ -92,9 +109,13 @@ def _draw_gems(fb, v, local):
     draw.hint(fb, "%s: up/down OK" % GEM[at])
 
 
+def _first_picker(v):
+    return [Picker("R", 0, min(v["bag"][0], v["safe_card"]))]
+
+
 def _pickers(v, local):
     if local.gems is None:
-        local.gems = [Picker("R", 0, min(v["bag"][0], v["safe_card"]))]
+        local.gems = _first_picker(v)
     return local.gems
 
 
@@ -185,4 +206,4 @@ def sound(ev):
 def draw_table(fb, v):
     draw_screen(fb, v, None)
     for i, c in enumerate(v["table"][-3:]):
-        draw.text(fb, 3 + i, "%s %d %s" % (draw.seat_name(c[0]), c[1], loot(c[2])))
+        draw.text(fb, 4 + i, "%s %d %s" % (draw.seat_name(c[0]), c[1], loot(c[2])))

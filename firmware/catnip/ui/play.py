@@ -4,12 +4,13 @@
 # announced on every station one at a time (OK on any station moves on).
 # A long BACK opens the station's menu: back, high scores, end the game.
 from catnip.keys import BACK, LONG, OK, PRESS, ticks_diff
+from catnip.rules.about import about
 from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor
 
 BANNER_MS = 2500
 MENU = ("Back to game", "End game")
-STACK_MENU = ("Back to game", "High scores", "End game")
+SCORES_MENU = ("Back to game", "High scores", "End game")  # a game with high scores
 
 
 def screens(name):
@@ -27,7 +28,7 @@ class Play:
         self.ui = screens(name)
         self.local = [self.ui.Local() for _ in range(stations)]
         self.menu = [None] * stations  # a Cursor while a station's menu is open
-        self.menu_items = STACK_MENU if name == "stack" else MENU
+        self.menu_items = SCORES_MENU if about(name)["high_scores"] else MENU
         self.viewing = [None] * stations  # (lines, Cursor): the high scores on a station
         self.ending = [False] * stations  # "End the game for everyone?" is asked
         self.error = [None] * stations  # the last refusal, shown until the next press
@@ -47,8 +48,9 @@ class Play:
     # ---- buttons ----------------------------------------------------------
 
     def key(self, station, button, kind):
-        """A button event: ("act", seat, action), ("end",), ("menu", station,
-        choice) or None. Changes only this station's UI state."""
+        """A button event: ("act", seat, action), ("answer", seat, value) (a
+        game's screens answering a question of the table's, such as the
+        tray's), ("end",) or None. Changes only this station's UI state."""
         if self.banner:
             if kind == PRESS and button == OK:
                 self.next_banner(None)
@@ -74,6 +76,8 @@ class Play:
         action = self.ui.press(self.view(station), self.local[station], button, kind)
         if action is None or seat is None:
             return None
+        if action[0] == "answer":  # a question of the table's own (the tray's), not the rules'
+            return ("answer", seat, action[1])
         return ("act", seat, action)
 
     def _menu_key(self, station, button, kind):
@@ -88,7 +92,7 @@ class Play:
             if choice == "End game":
                 self.ending[station] = True
             if choice == "High scores":
-                from catnip import highscores
+                from catnip.flash import highscores
 
                 rows = highscores.lines()
                 self.viewing[station] = (rows, Cursor(len(rows)))
@@ -149,12 +153,11 @@ class Play:
             draw.clear(fb)
             draw.title(fb, "Menu", "S%d" % (station + 1))
             draw.items(fb, list(self.menu_items), self.menu[station].at, 1, 4)
-            draw.hint(fb, "OK choose BACK no")
+            draw.hint(fb, "OK pick BACK no")
             return
         self.ui.draw_screen(fb, self.view(station), self.local[station])
         if self.error[station]:
-            fb.fill_rect(0, 40, 128, 24, 0)
-            draw.paragraph(fb, self.error[station], 5, 7)
+            draw.overlay(fb, self.error[station], 0)
 
     def draw_table(self, fb):
         v = self.game.public()

@@ -8,11 +8,16 @@ from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor, Picker
 
 
+PINNED = 5  # a hand of up to this many cats stays in view above the offers
+
+
 class Local:
     def __init__(self):
         self.cursor = Cursor()
+        self.on = None  # the key of the item under the cursor (see _key)
         self.doing = None  # the item being answered: ("offer", cat) | ("accept", offer) | ...
         self.sub = None  # its Picker or Cursor
+        self.table = False  # the meow table and everyone's pawprints are shown
         self.declarer = 0  # scorekeeper: who declared,
         self.ticks = []  # and the players ticked as best hands
 
@@ -33,47 +38,85 @@ def _free(v):
     return groups
 
 
+def hand_labels(v):
+    groups = _free(v)
+    return ["%s x%d" % (CATS[cat][0], len(groups[cat])) for cat in sorted(groups)]
+
+
+def _offer_label(o):
+    label = "%s %s #%d" % (draw.seat_name(o["player"]), o["meow"], o["offer"])
+    return label if len(label) < draw.COLS else "%s %s" % (draw.seat_name(o["player"]), o["meow"])
+
+
 def _items(v):
-    """The station's list: (label, what OK does)."""
+    """The station's list: (label, what OK does). The hand comes first, then
+    the declaration, the player's own offers, and the others' offers last,
+    oldest first: an offer coming in never moves a row above it."""
     if v["mode"] == "scorekeeper":
         return [("Record round", ("score",))]
     you = v["you"]
     groups = _free(v)
-    items = []
-    for cat in sorted(groups):
-        items.append(("%s x%d" % (CATS[cat][0], len(groups[cat])), ("offer", cat)))
+    items = [(label, ("offer", cat)) for label, cat in zip(hand_labels(v), sorted(groups))]
+    items.append(("Purrfect!", ("declare",)))
+    for oid, cards in v["offered"]:
+        items.append(("mine %s x%d" % (CATS[cat_of(cards[0])][0], len(cards)), ("withdraw", oid)))
     for o in v["offers"]:
         if o["player"] != you:
-            items.append(("#%d %s %s" % (o["offer"], o["meow"], draw.seat_name(o["player"])),
-                          ("accept", o)))
-    for oid, cards in v["offered"]:
-        items.append(("mine #%d %s" % (oid, meow(v, len(cards))), ("withdraw", oid)))
-    items.append(("Purrfect!", ("declare",)))
+            items.append((_offer_label(o), ("accept", o)))
     return items
+
+
+def _key(what):
+    """What stays the same about an item while the list around it changes."""
+    return (what[0], what[1]["offer"]) if what[0] == "accept" else what
+
+
+def _place(local, items):
+    """Keep the cursor on the item it was on, wherever that item is now; if
+    it is gone, on the row it was on."""
+    local.cursor.resize(len(items))
+    if local.on is not None:
+        for i, (_, what) in enumerate(items):
+            if _key(what) == local.on:
+                local.cursor.at = i
+                break
+    local.on = _key(items[local.cursor.at][1]) if items else None
+
+
+def _paws(v):
+    paws = " ".join(str(p) for p in v["pawprints"])
+    return "Paws " + (paws if len(paws) <= draw.COLS - 5 else paws.replace(" ", ""))
 
 
 def draw_screen(fb, v, local):
     draw.clear(fb)
     you = v.get("you")
-    draw.title(fb, "Purrfect R%d" % v["round"],
-               draw.seat_name(you) if you is not None else "table")
-    draw.text(fb, 6, "Paws " + " ".join(str(p) for p in v["pawprints"]))
+    if you is None or local is None:
+        draw.title(fb, "Round %d" % v["round"], "table")
+    else:
+        draw.title(fb, "R%d paws %d" % (v["round"], v["pawprints"][you]), draw.seat_name(you))
     if v["winner"] is not None:
         draw.text(fb, 2, "%s wins!" % draw.seat_name(v["winner"]))
+        draw.text(fb, 6, _paws(v))
         return
-    if you is None or local is None:
+    if you is None or local is None or local.table:
         for k in range(1, 5):
-            draw.text(fb, k, "%d %s" % (k, meow(v, k)))
-        if v["mode"] != "scorekeeper":
+            draw.text(fb, k, "%d %s %s" % (k, "card" if k == 1 else "cards", meow(v, k)))
+        if v["mode"] != "scorekeeper" and (you is None or local is None):
             draw.text(fb, 5, "%d offers open" % len(v["offers"]))
+        draw.text(fb, 6, _paws(v))
+        if local is not None and you is not None:
+            draw.hint(fb, "any key: back")
         return
     if local.doing is not None:
         _draw_doing(fb, v, local)
         return
     items = _items(v)
-    local.cursor.resize(len(items))
-    draw.items(fb, [label for label, _ in items], local.cursor.at, 1, 5)
-    draw.hint(fb, "OK choose")
+    _place(local, items)
+    groups = len(_free(v)) if v["mode"] != "scorekeeper" else 0
+    draw.items(fb, [label for label, _ in items], local.cursor.at, 1, 6,
+               groups if groups <= PINNED else 0)
+    draw.hint(fb, "OK do BACK meows")
 
 
 def _draw_doing(fb, v, local):
@@ -85,19 +128,27 @@ def _draw_doing(fb, v, local):
         local.sub.draw(fb, 2)
         draw.text(fb, 5, "say: " + meow(v, k), inverse=True)
     elif kind == "accept":
-        draw.text(fb, 1, "Answer #%d %s" % (what[1]["offer"], what[1]["meow"]))
+        draw.text(fb, 1, "%s's %s" % (draw.seat_name(what[1]["player"]), what[1]["meow"]))
         labels = [CATS[c][0] for c in _answers(v, what[1])]
         if labels:
             draw.items(fb, labels, local.sub.at, 2, 4)
         else:
             draw.paragraph(fb, "No cat of yours has that many free cards", 2, 5)
     elif kind == "withdraw":
-        draw.paragraph(fb, "Take back offer #%d?" % what[1], 1, 4)
+        draw.paragraph(fb, "Take back your offer of %s?" % _mine(v, what[1]), 1, 4)
     elif kind == "declare":
         draw.paragraph(fb, "Declare a purrfect hand of nine?", 1, 4)
     elif kind == "score":
         _draw_score(fb, v, local)
     draw.hint(fb, "OK yes BACK no")
+
+
+def _mine(v, oid):
+    """One of the player's own open offers in words: "Ash x2 (miau)"."""
+    for o, cards in v["offered"]:
+        if o == oid:
+            return "%s x%d (%s)" % (CATS[cat_of(cards[0])][0], len(cards), meow(v, len(cards)))
+    return "#%d" % oid
 
 
 def _size(v, offer):
@@ -122,7 +173,7 @@ def _draw_score(fb, v, local):
         p = local.sub.value if local.sub else 0
         draw.text(fb, 2, draw.seat_name(p), 6, inverse=True)
     else:
-        draw.text(fb, 1, "Best among others")
+        draw.text(fb, 1, "Best of others:")
         labels = [("[x] " if p in local.ticks else "[ ] ") + draw.seat_name(p)
                   for p in range(n) if p != local.declarer]
         labels.append("Done")
@@ -133,11 +184,18 @@ def press(v, local, button, kind):
     you = v.get("you")
     if you is None or v["winner"] is not None or kind not in (PRESS, REPEAT):
         return None
+    if local.table:
+        local.table = False  # any key puts the meow table away
+        return None
     if local.doing is not None:
         return _press_doing(v, local, button)
     items = _items(v)
-    local.cursor.resize(len(items))
-    if local.cursor.press(button) != DONE:
+    _place(local, items)
+    result = local.cursor.press(button)
+    local.on = _key(items[local.cursor.at][1]) if items else None
+    if result == CANCEL:
+        local.table = True
+    if result != DONE:
         return None
     what = items[local.cursor.at][1]
     local.doing = what
@@ -152,8 +210,9 @@ def press(v, local, button, kind):
 
 
 def _done(local):
+    """Back to the list, the cursor where it was (on the same item, if it is
+    still there)."""
     local.doing = local.sub = None
-    local.cursor.at = 0
 
 
 def _press_doing(v, local, button):

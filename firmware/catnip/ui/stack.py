@@ -17,7 +17,7 @@ class Local:
         self.cursor = Cursor()
         self.asking = None  # [Picker, ...] while entering a report
         self.report = None  # "place" or "collapse": what the pickers build
-        self.proposal = None  # the tray's, for the active station (see catnip.weigh)
+        self.proposal = None  # the tray's, for the active station (see catnip.table.weigh)
 
 
 def limits(v):
@@ -37,21 +37,34 @@ def _choices(v):
     return [c for c in counts if counts[c]]
 
 
-def _scores(v):
+SCORE_ROW = 5  # the scores take rows 5 and 6, three players a row
+SCORE_STEP = 36  # pixels a player's score takes: the seat lit, then the points
+
+
+def _scores(fb, v):
+    """Every player's score, each behind its seat number in a lit box, three
+    to a row, clear of the tray's gauge at the right."""
     if v["mode"] == "clowder":
-        return "Team %d" % v["team"]
-    return " ".join("%s:%d" % (draw.seat_name(i), s) for i, s in enumerate(v["scores"]))
+        draw.text(fb, SCORE_ROW + 1, "Team %d" % v["team"])
+        return
+    scores = v["scores"]
+    row = SCORE_ROW + (1 if len(scores) <= 3 else 0)
+    for i, s in enumerate(scores):
+        x, y = SCORE_STEP * (i % 3), (row + i // 3) * 8
+        fb.fill_rect(x, y, 8, 8, 1)
+        fb.text(str(i + 1), x, y, 0)
+        fb.text(str(s), x + 9, y, 1)
 
 
 def tray_label(p):
-    """The tray's proposal as a menu row of at most 16 characters: what it
-    saw and how sure it is, or a question."""
+    """The tray's proposal as a menu row of at most 16 characters, always
+    starting "Tray": what it saw and how sure it is, or a question."""
     if p["kind"] == "place":
         return "Tray +1 cat %d%%" % p["conf"]
     if not p["conf"]:
         return "Tray: %d+ fell?" % p["value"] if p["value"] else "Tray: fell?"
     label = "Tray %d fell %d%%" % (p["value"], p["conf"])
-    return label if len(label) <= 16 else label[5:]
+    return label if len(label) <= 16 else "Tray -%d %d%%" % (p["value"], p["conf"])
 
 
 def _menu(v, local):
@@ -71,25 +84,26 @@ def draw_screen(fb, v, local):
     you = v.get("you")
     draw.title(fb, "Stack " + (draw.seat_name(you) if you is not None else "table"),
                "T%d" % v["tower"])
-    draw.text(fb, 6, _scores(v))
+    _scores(fb, v)
     if v["ended"] is not None:
-        draw.paragraph(fb, "Over: " + v["ended"], 1, 5)
+        draw.paragraph(fb, "Over: " + v["ended"], 1, 4)
         return
     tray = v.get("tray")
     if tray is not None and tray.get("lean") is not None:
-        draw.gauge(fb, 3, tray["lean"])
+        draw.gauge(fb, SCORE_ROW, tray["lean"], 16)
     if you is None or v["turn"] != you:
-        draw.text(fb, 1, "%s's turn" % draw.seat_name(v["turn"]))
-        if v["hand"]:
-            draw.text(fb, 2, "places " + v["hand"])
-        draw.text(fb, 3, "Bag %d" % v["bag_left"])
-        if tray is not None and tray.get("fault"):
-            draw.text(fb, 4, "tray: " + tray["fault"])
+        who = draw.seat_name(v["turn"])
+        draw.text(fb, 1, "%s places %s" % (who, v["hand"]) if v["hand"] else who + "'s turn")
+        if tray is not None and tray.get("fault"):  # the tray's trouble before the bag
+            fault = "The tray: " + tray["fault"]
+            draw.paragraph(fb, fault if len(draw.wrap(fault)) <= 3 else tray["fault"], 2, 4)
+        else:
+            draw.text(fb, 2, "Bag %d" % v["bag_left"])
         return
     step = v["step"]
     if local.asking:
         local.asking[-1].draw(fb, 1)
-        draw.hint(fb, "OK next BACK back")
+        draw.hint(fb, "OK on  BACK back")
     elif local.proposal is not None and local.proposal["kind"] == "cats":
         draw.paragraph(fb, "Tray unsure: how many cats are on it?", 1, 3)
         draw.hint(fb, "OK answer")
@@ -105,7 +119,7 @@ def draw_screen(fb, v, local):
         verb = {"drew": "Cat drawn?", "take": "Take from table", "base": "Cat in base?",
                 "out": "Cat set out?"}[step]
         draw.text(fb, 1, verb)
-        draw.items(fb, _choices(v), local.cursor.at, 2, 4)
+        draw.items(fb, _choices(v), local.cursor.at, 2, 3)
         draw.hint(fb, "OK choose")
 
 
@@ -188,7 +202,7 @@ def _report(v, local, values):
     report, local.asking, local.report = local.report, None, None
     local.cursor.at = 0
     if report == "cats":
-        return ("cats", values[0])  # an answer for the tray, not a game action
+        return ("answer", values[0])  # the tray's question answered: no game action
     second = values[1] if len(values) > 1 else 0
     return (report, values[0], second)
 
@@ -213,3 +227,11 @@ def sound(ev):
 
 def draw_table(fb, v):
     draw_screen(fb, v, Local())
+
+
+def side(app):
+    """The game's extras at the table (the App's one hook for a game): the
+    tray and the Clowder's high scores, catnip.table.stack_side."""
+    from catnip.table.stack_side import StackSide
+
+    return StackSide(app)

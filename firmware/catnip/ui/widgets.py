@@ -1,6 +1,6 @@
 # The two controls every screen is built from: a list cursor and a number
 # picker. Each takes a button and says what happened; drawing is the
-# screen's. UP/DOWN repeat while held (catnip.hardware), so long lists and
+# screen's. UP/DOWN repeat while held (catnip.parts.hardware), so long lists and
 # big numbers need no extra buttons.
 from catnip.keys import BACK, DOWN, OK, UP
 

@@ -18,8 +18,13 @@ import json
 from collections import deque
 from collections.abc import Callable
 
-from catnip.rules.stack_setup import MAX_CLOWDER as MOST_SEATS  # every other game seats fewer
-from catnip_host.monitor import FEED, TITLES, Mirror
+from catnip.rules import NAMES, TITLES
+from catnip.rules.about import about
+from catnip_host.monitor import FEED, Mirror
+
+
+# The most seats any game takes (the Clowder's 8), by the games' descriptions.
+MOST_SEATS = max(most for name in NAMES for _, _, most, _, _ in about(name)["players"])
 
 
 class LiveMirror(Mirror):

@@ -16,7 +16,7 @@
 # ends (App.calibrate): the Pico's heap is the games'.
 import sys
 
-from catnip import flashfile
+from catnip.flash import flashfile
 from catnip.tray import TrayError
 from catnip.tray.calibrator import Calibrator
 from catnip.tray.calibration import CORNERS, capture_length
@@ -88,7 +88,7 @@ def begin(app, station, loaded):
 
 
 def listen(weigh, session):
-    """The tray's readings to `session` (catnip.weigh), or back to the
+    """The tray's readings to `session` (catnip.table.weigh), or back to the
     game (None); an uncalibrated tray's cells sleep when nobody listens."""
     weigh.taker = session
     if session is not None:
@@ -114,7 +114,7 @@ def unload(loaded):
 class Session:
     """One calibration. `station`: where it is driven from (None: the
     laptop). Steps come through step(); readings through counts() and
-    fault() (catnip.weigh). When a capture ends, `answer(step, why, fields)`
+    fault() (catnip.table.weigh). When a capture ends, `answer(step, why, fields)`
     tells the screen, and reply(why, fields) the laptop if it asked."""
 
     def __init__(self, app, station, loaded):

@@ -21,12 +21,12 @@
 # a person did and for a fault, at most once per TELL_MS of readings for a
 # proposal or lean the tray saw, so that a shaking tray cannot flood the line.
 #
-# Between games a calibration (catnip.calibrate, which powers the cells and
+# Between games a calibration (catnip.table.calibrate, which powers the cells and
 # sets `wanted`) may take the readings instead: `taker`. A tray with no
 # calibration is read only while one runs; otherwise its HX711s sleep.
 import asyncio
 
-from catnip import flashfile
+from catnip.flash import flashfile
 
 _REPORTS = {"added": "place", "fell": "collapse", "cats": "cats"}
 BASE_CATS = 4  # wedged into the base at setup (the rulebook's four)
@@ -102,7 +102,7 @@ class Weigh:
         learned = self.tray.calibration().to_dict()
         if learned == self.cal:
             return
-        from catnip import flashfile
+        from catnip.flash import flashfile
 
         try:
             flashfile.save(self.path, learned)

@@ -1,4 +1,4 @@
-# Reading the journal back (catnip.journal): the check at start-up that
+# Reading the journal back (catnip.flash.journal): the check at start-up that
 # finishes or undoes what a power cut left half done, and the records of a
 # game for a resume or a laptop. Only the journal imports this, when it
 # needs it, and the app drops it during a game: recording needs none of it,
@@ -7,7 +7,7 @@ import json
 import os
 from binascii import crc32
 
-from catnip.journal_files import (CHUNK, FRAME_MAX, GONE, KINDS, LOG, LOST, NEW, RECORD_MAX,
+from catnip.flash.journal_files import (CHUNK, FRAME_MAX, GONE, KINDS, LOG, LOST, NEW, RECORD_MAX,
                                   STATUSES, Game, JournalError, is_folder, read_at, remove_tree,
                                   size, why)
 

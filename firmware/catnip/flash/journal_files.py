@@ -1,4 +1,4 @@
-# The journal's files on flash (catnip.journal writes them, catnip.journal_scan
+# The journal's files on flash (catnip.flash.journal writes them, catnip.flash.journal_scan
 # reads them back): their names, the record kinds, what the journal knows of an
 # unfinished game, and the few file operations both use. Imports nothing of
 # catnip, so neither of the two imports the other for them.

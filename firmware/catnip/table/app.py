@@ -4,7 +4,7 @@
 #
 # Scenes. The table is in one scene at a time: Setup (choose a game), Play
 # (a game on the stations), End (standings) or, between games, the tray's
-# calibration (catnip.calibrate, loaded only for it). A scene answers key() with
+# calibration (catnip.table.calibrate, loaded only for it). A scene answers key() with
 # what the table should do and draws each station; the App carries it out:
 # act, journal, announce, switch scenes. Screens are drawn only from what a
 # station may see (catnip.ui).
@@ -19,11 +19,12 @@
 import asyncio
 import gc
 
-from catnip import flashfile, forget, rules
+from catnip import forget, rules
+from catnip.flash import flashfile
 from catnip.keys import LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, TABLE, TRAY, ticks_diff
 from catnip.rules import TITLES
 from catnip.rules.engine import RuleError
-from catnip.sound import Sound
+from catnip.parts.sound import Sound
 from catnip.ui import draw
 
 POLL_MS = 10
@@ -34,13 +35,13 @@ SETUP_FILE = "setup.json"
 # What a scene's key() may answer (or None): the first item of its tuple.
 # ("act", seat, action), ("start", game, config, seats), ("resume",),
 # ("calibrate",), ("end",) the game in play, ("rematch",), ("setup",).
-COMMANDS = ("act", "start", "resume", "calibrate", "end", "rematch", "setup")
+COMMANDS = ("act", "answer", "start", "resume", "calibrate", "end", "rematch", "setup")
 
 
 class App:
-    """The table on `hw` (catnip.hardware.Hardware for every station of the
-    board) with `journal` (catnip.journal.Journal). `line` (catnip.line.Line)
-    is optional; `weigh` (catnip.weigh.Weigh) too, for a board with a tray.
+    """The table on `hw` (catnip.parts.hardware.Hardware for every station of the
+    board) with `journal` (catnip.flash.journal.Journal). `line` (catnip.link.line.Line)
+    is optional; `weigh` (catnip.table.weigh.Weigh) too, for a board with a tray.
     `clock` gives ticks_ms() and sleep_ms(ms) (a coroutine): the Pico's by
     default, the simulated table's in tests. `seeds()` gives each new game's
     seed (default: 128 random bits), so a test can play the same game twice."""
@@ -50,6 +51,7 @@ class App:
         self.journal = journal
         self.line = line
         self.weigh = weigh
+        self.side = None  # the extras at the table of the game in play (its screens name them)
         self.clock = clock or _PicoClock()
         self.seeds = seeds
         self.stations = len(hw.screens)
@@ -67,10 +69,11 @@ class App:
         self.remote = None
         self.scene = None
         self._canvas = None  # what the canvas holds when every station shows it alike
-        self.calibration = None  # a catnip.calibrate.Session while the tray is calibrated
+        self.calibration = None  # a catnip.table.calibrate.Session while the tray is calibrated
         self.collect = False  # a press or a move: collect the heap once its screens are out
         self.ended = False  # the game in play is over and its end journaled (_ending)
         self.wall = None  # (Unix seconds, ticks) the table's clock counts from; None: unknown
+        self.names = flashfile.names(self.stations)  # the players' by station, from the laptop
         self._read_rtc()
         if line is not None:
             line.on_command = self.command
@@ -89,10 +92,11 @@ class App:
         resume = self.journal.resumable()
         self.game = None
         self._enter("setup")
+        draw.named(None)
         from catnip.ui.setup import Setup
 
         self.scene = Setup(self.stations, self.online, flashfile.load(SETUP_FILE), resume,
-                           tray=self.weigh is not None)
+                           tray=self.weigh is not None, names=lambda: self.names)
         if self.weigh is not None:
             self.weigh.stop()
         self.all_dirty()
@@ -110,8 +114,12 @@ class App:
         if self.name is not None and self.name != name:
             self.game = None
             unload("catnip.rules." + self.name)  # stack_setup with stack
-            if self.name == "stack":
-                unload("catnip.tray")
+            if self.side is not None:
+                self.side.stop()  # the tray's code with Stack O' Cats
+                self.side = None
+        for other in rules.NAMES:  # the setup screen read every game's description
+            if other != name:
+                forget("catnip.rules.%s_about" % other)
         _tidy()  # the game's code is about to load: give it the heap in one piece
 
     def _loading(self, what):
@@ -137,12 +145,16 @@ class App:
         header = game.journal()  # seed and salt included: the journal keeps the secrets
         del header["log"], header["finished"]
         header["seats"] = seats
+        names = [self.names[k] if k < len(self.names) else "" for k in seats]
+        if any(names):
+            header["names"] = names  # public: the records take them
         known = list(self.journal.lost)
         self.gid = self._journal(self.journal.begin, header)
         self._clock_note("began")
         self._lost([g for g in self.journal.lost if g not in known])  # rotated out to make room
-        self._play(name, game, seats)
-        self.send("begin", gid=self.gid, header=game.header(), seats=seats, moves=0)
+        self._play(name, game, seats, header.get("names"))
+        self.send("begin", gid=self.gid, header=game.header(), seats=seats, moves=0,
+                  names=header.get("names"))
         self.send("snap")
 
     def resume(self):
@@ -166,26 +178,29 @@ class App:
             self._setup()
             return
         self.gid = gid
-        self._play(header["game"], game, seats)
-        self.send("begin", gid=gid, header=game.header(), seats=seats, moves=len(game.log))
+        self._play(header["game"], game, seats, header.get("names"))
+        self.send("begin", gid=gid, header=game.header(), seats=seats, moves=len(game.log),
+                  names=header.get("names"))
         self.send("snap")
         self.say("Resumed %s, %d moves in" % (TITLES[header["game"]], len(game.log)))
         if game.result() is not None:
             self._over()
 
-    def _play(self, name, game, seats):
+    def _play(self, name, game, seats, names=None):
         self.name, self.game, self.seats = name, game, seats
         self.ended = False
-        forget("catnip.journal_scan")  # recording the game needs none of it
+        draw.named(names)
+        forget("catnip.flash.journal_scan")  # recording the game needs none of it
         self._enter("play")
         from catnip.ui.play import Play
 
         self.scene = Play(name, game, seats, self.stations)
-        if self.weigh is not None:
-            if name == "stack":
-                self.weigh.begin(self.scene, self.all_dirty, self.send)
-            else:
-                self.weigh.stop()
+        hook = getattr(self.scene.ui, "side", None)  # the game's extras at the table
+        self.side = None if hook is None else hook(self)
+        if self.side is not None:
+            self.side.begin(self.scene)
+        elif self.weigh is not None:
+            self.weigh.stop()
         self.all_dirty()
 
     def _ending(self):
@@ -199,11 +214,8 @@ class App:
         self._clock_note("ended")
         self._record(self.journal.finish, result)
         self.send("end", gid=self.gid, result=result)
-        if self.name == "stack":
-            if self.game.config["mode"] == "clowder":
-                self._clowder_score(result)
-            if self.weigh is not None:
-                self.weigh.finished()
+        if self.side is not None:
+            self.side.ended(result)
         import catnip.ui.end  # noqa: F401
 
     def _over(self):
@@ -211,17 +223,14 @@ class App:
         self._enter("end")
         from catnip.ui.end import End, standings
 
-        self.scene = End(TITLES[self.name], standings(self.name, self.game.result()), self.seats)
+        self.scene = End(TITLES[self.name], standings(self.game.result()), self.seats)
         self.sound.play("end", self.now)
         self.all_dirty()
 
-    def _clowder_score(self, result):
-        from catnip import highscores
-
-        saved = flashfile.load(SETUP_FILE, {}).get("options", {}).get("stack", {})
-        rank = highscores.add([saved.get("clowder", "Clowder")], result["team"])
-        if rank is not None:
-            self.say("Clowder high score: rank %d" % rank)
+    def chosen(self):
+        """The settings last chosen on the setup screen for the game in play
+        (the table's own among them: the Clowder's name)."""
+        return flashfile.load(SETUP_FILE, {}).get("options", {}).get(self.name, {})
 
     # ---- events -------------------------------------------------------------
 
@@ -275,6 +284,8 @@ class App:
         word = out[0]
         if word == "act":
             self.act(out[1], out[2])
+        elif word == "answer":
+            self.answer(out[1], out[2])
         elif word == "end":
             self.end_game("%s ended from station %d" % (TITLES[self.name], station + 1))
         elif word == "calibrate":
@@ -311,13 +322,19 @@ class App:
 
         loaded = list(sys.modules)
         _tidy()
-        from catnip.calibrate import begin
+        from catnip.table.calibrate import begin
 
         session = begin(self, station, loaded)
         self.calibration = session
         self.game = None  # a finished game's standings make way
         self.scene = session.screen
         return session
+
+    def rename(self, names):
+        """The players' names by station (checked and kept on flash by the
+        caller): the setup shows them, and the next game journals them."""
+        self.names = names
+        self.all_dirty()
 
     def calibrated(self):
         """The calibration ended (saved or stopped): back to setup."""
@@ -327,9 +344,6 @@ class App:
     def act(self, seat, action):
         """Carry out a player's action: refused, it changes nothing and the
         station says why; accepted, it is journaled before anything shows it."""
-        if action[0] == "cats":
-            self._tray_answer(seat, action)
-            return
         try:
             events = self.game.act(seat, action)
         except RuleError as e:
@@ -338,8 +352,8 @@ class App:
             self.dirty[self.seats[seat]] = True
             return
         self._record(self.journal.action, seat, action)
-        if self.weigh is not None and self.name == "stack":
-            record = self.weigh.acted(seat, action)
+        if self.side is not None:
+            record = self.side.acted(seat, action)
             if record is not None:
                 self._record(self.journal.note, record)
         self.collect = True
@@ -352,8 +366,11 @@ class App:
         self.scene.announce(events, self.now)
         self.all_dirty()  # a last move's standings follow its announcements (tick)
 
-    def _tray_answer(self, seat, action):
-        record = self.weigh.answer(action[1]) if self.weigh is not None else None
+    def answer(self, seat, value):
+        """A person answered a question of the table's own (the tray's, in
+        Stack O' Cats): no game action; the game's side journals it as a
+        note, as the tray's records are."""
+        record = self.side.answer(seat, value) if self.side is not None else None
         if record is not None:
             self._record(self.journal.note, record)
         self.all_dirty()
@@ -403,7 +420,7 @@ class App:
             self._journal(write, *args)
 
     def _journal(self, write, *args):
-        from catnip.journal import JournalError
+        from catnip.flash.journal import JournalError
 
         try:
             return write(*args)
@@ -448,9 +465,9 @@ class App:
         self.line.send(kind, **fields)
 
     def command(self, word, fields):
-        """A command from the laptop (catnip.line; catnip.remote carries it out)."""
+        """A command from the laptop (catnip.link.line; catnip.link.remote carries it out)."""
         if self.remote is None:
-            from catnip.remote import Remote
+            from catnip.link.remote import Remote
 
             self.remote = Remote(self)
         self.remote.command(word, fields)
@@ -555,7 +572,7 @@ class App:
         self._idle()
 
     def serve(self):
-        """Run the table until the laptop stops it (catnip.remote); the REPL
+        """Run the table until the laptop stops it (catnip.link.remote); the REPL
         follows. Ctrl-C on the line is data meanwhile, not an interrupt."""
         import micropython
 

@@ -30,7 +30,7 @@ def add(names, score, path=FILE):
 
 
 def save(table, path=FILE):
-    from catnip import flashfile
+    from catnip.flash import flashfile
 
     flashfile.save(path, table.to_json())
 

@@ -42,7 +42,7 @@ import json
 import os
 from binascii import crc32
 
-from catnip.journal_files import (CHUNK, FRAME_MAX, GONE, KINDS, LOG, LOST, NEW,  # noqa: F401
+from catnip.flash.journal_files import (CHUNK, FRAME_MAX, GONE, KINDS, LOG, LOST, NEW,  # noqa: F401
                                   RECORD_MAX, STATUSES, Game, JournalError, is_folder, read_at,
                                   remove_tree, size, why)
 from catnip.rules.log import put_number, put_varint, put_word  # the log's own encoding
@@ -69,7 +69,7 @@ class Journal:
             self.problems.append("the journal folder %s cannot be used (%s): no game will be "
                                  "saved; check the flash" % (self.root, why(e)))
             return
-        from catnip import journal_scan as scan
+        from catnip.flash import journal_scan as scan
 
         for name in sorted(os.listdir(self.root)):
             try:
@@ -97,7 +97,7 @@ class Journal:
             gid = max(gid, known + 1)
         for known in self.lost:
             gid = max(gid, known[0] + 1)
-        from catnip.journal_scan import rotate
+        from catnip.flash.journal_scan import rotate
 
         rotate(self)
         for other in sorted(self._open):
@@ -184,7 +184,7 @@ class Journal:
         forgotten."""
         for gone in self.lost:
             if gone[0] == gid:
-                from catnip.journal_scan import forget_lost
+                from catnip.flash.journal_scan import forget_lost
 
                 forget_lost(self, gid)
                 return
@@ -212,7 +212,7 @@ class Journal:
         if gid in self._open:
             return self._open[gid].header
         self._known(gid)
-        from catnip import journal_scan as scan
+        from catnip.flash import journal_scan as scan
 
         try:
             return scan.read_header(self, gid)
@@ -224,7 +224,7 @@ class Journal:
         (no file stays open between entries): ("action", player, action),
         ("note", dict) or ("end", result)."""
         self._known(gid)
-        from catnip import journal_scan as scan
+        from catnip.flash import journal_scan as scan
 
         try:
             for entry in scan.walk(self, gid, scan.Decoder()):
@@ -298,7 +298,7 @@ class Journal:
     def _seal(self, game):
         # Move the full tail onto the end of the log. The next tail, named by
         # where it starts, is made first, so a game always has one, and a cut
-        # in between is recognised (catnip.journal_scan.settle).
+        # in between is recognised (catnip.flash.journal_scan.settle).
         tail = self._file(game.gid, str(game.sealed))
         data = read_at(tail, 0, game.fill)
         end = game.sealed + game.fill

@@ -6,7 +6,7 @@
 # One event stream. The button poller's queue carries everything: button
 # events, and OFFLINE/ONLINE reports from each station's two parts (the
 # buttons report as part 0, the screen as part SCREEN). next()/get() fold
-# the parts into one station (catnip.health): it is online while both
+# the parts into one station (catnip.parts.health): it is online while both
 # answer, so the application sees one OFFLINE when either part goes and one
 # ONLINE when both are back, and no button event from a station that is
 # not online. The table display (TABLE) and the tray (TRAY) report
@@ -25,11 +25,11 @@ except ImportError:  # CPython
 
 from catnip.layout import BUTTONS, BoardError
 from catnip.drivers.buttons import Buttons, ExpanderSource, GpioSource
-from catnip.health import StationEvents
+from catnip.parts.health import StationEvents
 # Button numbers and the table's and the tray's station numbers, as events carry them.
 from catnip.keys import BACK, DOWN, OK, OFFLINE, ONLINE, TABLE, TRAY, UP  # noqa: F401
 from catnip.drivers.ssd1306 import Canvas
-from catnip.screen import SCREEN, Screen
+from catnip.parts.screen import SCREEN, Screen
 REPEATING = ("up", "down")  # held, they repeat (list navigation); ok and back give LONG
 
 BUZZER_HZ = const(2000)

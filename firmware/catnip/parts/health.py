@@ -1,7 +1,7 @@
 # Station health, and the event stream the application sees.
 #
 # A station has parts that fail on their own: its buttons (the button
-# poller reports them as part 0) and its screen (part catnip.screen.SCREEN).
+# poller reports them as part 0) and its screen (part catnip.parts.screen.SCREEN).
 # Unplugging a station's cable silences both, but each notices at its own
 # time; a bare panel or a cut button wire silences one. The application
 # wants neither two reports nor half a one: a station is online while every

@@ -1,5 +1,5 @@
-# The table's small files on flash (the setup remembered, the tray's
-# calibration, the Clowder high scores) as JSON, each written all or nothing:
+# The table's small files on flash (the setup remembered, the players' names
+# the laptop sent, the tray's calibration, the Clowder high scores) as JSON, each written all or nothing:
 # beside the old file, read back, then renamed over it, so a power cut leaves
 # the old file or the new, never half of one.
 import json
@@ -7,6 +7,7 @@ import os
 
 _open = open  # tests cut the power through it
 MAX_BYTES = 16384  # no file of the table's is near it; a bigger one would not fit the heap
+NAMES_FILE = "names.json"  # the players' names by station, as the laptop sent them
 
 
 def read(path):
@@ -33,6 +34,17 @@ def load(path, default=None):
         return read(path)
     except (OSError, ValueError):
         return default
+
+
+def names(stations):
+    """The names kept on flash, one per station from the first ("": none);
+    [] if there are none, or they are not a list this table can take."""
+    from catnip import wire
+
+    try:
+        return wire.check_names(load(NAMES_FILE, []), stations)
+    except wire.WireError:
+        return []
 
 
 def save(path, data):

@@ -36,7 +36,7 @@ _STATUS = bytearray(1)  # the status byte read by a probe: one for every panel
 
 class Screen(SSD1306):
     """The panel `oled` ({"addr", "height", "flip"}, as in the board config)
-    on `i2c`, which may be one channel of the mux (catnip.hardware.Channel).
+    on `i2c`, which may be one channel of the mux (catnip.parts.hardware.Channel).
     `queue` and `station` say where reports go; without a queue the screen
     keeps its state in `online` only. Draw on a canvas, take(canvas), then
     flush(now); show() is the driver's raw transfer, which raises."""

@@ -1,10 +1,9 @@
 # What the table does for a laptop's commands (catnip.wire.COMMANDS; the
 # line has checked their fields). A command that cannot be carried out is
 # answered with an "err" frame saying why, and changes nothing.
-from catnip.journal import JournalError
+from catnip.flash.journal import JournalError
 from catnip.rules.engine import RuleError
 
-FIRMWARE = "0.1.0"
 PULL_PAGE = 24  # journal entries per "pull" answer: a burst the line can take
 
 
@@ -17,7 +16,7 @@ class Remote:
         getattr(self, "_" + word)(self.app.line, fields)
 
     def _hello(self, line, fields):
-        from catnip.version import build
+        from catnip.version import FIRMWARE, build
 
         app = self.app
         line.send("hello", app="catnip", fw=FIRMWARE, board=app.hw.board.name,
@@ -111,7 +110,7 @@ class Remote:
         line.send("aborted", gid=app.gid)
 
     def _calibrate(self, line, fields):
-        """A tray calibration step (catnip.calibrate, loaded while one runs).
+        """A tray calibration step (catnip.table.calibrate, loaded while one runs).
         A weighing is answered when it ends, a second or two later."""
         app, re = self.app, line.re
 
@@ -130,7 +129,7 @@ class Remote:
                     return
                 app.calibrate(None)
             app.calibration.command(fields["step"], reply)
-        except ValueError as e:  # catnip.calibrate.Refused: in words for the maker
+        except ValueError as e:  # catnip.table.calibrate.Refused: in words for the maker
             line.error(str(e))
 
     def _clock(self, line, fields):
@@ -142,6 +141,25 @@ class Remote:
         RTC().datetime((t[0], t[1], t[2], t[6], t[3], t[4], t[5], 0))
         self.app.set_time(fields["time"])  # games journal their date from now on
         line.send("clock", time=int(time.time()))
+
+    def _names(self, line, fields):
+        """The players' names by station: checked, kept on flash, then the
+        table's. Refused, nothing changes (the old names stay)."""
+        from catnip import wire
+        from catnip.flash import flashfile
+
+        app = self.app
+        try:
+            names = wire.check_names(fields["names"], app.stations)
+            flashfile.save(flashfile.NAMES_FILE, names)
+        except wire.WireError as e:
+            line.error("names: %s; the names stay as they were" % e)
+            return
+        except OSError as e:
+            line.error("names: the flash did not keep them (%s); the names stay as they were" % e)
+            return
+        app.rename(names)
+        line.send("named", names=names)
 
     def _stop(self, line, fields):
         line.send("bye", why="the app stops; the REPL is yours")

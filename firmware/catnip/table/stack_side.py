@@ -1,0 +1,49 @@
+# Stack O' Cats at the table, beside its screens: the tray (catnip.table.weigh)
+# weighs each attempt and hears the answers to its questions, and a
+# Clowder's score joins the device's high scores. The App knows this only as
+# the side of the game in play, named by the game's screens
+# (catnip.ui.stack.side): begin, acted, answer, ended, stop.
+from catnip import forget
+
+
+class StackSide:
+    def __init__(self, app):
+        self.app = app
+        self.weigh = app.weigh  # None on a table without a tray
+
+    def begin(self, scene):
+        """The game starts (or resumes) on `scene` (catnip.ui.play.Play)."""
+        if self.weigh is not None:
+            self.weigh.begin(scene, self.app.all_dirty, self.app.send)
+
+    def acted(self, seat, action):
+        """A player's report was accepted: what the tray made of it, as a
+        record to journal beside it, or None."""
+        return None if self.weigh is None else self.weigh.acted(seat, action)
+
+    def answer(self, seat, value):
+        """A person answered the tray's question (how many cats are on it):
+        the record to journal, or None when nothing was asked."""
+        return None if self.weigh is None else self.weigh.answer(value)
+
+    def ended(self, result):
+        """The game is over: a Clowder's score goes to the high scores; the
+        tray keeps what it learned of the cats."""
+        if result["together"]:
+            from catnip.flash import highscores
+
+            name = self.app.chosen().get("clowder", "Clowder")
+            rank = highscores.add([name], result["scores"][0])
+            if rank is not None:
+                self.app.say("Clowder high score: rank %d" % rank)
+        if self.weigh is not None:
+            self.weigh.finished()
+
+    def stop(self):
+        """Another game follows: the tray's code goes too (heap)."""
+        if self.weigh is not None:
+            self.weigh.stop()
+        import sys
+
+        for name in [m for m in sys.modules if m.startswith("catnip.tray")]:
+            forget(name)

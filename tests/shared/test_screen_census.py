@@ -1,0 +1,393 @@
+# micropython-only: the screens draw into MicroPython's built-in framebuf.
+#
+# The screen census: every screen of every scene (setup, each game in play,
+# the standings, the tray's calibration, the table's own pages), for every
+# game, player count and setting, drawn at the size of every panel a
+# shipped board has, on a canvas that checks the layout (screencheck). A
+# line cut at the edge, a glyph over another or two strings that run
+# together fail it, and so does a player's own hand that needs scrolling
+# where the screen has room to show it whole.
+import json
+import os
+
+import tablebot
+from catnip.keys import BACK, OK, PRESS
+from catnip.rules import RuleError, TITLES
+from catnip.rules import new as new_game
+from catnip.ui import draw
+from catnip.ui.end import End, standings
+from catnip.ui.play import Play
+from catnip.ui.setup import GAMES, OPTIONS, Setup, player_range, shown
+from screencheck import Checked
+from tablepolicy import choose
+
+BOARDS = "firmware/boards"
+SHOWN = 40  # problems listed in a failure
+
+
+def panel_sizes():
+    """(width, height) of every panel on a shipped board."""
+    sizes = []
+    for name in sorted(os.listdir(BOARDS)):
+        if not name.endswith(".json"):
+            continue
+        with open(BOARDS + "/" + name) as f:
+            board = json.load(f)
+        oleds = [s["oled"] for s in board["stations"]]
+        if board.get("table"):
+            oleds.append(board["table"])
+        for oled in oleds:
+            size = (128, oled.get("height", 64))
+            if size not in sizes:
+                sizes.append(size)
+    return sizes
+
+
+class Census:
+    """Screens drawn on checking canvases, one per panel size; problems are
+    kept with the name of the screen they were found on."""
+
+    def __init__(self):
+        self.canvases = [Checked(w, h) for w, h in panel_sizes()]
+        self.found = {}
+        self.count = 0
+        self.screens = 0
+
+    def look(self, name, paint, check=None):
+        """Draw with paint(fb) on every canvas; check(fb) may name more problems."""
+        for fb in self.canvases:
+            fb.begin()
+            paint(fb)
+            problems = fb.take()
+            if check is not None:
+                problems += check(fb)
+            self.screens += 1
+            for p in problems:
+                self.count += 1
+                key = "".join("#" if c in "0123456789" else c for c in p)
+                if key not in self.found:  # each kind once, with where it was first seen
+                    self.found[key] = p + "\n    on " + "%s (%dx%d)  | %s" % (
+                        name, fb.width, fb.height, " | ".join(s for s, _, _ in fb.strings()))
+
+    def verdict(self):
+        if self.count:
+            lines = [self.found[k] for k in sorted(self.found)][:SHOWN]
+            raise AssertionError("%d problems (%d distinct) over %d screens:\n%s" % (
+                self.count, len(self.found), self.screens, "\n".join(lines)))
+
+
+def combos(game):
+    """Every combination of a game's settings that setup can show."""
+    out = [{}]
+    for _, key, values, _ in OPTIONS[game]:
+        grown = []
+        for options in out:
+            if not shown(game, key, options):
+                grown.append(options)
+                continue
+            for value in values:
+                o = dict(options)
+                o[key] = value
+                grown.append(o)
+        out = grown
+    return out
+
+
+# ---- setup ------------------------------------------------------------------------
+
+
+def _setup_screens(census, stations):
+    resume = (7, {"game": "stack"}, 42)
+    for game in GAMES:
+        for options in combos(game):
+            for res in (None, resume):
+                s = Setup(stations, lambda: list(range(stations)), {"game": game,
+                          "options": {game: options}}, res, tray=True)
+                for at in range(len(s.rows)):
+                    s.cursor.at = at
+                    for k in range(stations):
+                        census.look("setup %s %r row %d S%d" % (game, options, at, k + 1),
+                                    lambda fb: s.draw(k, fb))
+            lo, hi = player_range(game, options)
+            for n in (lo - 1, hi + 1):
+                s.seats = list(range(max(0, n)))
+                s.cursor.at = s.rows.index(("go",))
+                s.key(0, OK, PRESS)
+                if s.problem:
+                    census.look("setup %s with %d seats" % (game, n), lambda fb: s.draw(0, fb))
+                s.problem = None
+    s = Setup(stations, lambda: list(range(stations - 1)), tray=True)
+    s.cursor.at = s.rows.index(("seats",))
+    s.key(0, OK, PRESS)
+    for at in range(stations):
+        s.choosing_seats.at = at
+        census.look("setup seats at S%d" % (at + 1), lambda fb: s.draw(0, fb))
+    s.choosing_seats = None
+    s.menu = None
+    from catnip.keys import LONG
+
+    s.key(0, BACK, LONG)
+    for at in range(2):
+        s.menu.at = at
+        census.look("setup menu %d" % at, lambda fb: s.draw(0, fb))
+
+
+def test_every_setup_screen_fits():
+    census = Census()
+    for stations in (4, 8):
+        _setup_screens(census, stations)
+    census.verdict()
+
+
+# ---- games in play -------------------------------------------------------------------
+
+
+def _hand_check(scene, station):
+    """The own hand must show whole where it could."""
+    seat = scene.seat(station)
+
+    def check(fb):
+        if seat is None or scene.menu[station] is not None or scene.banner \
+                or scene.error[station] or scene.viewing[station] is not None \
+                or scene.ending[station]:
+            return []
+        v = scene.view(station)
+        shown_text = " ".join(s for s, _, _ in fb.strings())
+        if scene.name == "purrfect" and v["mode"] == "stations" and v["winner"] is None \
+                and scene.local[station].doing is None:
+            from catnip.ui import purrfect as ui
+
+            groups = ui._free(v)
+            if len(groups) <= ui.PINNED:
+                missing = [g for g in ui.hand_labels(v) if g not in shown_text]
+                if missing:
+                    return ["own hand scrolled away: %s not shown" % ", ".join(missing)]
+        if scene.name == "heist" and v["phase"] == "play" and \
+                not v["seats"][seat]["committed"]:
+            cards = [s for s, _, y in fb.strings() if y == 32]
+            if len(cards) != len(v["hand"]):
+                return ["hand of %d shows as %r" % (len(v["hand"]), cards)]
+        return []
+    return check
+
+
+def _look_all(census, scene, tag, stations):
+    for k in range(stations):
+        census.look("%s S%d" % (tag, k + 1), lambda fb: scene.draw(k, fb),
+                    _hand_check(scene, k))
+    census.look(tag + " table", scene.draw_table)
+
+
+def _stack_extras(census, scene, station, tag):
+    """The tray's proposals and faults, on the station whose turn it is."""
+    local = scene.local[station]
+    saved = local.proposal, dict(scene.extra)
+    proposals = ({"kind": "place", "conf": 83, "value": 1},
+                 {"kind": "place", "conf": 100, "value": 1},
+                 {"kind": "collapse", "value": 1, "conf": 100},
+                 {"kind": "collapse", "value": 12, "conf": 95},
+                 {"kind": "collapse", "value": 3, "conf": 0},
+                 {"kind": "collapse", "value": 0, "conf": 0},
+                 {"kind": "cats", "value": 2, "lo": 0, "hi": 9, "conf": 0})
+    for p in proposals:
+        local.proposal = p
+        census.look("%s tray %r" % (tag, p), lambda fb: scene.draw(station, fb))
+    local.proposal = saved[0]
+    for fault in ("not calibrated", "calibration unreadable: bad cells",
+                  "no readings: check the load cell cable", "sensor stuck"):
+        scene.extra["tray"] = {"fault": fault, "lean": [500, 900, -900]}
+        for k in range(len(scene.local)):
+            census.look("%s fault %r S%d" % (tag, fault, k + 1), lambda fb: scene.draw(k, fb))
+    scene.extra.clear()
+    scene.extra.update(saved[1])
+
+
+def _menus(census, scene, station, tag):
+    """The long-BACK menu, the end question, a refusal, an announcement queue."""
+    from catnip.keys import LONG
+
+    scene.key(station, BACK, LONG)
+    for at in range(len(scene.menu_items)):
+        scene.menu[station].at = at
+        census.look("%s menu %d" % (tag, at), lambda fb: scene.draw(station, fb))
+    scene.menu[station] = None
+    scene.ending[station] = True
+    census.look(tag + " end?", lambda fb: scene.draw(station, fb))
+    scene.ending[station] = False
+    for why in _refusals(scene.name, scene.game.config):
+        scene.error[station] = why
+        census.look(tag + " refusal", lambda fb: scene.draw(station, fb))
+    scene.error[station] = None
+
+
+def _refusals(name, config):
+    """What the rules say to actions a station could send at a wrong moment,
+    at a game's start: every seat's legal actions tried by every other seat
+    (the stations send only actions of the right shape)."""
+    whys = []
+    game = new_game(name, config, "refusals")
+    n = game.players()
+    for seat in range(n):
+        tries = []
+        for other in range(n):
+            if other != seat:
+                tries += game.legal(other)[:3]
+        for action in tries:
+            try:
+                new_game(name, config, "refusals").act(seat, action)
+            except RuleError as e:
+                if str(e) not in whys:
+                    whys.append(str(e))
+    return whys
+
+
+def _play_game(census, name, options, players, stations):
+    seats = list(range(players))
+    config = dict(options, players=players)
+    game = new_game(name, config, "census %s %d" % (name, players))
+    scene = Play(name, game, seats, stations)
+    if name == "stack":
+        scene.extra["tray"] = {"fault": None, "lean": [0, 200, 100]}
+    tag = "%s %dp %r" % (name, players, options)
+    _look_all(census, scene, tag + " start", stations)
+    _menus(census, scene, 0, tag)
+    acts = 0
+    last = None
+    for presses in range(20000):
+        if game.result() is not None:
+            break
+        seat, action = choose(game, name)
+        station = seats[seat]
+        out = scene.key(station, tablebot.press_for(scene, station, action), PRESS)
+        census.look("%s press %d S%d" % (tag, presses, station + 1),
+                    lambda fb: scene.draw(station, fb), _hand_check(scene, station))
+        if out is None:
+            continue
+        try:
+            events = game.act(out[1], out[2])
+        except RuleError as e:
+            scene.refused(out[1], str(e))
+            continue
+        acts += 1
+        scene.announce(events, 0)
+        while scene.banner:
+            census.look("%s banner %r" % (tag, scene.banner[0]),
+                        lambda fb: scene.draw(0, fb))
+            scene.next_banner(0)
+        phase = game.public().get("step") or game.public().get("phase")
+        if acts % 5 == 0 or phase != last and acts % 2:
+            _look_all(census, scene, "%s act %d" % (tag, acts), stations)
+        if name == "stack" and phase == "place" and acts % 12 == 1:
+            _stack_extras(census, scene, seats[game.public()["turn"]], tag)
+        last = phase
+    else:
+        raise AssertionError("%s did not end" % tag)
+    _look_all(census, scene, tag + " over", stations)
+    return game
+
+
+def _title_census(name):
+    census = Census()
+    ends = []
+    for options in combos(name):
+        lo, hi = player_range(name, options)
+        for players in range(lo, hi + 1):
+            try:
+                game = _play_game(census, name, options, players, max(4, players))
+            except RuleError:
+                continue  # a combination the rules refuse at setup (it says why)
+            ends.append((options, players, game.result()))
+    for options, players, result in ends:
+        end = End(TITLES[name], standings(name, result), list(range(players)))
+        for at in range(len(end.rows)):
+            end.cursor.at = at
+            census.look("%s end %dp row %d" % (name, players, at), lambda fb: end.draw(0, fb))
+    census.verdict()
+
+
+def test_every_meow_heist_screen_fits():
+    _title_census("heist")
+
+
+def test_every_stack_screen_fits():
+    _title_census("stack")
+
+
+def test_every_purrfect_screen_fits():
+    _title_census("purrfect")
+
+
+# ---- the table's own pages -------------------------------------------------------------
+
+
+def test_every_table_page_and_notice_fits():
+    census = Census()
+    for title in TITLES.values():
+        census.look("loading " + title, lambda fb: draw.page(fb, "Starting %s..." % title, 3))
+        census.look("resuming " + title, lambda fb: draw.page(fb, "Resuming %s..." % title, 3))
+    census.look("between games", lambda fb: draw.page(fb, "Choose a game on any station", 2))
+    notices = ["Station 8 is back", "Station 8: not answering: check its cable",
+               "Resumed Stack O' Cats, 120 moves in", "Clowder high score: rank 10",
+               "Journal: the flash is full", "Game 12 (Stack O' Cats, unfinished) was lost",
+               "Tray calibration stopped at station 8"]
+    for what in notices:
+        def paint(fb):
+            fb.fill(0)
+            draw.notice(fb, what)
+        census.look("notice %r" % what, paint)
+    census.verdict()
+
+
+# ---- the tray's calibration ---------------------------------------------------------------
+
+
+class _Tray:
+    def __init__(self, cells):
+        self.hw = type("hw", (), {})()
+        self.hw.board = type("board", (), {})()
+        self.hw.board.tray = {"rate": 80, "cells": list(range(cells))}
+        self.weigh = type("weigh", (), {})()
+        self.weigh.path = "/nonexistent/calibration.json"
+
+
+def test_every_calibration_screen_fits():
+    from catnip.table.calibrate import Session
+    from catnip.ui.calibrate import Screen, figures_text
+
+    census = Census()
+    for cells in (1, 4):
+        for station in (None, 7):
+            session = Session(_Tray(cells), station, None)
+            screen = Screen(session)
+            states = [(False, 0, 0, None), (True, 0, 0, None), (True, 1, 0, None),
+                      (True, 3, 0, None), (True, 9, 0, None), (True, 5, 2, None),
+                      (True, 5, 4, None), (True, 2, 0, "cat")]
+            for weighed, cats, corners, measuring in states:
+                if corners and cells == 1:
+                    continue
+                session.weighed, session.cats = weighed, cats
+                session.corners, session.measuring = corners, measuring
+                for at in range(max(1, len(screen.choices()))):
+                    screen.cursor.at = at
+                    census.look("calibrate %d cells S%s %r row %d" % (
+                        cells, station, (weighed, cats, corners, measuring), at),
+                        lambda fb: screen.draw(0, fb))
+    pages = [("cat", {"cats": 1, "added": 4301, "per_cat": 4301, "sd_pm": 0, "noise_pm": 12}),
+             ("cat", {"cats": 9, "added": 43012, "per_cat": 4301, "sd_pm": 123,
+                      "noise_pm": 1234}),
+             ("cat", {"cats": 2, "added": 12, "problem": "That is not one cat more."}),
+             ("empty", {"say": "Put one cat on the base. Let go."}),
+             ("corner", {"corners": 2, "say": "Move the cat above the right-back cell."}),
+             ("corner", {"corners": 4, "gain_pm": [1012, 998, 1003, 987]})]
+    session = Session(_Tray(4), 0, None)
+    screen = Screen(session)
+    from catnip.ui.calibrate import _title
+
+    for step, fields in pages:
+        screen.page = (_title(step, fields), figures_text(step, fields))
+        census.look("calibrate page %s %r" % (step, fields), lambda fb: screen.draw(0, fb))
+    for why in ("The tray moved while it was weighed: try again, hands off.",
+                "Weigh the empty base first."):
+        screen.page = ("Not taken", why)
+        census.look("calibrate refusal", lambda fb: screen.draw(0, fb))
+    census.verdict()

@@ -1,0 +1,111 @@
+# micropython-only: the table app draws into MicroPython's built-in framebuf.
+#
+# The setup remembers: from power-on to the first lock takes at most 8
+# presses when the group plays what it played last, and at most 12 on a
+# table fresh from the box, for every title at 2, 4 and its most players
+# (tests/shared/setupplay.py counts the taps on the simulated mux board).
+import os
+
+import setupplay
+from apprig import AppRig, remove_tree
+from catnip.flash import flashfile
+from catnip.flash.journal import Journal
+
+PREVIOUS_MOST = 8
+FACTORY_MOST = 12
+ROOT = "/tmp/catnip-setup-" + "".join("%02x" % b for b in os.urandom(6))
+
+
+def _all(previous):
+    out = {}
+    for game in ("heist", "stack", "purrfect"):
+        for n in setupplay.counts(game):
+            out["%s %d" % (game, n)] = setupplay.measure(ROOT, game, n, previous)
+    return out
+
+
+def test_the_counts_cover_two_four_and_the_most():
+    assert setupplay.counts("heist") == [2, 4, 6]
+    assert setupplay.counts("stack") == [2, 4, 6]
+    assert setupplay.counts("purrfect") == [4, 7]
+
+
+def test_the_previous_games_settings_reach_the_first_lock_in_8_presses():
+    got = _all(True)
+    over = [k for k in got if got[k] > PREVIOUS_MOST]
+    assert not over, "more than %d presses: %s" % (PREVIOUS_MOST, got)
+
+
+def test_factory_settings_reach_the_first_lock_in_12_presses():
+    got = _all(False)
+    over = [k for k in got if got[k] > FACTORY_MOST]
+    assert not over, "more than %d presses: %s" % (FACTORY_MOST, got)
+
+
+def _power_on(folder):
+    return AppRig(Journal(folder + "/journal"), board=setupplay.BOARD)
+
+
+def _in_folder(name):
+    path = ROOT + "-" + name
+    remove_tree(path)
+    os.mkdir(path)
+    os.chdir(path)
+    return path
+
+
+def test_seats_and_first_player_are_remembered_on_flash():
+    here = os.getcwd()
+    path = _in_folder("seats")
+    try:
+        flashfile.save("setup.json", {"game": "stack", "seats": [1, 3, 6], "start": 2})
+        rig = _power_on(path)
+        setup = rig.app.scene
+        assert (setup.game, setup.seats, setup.start) == ("stack", [1, 3, 6], 2)
+        assert setup.rows[setup.cursor.at] == ("go",)
+        assert rig.shows(0, "Players: 3")
+        rig.tap(0, "ok")  # Start game: the same three, P3 first
+        assert rig.app.scene.kind == "play"
+        assert rig.app.seats == [1, 3, 6] and rig.app.game.config["start"] == 2
+        saved = flashfile.load("setup.json")
+        assert saved["seats"] == [1, 3, 6] and saved["start"] == 2
+        rig.close()
+    finally:
+        os.chdir(here)
+        remove_tree(path)
+
+
+def test_a_remembered_setup_that_is_not_this_tables_is_ignored():
+    here = os.getcwd()
+    path = _in_folder("bad")
+    try:
+        for bad in ([0, 0, 1], [0, 9], ["a"], [True, 1], 3, []):
+            flashfile.save("setup.json", {"game": "heist", "seats": bad, "start": 7})
+            rig = _power_on(path)
+            setup = rig.app.scene
+            assert setup.seats == [0, 1, 2, 3, 4, 5], (bad, setup.seats)  # the most Heist seats
+            assert setup.start == 0
+            rig.close()
+    finally:
+        os.chdir(here)
+        remove_tree(path)
+
+
+def test_players_counts_down_and_wraps_to_the_most():
+    here = os.getcwd()
+    path = _in_folder("players")
+    try:
+        rig = _power_on(path)
+        setup = rig.app.scene
+        seen = []
+        for _ in range(6):
+            while setup.rows[setup.cursor.at] != ("players",):
+                rig.tap(0, "down")
+            rig.tap(0, "ok")
+            seen.append(len(setup.seats))
+        assert seen == [5, 4, 3, 2, 6, 5], seen
+        assert setup.seats == [0, 1, 2, 3, 4]
+        rig.close()
+    finally:
+        os.chdir(here)
+        remove_tree(path)
