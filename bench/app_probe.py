@@ -80,7 +80,7 @@ def measure(rig, station, button, stations):
     for i in range(stations):
         k = (station + i) % app.stations
         t0 = ticks_us()
-        app.redraw(k)
+        app.frame.redraw(k, app.scene)
         work += ticks_diff(ticks_us(), t0)
         app.hw.screens[k].flush(rig.table.ticks_ms())
         if first is None:

@@ -83,7 +83,7 @@ def _pty() -> tuple[int, int]:
 def frames_per_second() -> tuple[float, int]:
     """The firmware's Line on the unix port writes FLOOD frames into a pty;
     the laptop's Link decodes them from the other end."""
-    from catnip_host.link import Link
+    from catnip_host.ports import Link
 
     master, slave = _pty()
     port = os.ttyname(slave)

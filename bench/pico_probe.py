@@ -92,7 +92,7 @@ def play(app, moves, draw_every):
                 del game.act
             n += 1
             if n % draw_every == 0:
-                app.step(time.ticks_ms())
+                app.loop.step(time.ticks_ms())
             while app.scene.kind == "play" and app.scene.banner:
                 app.scene.next_banner(None)  # read, and OK pressed, as at the table
             if n % every == 0:
@@ -101,7 +101,7 @@ def play(app, moves, draw_every):
                 if cfg["timing"]:
                     times["gc"].append(time.ticks_diff(time.ticks_us(), t))
                 sample()
-    app.step(time.ticks_ms())
+    app.loop.step(time.ticks_ms())
     assert app.game.result() is not None, "the actions did not end the game"
     assert app.scene.kind == "end", "the standings did not follow the last move"
     sample()

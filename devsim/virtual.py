@@ -360,7 +360,7 @@ class VirtualTable:
         """Let `ms` of table time pass, the app stepped every 10 ms."""
         for i in range(ms // STEP_MS):
             self.table.advance(STEP_MS)
-            self.app.step(self.table.ticks_ms())
+            self.app.loop.step(self.table.ticks_ms())
             if i % 100 == 99:
                 self._forget_commands()
             if self.pacer is not None:

@@ -321,7 +321,7 @@ def check_after(rec, game_name, station, seats):
 def notices(app):
     """The table-wide messages showing now (the app's notice line)."""
     if getattr(app, "notices", None):
-        return list(app.notices)
+        return list(app.frame.notices)
     return [app.notice] if getattr(app, "notice", None) else []
 
 

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from catnip import board
+from catnip_host import board_parts
 from catnip_host import check_board as cb
 from catnip_host.cli import main as catnip
 from catnip_host.wiring import BOARDS
@@ -98,7 +99,7 @@ def test_too_many_pull_ups_on_one_segment_are_refused():
     seg = cb.Segment("I2C0", 400_000, (cb.OLED,) * 5, 0)  # five 4.7 kohm: 940 ohm
     found = cb.check_segment(seg, 1.0, cb.CABLE_PF_PER_M, has_mux=False)
     assert found.level == "warn" and "too strong" in found.text and "967 ohm" in found.text
-    bare = cb.Segment("I2C1", 400_000, (cb.Module(None, 10, 1),), 1)
+    bare = cb.Segment("I2C1", 400_000, (board_parts.Module(None, 10, 1),), 1)
     assert "no pull-up" in cb.check_segment(bare, 1.0, 60, has_mux=False).text
 
 

@@ -37,6 +37,8 @@ class Table:
         self.port = FakePort(self)
         self.line = Line(None, self.port, self.command, boot="b1")
         self.remote = Remote(self)
+        # As App.wall: the games from now on carry the laptop's date.
+        self.wall = SimpleNamespace(set=lambda t: setattr(self, "time", t))
 
     def command(self, word, fields):
         self.remote.command(word, fields)
@@ -49,8 +51,6 @@ class Table:
 
         return begin(self, station, loaded)
 
-    def set_time(self, t):  # as App.set_time: the games from now on carry their date
-        self.time = t
 
     def send(self, kind, **fields):
         if kind == "snap":

@@ -17,7 +17,7 @@ EXTENSIBLE = {"array", "binascii", "collections", "errno", "hashlib", "heapq", "
               "os", "platform", "random", "re", "select", "socket", "struct", "time",
               "machine", "cryptolib", "zlib"}
 ONCE = {
-    ("catnip/table/app.py", "__init__"),  # the Pico's clock, bound at start
+    ("catnip/table/loop.py", "__init__"),  # the Pico's clock, bound at start
     ("catnip/boot.py", "_read_board"),
     ("catnip/boot.py", "_back_held"),
     ("catnip/boot.py", "_confirmed"),  # a first power-up waits for OK

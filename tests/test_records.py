@@ -228,11 +228,11 @@ def test_merging_refuses_what_would_lose_a_name(store_path):
 
 
 def test_an_old_store_gains_the_names_tables_and_keeps_its_frames(tmp_path, built):
-    from catnip_host.store import MIGRATIONS, SCHEMA_VERSION, _statements
+    from catnip_host.store_schema import MIGRATIONS, SCHEMA_VERSION, statements
 
     old = tmp_path / "v1.sqlite3"
     db = sqlite3.connect(old)
-    for statement in _statements(MIGRATIONS[0]):
+    for statement in statements(MIGRATIONS[0]):
         db.execute(statement)
     db.execute("PRAGMA user_version = 1")
     db.execute("INSERT INTO sessions VALUES (1, 'u', 'b', 'direct', '0.1.0', 0)")

@@ -12,4 +12,4 @@ def run():
     del main
     forget("catnip.boot")
     if app is not None:
-        app.serve()
+        app.loop.serve()

@@ -58,36 +58,43 @@ COMMANDS = {
 # PUSHED (seq 0, no "re": the state now) or an ANSWER (seq 0, "re" = the
 # command's number). A newer table may add fields; the laptop reads these.
 STREAMED, PUSHED, ANSWER = 1, 2, 3
+# The kinds by name, for both ends to send and compare (plain strings, so
+# the Pico's table of them is the one MESSAGES already holds).
+BEGIN, ACT, END, SAY, LOST, SNAP, TRAY = "begin", "act", "end", "say", "lost", "snap", "tray"
+HELLO, SYNCED, GAP, GAMES, GAME, ENTRY, PAGE = (
+    "hello", "synced", "gap", "games", "game", "entry", "page")
+ACKED, STARTED, ABORTED, CALIB, CLOCK, NAMED, BYE, ERR = (
+    "acked", "started", "aborted", "calib", "clock", "named", "bye", "err")
 _HEADER = {"game": "s", "config": "d", "seed_commit": "s"}
 MESSAGES = {
-    "begin": (STREAMED, {"gid": "n", "header": _HEADER, "seats": ["n"], "moves": "n",
-                         "names": "l?"}),  # names: a name per seat, "" for none
-    "act": (STREAMED, {"gid": "n", "n": "n", "events": ["d"]}),
-    "end": (STREAMED, {"gid": "n", "result": "d"}),
-    "say": (STREAMED, {"text": "s"}),
-    "lost": (STREAMED, {"gid": "n", "game": "s", "status": "s", "why": "s"}),
-    "snap": (PUSHED, {"gid": "n?", "game": "s?", "public": "d?"}),
+    BEGIN: (STREAMED, {"gid": "n", "header": _HEADER, "seats": ["n"], "moves": "n",
+                       "names": "l?"}),  # names: a name per seat, "" for none
+    ACT: (STREAMED, {"gid": "n", "n": "n", "events": ["d"]}),
+    END: (STREAMED, {"gid": "n", "result": "d"}),
+    SAY: (STREAMED, {"text": "s"}),
+    LOST: (STREAMED, {"gid": "n", "game": "s", "status": "s", "why": "s"}),
+    SNAP: (PUSHED, {"gid": "n?", "game": "s?", "public": "d?"}),
     # The Stack O' Cats tray as the stations show it: what it proposes to the active
     # player ("place", "collapse" or "cats"; conf 0: it asks), the lean
     # [r, x, y] of four cells (catnip.tray.lean), what keeps it from weighing.
-    "tray": (PUSHED, {"proposes": "s?", "value": "n?", "conf": "n?", "lean": "l?", "fault": "s?"}),
-    "hello": (ANSWER, {"proto": "n", "fw": "s", "board": "s", "uid": "s", "boot": "s",
-                       "last": "n", "stations": "n", "game": "s?", "gid": "n?",
-                       "src": "s?", "build": "s?"}),  # build: "image", "files" or "source"
-    "synced": (ANSWER, {"last": "n"}),
-    "gap": (ANSWER, {"first": "n", "last": "n"}),
-    "games": (ANSWER, {"games": [("n", "s")]}),
-    "game": (ANSWER, {"gid": "n", "status": "s", "header": _HEADER}),
-    "entry": (ANSWER, {"gid": "n", "i": "n", "e": "l"}),
-    "page": (ANSWER, {"gid": "n", "next": "n", "done": "b", "damage": "s?"}),
-    "acked": (ANSWER, {"gid": "n"}),
-    "started": (ANSWER, {"gid": "n"}),
-    "aborted": (ANSWER, {"gid": "n?"}),
-    "calib": (ANSWER, {"step": "s"}),
-    "clock": (ANSWER, {"time": "t"}),
-    "named": (ANSWER, {"names": ["s"]}),
-    "bye": (ANSWER, {"why": "s"}),
-    "err": (ANSWER, {"why": "s"}),
+    TRAY: (PUSHED, {"proposes": "s?", "value": "n?", "conf": "n?", "lean": "l?", "fault": "s?"}),
+    HELLO: (ANSWER, {"proto": "n", "fw": "s", "board": "s", "uid": "s", "boot": "s",
+                     "last": "n", "stations": "n", "game": "s?", "gid": "n?",
+                     "src": "s?", "build": "s?"}),  # build: "image", "files" or "source"
+    SYNCED: (ANSWER, {"last": "n"}),
+    GAP: (ANSWER, {"first": "n", "last": "n"}),
+    GAMES: (ANSWER, {"games": [("n", "s")]}),
+    GAME: (ANSWER, {"gid": "n", "status": "s", "header": _HEADER}),
+    ENTRY: (ANSWER, {"gid": "n", "i": "n", "e": "l"}),
+    PAGE: (ANSWER, {"gid": "n", "next": "n", "done": "b", "damage": "s?"}),
+    ACKED: (ANSWER, {"gid": "n"}),
+    STARTED: (ANSWER, {"gid": "n"}),
+    ABORTED: (ANSWER, {"gid": "n?"}),
+    CALIB: (ANSWER, {"step": "s"}),
+    CLOCK: (ANSWER, {"time": "t"}),
+    NAMED: (ANSWER, {"names": ["s"]}),
+    BYE: (ANSWER, {"why": "s"}),
+    ERR: (ANSWER, {"why": "s"}),
 }
 _TYPES = {"n": int, "t": int, "s": str, "d": dict, "l": list, "b": bool}
 _NAMES = {"n": "int", "t": "int", "s": "str", "d": "dict", "l": "list", "b": "bool"}

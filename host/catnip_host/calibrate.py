@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from catnip import wire
-from catnip_host.link import Link
+from catnip_host.ports import Link
 
 HELLO_TRIES = 3
 ANSWER_S = 3.0  # beyond a weighing's own length: the table answers when it ends
@@ -58,10 +58,10 @@ class Talk:
                 if item[0] != "frame":
                     continue
                 _, seq, answer, got, _ = item
-                if answer == "say":
+                if answer == wire.SAY:
                     self.heard(got.get("text", ""))
                 elif not seq and got.get("re") == cmd:
-                    if answer == "err":
+                    if answer == wire.ERR:
                         raise Refused(got.get("why", "the table refused it"))
                     return answer, got
         return None

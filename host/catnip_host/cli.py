@@ -201,7 +201,7 @@ def calibrate(port: str | None) -> None:
     from rich.console import Console
 
     from catnip_host.calibrate import CalibrationError, Talk, Walk
-    from catnip_host.link import Disconnected, Link
+    from catnip_host.ports import Disconnected, Link
     from catnip_host.ports import PortError
 
     console = Console(highlight=False)

@@ -1,11 +1,11 @@
-"""The laptop's end of the wire: a Link reads frames off the port and sends
-commands; a Keeper keeps the session store in step with the table.
+"""The Keeper keeps the session store in step with the table on a Link
+(catnip_host.ports).
 
-The Keeper stores every stream frame once and in order. When frames are
-missing (the laptop was away, a frame was damaged) it asks the table to
-resync from the last one it stored; frames the table no longer has come back
-as a gap, which is stored and reported. It pulls every game that ended while
-no laptop listened, a page at a time, stores it in one transaction, and only
+It stores every stream frame once and in order. When frames are missing (the
+laptop was away, a frame was damaged) it asks the table to resync from the
+last one it stored; frames the table no longer has come back as a gap, which
+is stored and reported. It pulls every game that ended while no laptop
+listened, a page at a time (a Pull), stores it in one transaction, and only
 then acknowledges it, so the table frees it only once it is safe here; a game
 already stored is acknowledged again but never stored twice.
 
@@ -20,78 +20,43 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import serial
-
 from catnip import wire
 from catnip_host import ports
+from catnip_host.ports import Disconnected, Link
 from catnip_host.store import Store
 
 RETRY_S = 0.5
 _PULLED = ("game", "entry", "page")  # stored with their game, in one transaction
-READ_MAX = 4096  # bytes per read: a burst never holds up the caller for long
+# Answers that only end the command they answer.
+_ENDS_ONLY = ("acked", "started", "aborted", "clock")
 
-
-class Disconnected(Exception):
-    """The port went away (unplugged, the table reset)."""
-
-
-class Link:
-    """One port: frames in (catnip.wire.Reader), commands out."""
-
-    def __init__(self, port: str | None = None, timeout: float = 0.02,
-                 opener: Callable[..., serial.SerialBase] = ports.open_port) -> None:
-        self.port = port
-        self.timeout = timeout
-        self.opener = opener
-        self.serial: serial.SerialBase | None = None
-        self.reader = wire.Reader()
-        self.cmd = 0
-
-    def open(self) -> None:
-        self.serial = self.opener(self.port, timeout=self.timeout)
-        self.reader = wire.Reader()  # a frame torn by the last unplug is not glued to the next
-
-    def close(self) -> None:
-        if self.serial is not None:
-            try:
-                self.serial.close()
-            except (OSError, serial.SerialException):
-                pass
-        self.serial = None
-
-    @property
-    def is_open(self) -> bool:
-        return self.serial is not None
-
-    def send(self, kind: str, **fields) -> int:
-        """Send a command; returns its number (the answer's "re")."""
-        wire.command(kind, fields)
-        self.cmd = self.cmd % wire.MAX_SEQ + 1
-        self._io(lambda s: s.write(wire.encode(kind, self.cmd, fields, wire.LAPTOP)))
-        return self.cmd
-
-    def read(self) -> list[tuple]:
-        """What arrived, as catnip.wire.Reader items; waits up to `timeout`."""
-        data = self._io(lambda s: s.read(min(max(1, s.in_waiting), READ_MAX)))
-        return self.reader.feed(data) if data else []
-
-    def _io(self, call):
-        if self.serial is None:
-            raise Disconnected("the port is closed")
-        try:
-            return call(self.serial)
-        except (OSError, serial.SerialException) as e:
-            self.close()
-            raise Disconnected(str(e) or "the port went away") from e
+__all__ = ["RETRY_S", "Disconnected", "Keeper", "Link", "Pull", "serve"]
 
 
 @dataclass
-class _Pull:
+class Pull:
+    """One game being pulled from the table's journal: its frames so far, in
+    order, to be stored in one transaction once its last page is in."""
+
     gid: int
     seed_commit: str | None = None
-    stored_already: bool = False
-    next: int = 0
+    stored_already: bool = False  # acknowledged again, never stored twice
+    next: int = 0  # the entry it waits for
     frames: list[tuple[str, bytes]] = field(default_factory=list)
+
+    def entry(self, f: dict, raw: bytes) -> None:
+        """An entry kept when it is the next of this game (one asked for again
+        before a retry is not kept twice)."""
+        if f["gid"] == self.gid and f["i"] == self.next:
+            self.frames.append(("entry", raw))
+            self.next += 1
+
+    def whole(self, f: dict) -> bool:
+        """A page says the pull is over: every entry is in, or the rest is
+        damaged on the table (and the entries before it are all here)."""
+        if f.get("damage") is not None and f["next"] == self.next:
+            return True
+        return f["done"] and f["next"] == self.next
 
 
 @dataclass
@@ -122,7 +87,7 @@ class Keeper:
         self.last = 0  # the newest stream frame stored
         self.queue: deque[_Request] = deque()
         self.waiting: _Request | None = None
-        self.pull: _Pull | None = None
+        self.pull: Pull | None = None
         self.duplicates = 0  # stream frames that came again and were not stored again
         self.pulled: list[int] = []
         self.resyncs = 0  # times frames were asked for again
@@ -222,15 +187,15 @@ class Keeper:
             if not self._asked("resync"):
                 self.request("resync", first=True, **{"from": self.last})
             return
-        if kind == "begin":
+        if kind == wire.BEGIN:
             self._resumed(fields)  # before it is stored: what was heard of it until now
         self.on_frame(kind, fields)  # shown first: the store's fsync takes longer
         self.store.frame(self.session, seq, kind, fields.get("gid"), raw)
         self.last = seq
-        if kind == "lost":
+        if kind == wire.LOST:
             self.notify(f"game {fields['gid']} ({fields['status']}) is gone from the table's "
                         f"journal: {fields['why']}")
-        if kind in ("end", "lost") and not self._asked("games"):
+        if kind in (wire.END, wire.LOST) and not self._asked("games"):
             self.request("games")  # pull it now that it has ended; hear of what is gone
 
     def _resumed(self, f: dict) -> None:
@@ -261,9 +226,12 @@ class Keeper:
     def _dispatch(self, kind: str, fields: dict, raw: bytes) -> None:
         w = self.waiting
         if w is None or fields.get("re") != w.cmd:
-            if kind == "err":
+            if kind == wire.ERR:
                 self.notify(f"the table says: {fields.get('why')}")
             return  # an answer to a question asked before a retry or a reconnect
+        if kind in _ENDS_ONLY:
+            self.waiting = None
+            return
         done = getattr(self, "_on_" + kind, None)
         if done is None:
             self.notify(f"the table answered {w.kind} with an unexpected {kind}")
@@ -315,15 +283,13 @@ class Keeper:
 
     def _on_game(self, f: dict, raw: bytes) -> None:
         commit = str(f["header"].get("seed_commit"))
-        pull = self.pull = _Pull(f["gid"], commit)
+        pull = self.pull = Pull(f["gid"], commit)
         pull.stored_already = self.store.has_pulled(str(self.hello.get("uid")), f["gid"], commit)
         pull.frames.append(("game", raw))
 
     def _on_entry(self, f: dict, raw: bytes) -> None:
-        pull = self.pull
-        if pull is not None and f["gid"] == pull.gid and f["i"] == pull.next:
-            pull.frames.append(("entry", raw))
-            pull.next += 1
+        if self.pull is not None:
+            self.pull.entry(f, raw)
 
     def _on_page(self, f: dict, raw: bytes) -> None:
         self.waiting = None
@@ -335,12 +301,12 @@ class Keeper:
             self.request("ack", first=True, gid=pull.gid)
             return
         pull.frames.append(("page", raw))
-        if f.get("damage") is not None and f["next"] == pull.next:
-            self.notify(f"game {pull.gid} is damaged on the table: its {pull.next} readable "
-                        f"entries are stored, marked incomplete ({f['damage']})")
-        elif not f["done"] or f["next"] != pull.next:
+        if not pull.whole(f):
             self.request("pull", first=True, gid=pull.gid, **{"from": pull.next})
             return
+        if f.get("damage") is not None:
+            self.notify(f"game {pull.gid} is damaged on the table: its {pull.next} readable "
+                        f"entries are stored, marked incomplete ({f['damage']})")
         self.store.pulled_game(self.session, str(self.hello.get("uid")), pull.gid,
                                pull.seed_commit, pull.frames)
         self.pull = None
@@ -348,24 +314,12 @@ class Keeper:
         self.notify(f"game {pull.gid} pulled from the table's journal ({pull.next} entries)")
         self.request("ack", first=True, gid=pull.gid)
 
-    def _on_acked(self, f: dict, raw: bytes) -> None:
-        self.waiting = None
-
     def _on_err(self, f: dict, raw: bytes) -> None:
         w = self.waiting
         self.waiting = None
         if w is not None and w.kind == "pull":
             self.pull = None
         self.notify(f"the table refused {w.kind if w else 'a command'}: {f.get('why')}")
-
-    def _on_started(self, f: dict, raw: bytes) -> None:
-        self.waiting = None
-
-    def _on_aborted(self, f: dict, raw: bytes) -> None:
-        self.waiting = None
-
-    def _on_clock(self, f: dict, raw: bytes) -> None:
-        self.waiting = None
 
     def _on_named(self, f: dict, raw: bytes) -> None:
         self.waiting = None

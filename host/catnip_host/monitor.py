@@ -61,30 +61,30 @@ class Mirror:
         self.frames += 1
         self.changed = True
         self.updated = time.monotonic()
-        if kind == "begin":
+        if kind == wire.BEGIN:
             game, gid = f["header"]["game"], f["gid"]
             if (game, gid) != (self.game, self.gid):
                 self.public = self.tray = None  # another game's: this one's comes in its frames
             self.game, self.gid = game, gid
             self.seats, self.moves, self.result = f["seats"], f["moves"], None
             self.tell(f"{TITLES.get(self.game, self.game)} begins (game {self.gid})", "begin")
-        elif kind == "snap":
+        elif kind == wire.SNAP:
             self.game, self.gid, self.public = f.get("game"), f.get("gid"), f.get("public")
             if self.public is None:
                 self.gid, self.result, self.tray = None, None, None
-        elif kind == "tray":
+        elif kind == wire.TRAY:
             self.tray = f
-        elif kind == "act":
+        elif kind == wire.ACT:
             self.moves = f["n"]
             for ev in f["events"]:
                 self.tell(self.words.event(ev), kind_of(ev), f["n"])
-        elif kind == "end":
+        elif kind == wire.END:
             self.result = common(f["result"])  # as an older table may have shaped it
             self.tell(f"Game over: {self.words.end(self.game, self.result)}", "end")
-        elif kind == "say":
+        elif kind == wire.SAY:
             self.notice = f["text"]
             self.tell(f"The table: {f['text']}", "say")
-        elif kind == "lost":
+        elif kind == wire.LOST:
             self.tell(f"The table: game {f['gid']} ({TITLES.get(f['game'], f['game'])}, "
                       f"{f['status']}) is gone from its journal: {f['why']}", "lost")
 

@@ -35,7 +35,7 @@ def names(names: tuple[str, ...], clear: bool, port: str | None) -> None:
     punctuation and spaces between them), or two names whose first five
     letters are alike."""
     from catnip_host.calibrate import Refused, Talk
-    from catnip_host.link import Disconnected, Link
+    from catnip_host.ports import Disconnected, Link
     from catnip_host.ports import PortError
 
     if clear == bool(names):

@@ -14,6 +14,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, replace
 
+from catnip import wire
 from catnip_host.store import fields_of
 
 MAX_NAME = 40
@@ -74,12 +75,12 @@ def table_names(store) -> dict[tuple[int, int], str]:
     (the journal's header in its "game" frame). A name that is not one this
     store takes is left out: that seat stays unnamed."""
     out: dict[tuple[int, int], str] = {}
-    for kind in ("game", "begin"):
+    for kind in (wire.GAME, wire.BEGIN):
         rows = store.db.execute("SELECT session, raw FROM frames WHERE kind = ? ORDER BY id",
                                 (kind,))
         for session, raw in rows:
             f = fields_of(raw)
-            given = f.get("names") if kind == "begin" else f.get("header", {}).get("names")
+            given = f.get("names") if kind == wire.BEGIN else f.get("header", {}).get("names")
             for seat, name in enumerate(given if isinstance(given, list) else ()):
                 try:
                     if isinstance(name, str) and name:

@@ -1,5 +1,7 @@
 """Finding the table's Pico and opening its port, with messages that say
-what to do when it cannot be opened.
+what to do when it cannot be opened; then a Link on it: frames in
+(catnip.wire.Reader), commands out, and Disconnected when the port goes away
+(unplugged, the table reset).
 
 A Pico running MicroPython shows up as a USB serial device with the
 Raspberry Pi vendor id 2E8A and product id 0005. `--port` takes a device
@@ -10,9 +12,12 @@ from __future__ import annotations
 
 import errno
 import sys
+from collections.abc import Callable
 
 import serial
 from serial.tools import list_ports
+
+from catnip import wire
 
 PICO_VID, PICO_PID = 0x2E8A, 0x0005
 BAUD = 115200  # USB CDC ignores it; a UART bridge needs it
@@ -74,3 +79,60 @@ def _permission_fix() -> str:
                 "table, plug it in again and use the /dev/cu.usbmodem* name.")
     return ("On Windows, close any program using the COM port (Thonny, a terminal), or "
             "unplug and replug the table; check Device Manager for its COM number.")
+
+
+READ_MAX = 4096  # bytes per read: a burst never holds up the caller for long
+
+
+class Disconnected(Exception):
+    """The port went away (unplugged, the table reset)."""
+
+
+class Link:
+    """One port: frames in (catnip.wire.Reader), commands out."""
+
+    def __init__(self, port: str | None = None, timeout: float = 0.02,
+                 opener: Callable[..., serial.SerialBase] = open_port) -> None:
+        self.port = port
+        self.timeout = timeout
+        self.opener = opener
+        self.serial: serial.SerialBase | None = None
+        self.reader = wire.Reader()
+        self.cmd = 0
+
+    def open(self) -> None:
+        self.serial = self.opener(self.port, timeout=self.timeout)
+        self.reader = wire.Reader()  # a frame torn by the last unplug is not glued to the next
+
+    def close(self) -> None:
+        if self.serial is not None:
+            try:
+                self.serial.close()
+            except (OSError, serial.SerialException):
+                pass
+        self.serial = None
+
+    @property
+    def is_open(self) -> bool:
+        return self.serial is not None
+
+    def send(self, kind: str, **fields) -> int:
+        """Send a command; returns its number (the answer's "re")."""
+        wire.command(kind, fields)
+        self.cmd = self.cmd % wire.MAX_SEQ + 1
+        self._io(lambda s: s.write(wire.encode(kind, self.cmd, fields, wire.LAPTOP)))
+        return self.cmd
+
+    def read(self) -> list[tuple]:
+        """What arrived, as catnip.wire.Reader items; waits up to `timeout`."""
+        data = self._io(lambda s: s.read(min(max(1, s.in_waiting), READ_MAX)))
+        return self.reader.feed(data) if data else []
+
+    def _io(self, call):
+        if self.serial is None:
+            raise Disconnected("the port is closed")
+        try:
+            return call(self.serial)
+        except (OSError, serial.SerialException) as e:
+            self.close()
+            raise Disconnected(str(e) or "the port went away") from e

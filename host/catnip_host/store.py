@@ -19,8 +19,6 @@ and what to do: busy, a full disk, read-only, damaged (the one that means
 
 from __future__ import annotations
 
-import functools
-import inspect
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -31,93 +29,11 @@ from urllib.parse import quote
 import orjson
 import platformdirs
 
-_APPEND_ONLY = """
-CREATE TRIGGER {t}_no_update BEFORE UPDATE ON {t}
-BEGIN SELECT RAISE(ABORT, 'the session store is append-only'); END;
-CREATE TRIGGER {t}_no_delete BEFORE DELETE ON {t}
-BEGIN SELECT RAISE(ABORT, 'the session store is append-only'); END;
-"""
+from catnip_host.store_errors import StoreError, every_method_guarded, explained
+from catnip_host.store_schema import MIGRATIONS, SCHEMA_VERSION, statements
 
-MIGRATIONS: list[str] = [
-    # 0 -> 1
-    """
-    CREATE TABLE sessions (
-        id INTEGER PRIMARY KEY,
-        uid TEXT NOT NULL,          -- the table's unique id (machine.unique_id)
-        boot TEXT NOT NULL,         -- a token the table draws at every power-up
-        board TEXT NOT NULL,
-        firmware TEXT NOT NULL,
-        opened REAL NOT NULL,       -- when this laptop first heard it (Unix time)
-        UNIQUE (uid, boot)
-    );
-    CREATE TABLE frames (
-        id INTEGER PRIMARY KEY,
-        session INTEGER NOT NULL REFERENCES sessions (id),
-        at REAL NOT NULL,
-        seq INTEGER NOT NULL,       -- the stream number, 0 for an answer
-        kind TEXT NOT NULL,
-        gid INTEGER,                -- the journal's game number, when the frame has one
-        raw TEXT NOT NULL           -- the frame as sent, marker to CRC
-    );
-    CREATE UNIQUE INDEX frames_stream ON frames (session, seq) WHERE seq > 0;
-    CREATE INDEX frames_game ON frames (session, gid);
-    CREATE TABLE pulls (
-        uid TEXT NOT NULL,
-        gid INTEGER NOT NULL,
-        seed_commit TEXT NOT NULL,
-        session INTEGER NOT NULL REFERENCES sessions (id),
-        first_frame INTEGER NOT NULL,
-        last_frame INTEGER NOT NULL,
-        at REAL NOT NULL,
-        PRIMARY KEY (uid, gid, seed_commit)
-    );
-    CREATE TABLE gaps (
-        id INTEGER PRIMARY KEY,
-        session INTEGER NOT NULL REFERENCES sessions (id),
-        first INTEGER NOT NULL,
-        last INTEGER NOT NULL,
-        at REAL NOT NULL,
-        why TEXT NOT NULL
-    );
-    CREATE TABLE noise (
-        id INTEGER PRIMARY KEY,
-        session INTEGER REFERENCES sessions (id),
-        at REAL NOT NULL,
-        kind TEXT NOT NULL,         -- "noise" (not ours) or "bad" (a damaged frame)
-        text TEXT NOT NULL
-    );
-    """ + "".join(_APPEND_ONLY.format(t=t) for t in ("sessions", "frames", "pulls", "gaps", "noise")),
-    # 1 -> 2: who sat where (catnip players). Names are the people's to change,
-    # so these two tables, unlike the frames, take updates.
-    """
-    CREATE TABLE seat_names (
-        session INTEGER NOT NULL REFERENCES sessions (id),
-        seat INTEGER NOT NULL,      -- 0 is the table's P1
-        name TEXT NOT NULL,
-        PRIMARY KEY (session, seat)
-    );
-    CREATE TABLE aliases (
-        alias TEXT PRIMARY KEY,     -- a name merged into another
-        name TEXT NOT NULL
-    );
-    """,
-    # 2 -> 3: when a game was played, as a person says (catnip sessions date), for a
-    # game the table could not date (no clock, no laptop listening). Theirs to change.
-    """
-    CREATE TABLE game_dates (
-        uid TEXT NOT NULL,
-        gid INTEGER NOT NULL,
-        seed_commit TEXT NOT NULL,
-        began REAL NOT NULL,        -- Unix time
-        PRIMARY KEY (uid, gid, seed_commit)
-    );
-    """,
-]
-SCHEMA_VERSION = len(MIGRATIONS)
-
-
-class StoreError(Exception):
-    """The store cannot be used; the message says why and what to do."""
+__all__ = ["SCHEMA_VERSION", "Frame", "SessionInfo", "Store", "StoreError", "default_path",
+           "explained", "fields_of", "frame_fields"]
 
 
 def default_path() -> Path:
@@ -154,70 +70,11 @@ class SessionInfo:
     gaps: int
 
 
-def explained(e: sqlite3.Error, path: Path) -> StoreError:
-    """What an SQLite error means for the person, and what to do."""
-    name = getattr(e, "sqlite_errorname", "") or ""
-    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in str(e):
-        why = (f"the session store {path} is busy: another catnip (a monitor, a sessions pull) "
-               "is writing to it. Let it finish or stop it, then try again")
-    elif name.startswith("SQLITE_FULL") or "disk is full" in str(e):
-        why = (f"the disk holding the session store {path} is full: free some space, then run "
-               "it again (what was stored is kept; a table keeps its games until they are "
-               "pulled)")
-    elif name.startswith("SQLITE_READONLY") or "readonly" in str(e):
-        why = (f"the session store {path} is read-only (its file's or folder's permissions, or "
-               "a read-only disk): make it writable, or pass --store PATH for another")
-    elif name.startswith("SQLITE_CANTOPEN"):
-        why = (f"the session store {path} cannot be opened (a missing folder, or no permission "
-               "to it): pass --store PATH to put it elsewhere")
-    elif name.startswith("SQLITE_IOERR"):
-        why = (f"the disk failed while reading or writing the session store {path}: check the "
-               "disk, then try again")
-    else:  # SQLITE_CORRUPT, SQLITE_NOTADB, a schema or a row no catnip wrote
-        why = (f"the session store {path} is damaged: move it aside (rename it) to start a new "
-               "one, and keep the old file, which SQLite's .recover may still read")
-    return StoreError(f"{why} ({e})")
-
-
-def _guarded(method):
-    """A Store method whose SQLite errors come out as StoreError."""
-    if inspect.isgeneratorfunction(method):
-        @functools.wraps(method)
-        def rows(self, *args, **kwargs):
-            try:
-                yield from method(self, *args, **kwargs)
-            except (sqlite3.Error, UnicodeDecodeError) as e:
-                raise _as_store_error(e, self.path) from e
-        return rows
-
-    @functools.wraps(method)
-    def call(self, *args, **kwargs):
-        try:
-            return method(self, *args, **kwargs)
-        except (sqlite3.Error, UnicodeDecodeError) as e:
-            raise _as_store_error(e, self.path) from e
-    return call
-
-
-def _as_store_error(e: Exception, path: Path) -> StoreError:
-    if isinstance(e, sqlite3.Error):
-        return explained(e, path)
-    return StoreError(f"the session store {path} is damaged: a row holds bytes no catnip "
-                      "wrote; move it aside (rename it) to start a new one")
-
-
-def _every_method_guarded(cls):
-    for name, member in list(vars(cls).items()):
-        if inspect.isfunction(member) and not name.startswith("__"):
-            setattr(cls, name, _guarded(member))
-    return cls
-
-
 SQLITE_INTEGER = range(-(2**63), 2**63)
 BUSY_S = 10.0  # how long a write waits for another catnip's to end
 
 
-@_every_method_guarded
+@every_method_guarded
 class Store:
     def __init__(self, path: Path | str | None = None, readonly: bool = False) -> None:
         self.path = Path(path) if path is not None else default_path()
@@ -259,7 +116,7 @@ class Store:
             version = self.db.execute("PRAGMA user_version").fetchone()[0]
             self._newer(version)
             for step in range(version, SCHEMA_VERSION):
-                for statement in _statements(MIGRATIONS[step]):
+                for statement in statements(MIGRATIONS[step]):
                     self.db.execute(statement)
             if version < SCHEMA_VERSION:
                 self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -363,7 +220,7 @@ class Store:
         table, in the order stored, the frame as the bytes that came over the
         wire: what replay --verify and the records read and parse. The cursor
         itself, for speed: an SQLite error while reading it is the caller's to
-        explain (store.explained)."""
+        explain (store_errors.explained)."""
         marks = ", ".join("?" * len(kinds))
         # Read in the table's own (id) order: through an index, SQLite would
         # sort every row, text and all, to give that order back.
@@ -439,20 +296,6 @@ class _Transaction:
 
     def __exit__(self, kind, value, tb) -> None:
         self.db.execute("COMMIT" if kind is None else "ROLLBACK")
-
-
-def _statements(script: str) -> list[str]:
-    """A migration's statements, one by one (triggers keep their inner ';')."""
-    out, part = [], ""
-    for piece in script.split(";"):
-        part += piece
-        if sqlite3.complete_statement(part + ";"):
-            if part.strip():
-                out.append(part.strip())
-            part = ""
-        else:
-            part += ";"
-    return out
 
 
 def _ranges(ids: list[int]) -> str:

@@ -51,11 +51,11 @@ class AppRig:
                 while self.hw.next() is not None:
                     pass
             else:
-                self.app.step(now)
+                self.app.loop.step(now)
             self.table.clear_traffic()  # the buses and panels record every transfer
 
     async def live(self, ms):
-        """Let `ms` pass with the app's own asyncio loop running (App.run):
+        """Let `ms` pass with the app's own asyncio loop running (Loop.run):
         the buttons, the panels and the tray each on their own schedule."""
         clock = self.table.clock
         end = clock.now_us() + ms * 1000

@@ -58,7 +58,7 @@ def test_without_a_clock_the_time_is_unknown_until_a_laptop_sets_it():
         remove_tree(path)
     rig, path = _rig("laptop", load("direct"))
     try:
-        rig.app.set_time(KEPT)  # a laptop connected
+        rig.app.wall.set(KEPT)  # a laptop connected
         tablebot.play(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
         began, ended = _clock_notes(rig.app.journal)
         assert KEPT <= began["at"] <= ended["at"] <= KEPT + 3600
@@ -69,8 +69,8 @@ def test_without_a_clock_the_time_is_unknown_until_a_laptop_sets_it():
 def test_the_laptops_clock_is_written_to_the_module_for_the_next_power_up():
     rig, path = _rig("set", load("direct", _with_rtc), None)
     try:
-        assert rig.app.wall_time() is None  # the module lost the time
-        rig.app.set_time(KEPT)
+        assert rig.app.wall.time() is None  # the module lost the time
+        rig.app.wall.set(KEPT)
         assert abs(rig.table.rtc.unix() - KEPT) <= 1 and rig.table.rtc.regs[0x0F] & 0x80 == 0
     finally:
         remove_tree(path)

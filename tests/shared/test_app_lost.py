@@ -52,7 +52,7 @@ def test_a_game_removed_to_make_room_is_said_until_a_laptop_hears_it():
         assert [(f["gid"], f["game"], f["status"]) for f in lost] == [(1, "heist", "finished")]
         said = [f["text"] for f in out.frames("say")]
         assert any("Game 1 (Meow Heist, finished) was removed" in t for t in said), said
-        assert "Game 1 (Meow Heist, finished) was removed" in rig.app.notices[-1]
+        assert "Game 1 (Meow Heist, finished) was removed" in rig.app.frame.notices[-1]
     finally:
         rig.close()
     rig, out = _power_up(path)  # kept on flash: said again at power-up

@@ -105,7 +105,7 @@ def test_a_journal_that_fails_every_move_says_so_once_and_the_game_goes_on():
         while rig.app.game.result() is None:
             rig.app.act(*tablebot.choose(rig.app.game, "heist"))
             moves += 1
-            notices = rig.app.notices
+            notices = rig.app.frame.notices
             assert len(notices) == len(set(notices)), notices
             assert 0 < len(notices) <= 4, notices
         assert any("journal" in n.lower() for n in notices), notices
@@ -127,7 +127,7 @@ def test_an_announcement_is_drawn_once_and_shown_on_every_station():
         drawn = []
         draw = scene.draw
         scene.draw = lambda k, fb: drawn.append(k) or draw(k, fb)
-        app.all_dirty()
+        app.frame.all_dirty()
         rig.run(100)
         assert len(drawn) == 1, drawn
         screens = [rig.lines(k) for k in range(3)]
@@ -177,16 +177,16 @@ def draw_first(text):
 def test_the_heap_is_collected_once_a_press_has_its_screens_out():
     # On the Pico a collection holds the loop for 10-30 ms: the app makes it
     # while the players read a press's screens, not in the middle of a press.
-    import catnip.table.app as app_module
+    import catnip.table.loop as loop_module
 
     rig = _rig("collect")
-    real = app_module._tidy
+    real = loop_module.tidy
     try:
         app = rig.app
         tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
         rig.run(200)
         collected = []
-        app_module._tidy = lambda: collected.append(True not in app.dirty)
+        loop_module.tidy = lambda: collected.append(True not in app.frame.dirty)
         rig.run(200)
         assert collected == []  # no press: nothing to collect
         rig.tap(1, "down")  # the cursor moves: one collection, its release none
@@ -196,7 +196,7 @@ def test_the_heap_is_collected_once_a_press_has_its_screens_out():
         rig.run(200)
         assert len(collected) >= 2 and all(collected), collected  # a move's screens out too
     finally:
-        app_module._tidy = real
+        loop_module.tidy = real
         rig.close()
 
 
@@ -229,7 +229,7 @@ def test_a_press_on_the_shared_int_line_is_read_at_once():
             await clock.pause_ms(1)
 
     async def taps():
-        asyncio.create_task(app.run())
+        asyncio.create_task(app.loop.run())
         await live(300)
         delays = []
         for _ in range(10):

@@ -104,7 +104,7 @@ def test_the_tray_proposes_each_attempt_on_the_apps_own_loop():
     rig, load = _tray_rig("tray")
     try:
         async def play():
-            asyncio.create_task(rig.app.run())
+            asyncio.create_task(rig.app.loop.run())
             for pause in _attempts(rig, load, rig.live):
                 await pause
 
@@ -114,7 +114,7 @@ def test_the_tray_proposes_each_attempt_on_the_apps_own_loop():
 
 
 def test_the_tray_proposes_each_attempt_when_stepped():
-    # The virtual table steps the app (App.step) rather than running its loop.
+    # The virtual table steps the app (Loop.step) rather than running its loop.
     rig, load = _tray_rig("tray-step")
     try:
         for _ in _attempts(rig, load, rig.run):
@@ -142,7 +142,7 @@ def test_a_session_without_stack_o_cats_never_loads_the_tray_code():
     # estimator wait for a game that weighs.
     import sys
 
-    from catnip.table.app import unload
+    from catnip.table.loop import unload
 
     for prefix in ("catnip.drivers.hx711", "catnip.tray"):
         unload(prefix)  # an earlier test's game may have loaded them
@@ -151,7 +151,7 @@ def test_a_session_without_stack_o_cats_never_loads_the_tray_code():
     rig = AppRig(Journal(path + "/journal"), weigh=path + "/calibration.json")
     try:
         async def play():
-            asyncio.create_task(rig.app.run())
+            asyncio.create_task(rig.app.loop.run())
             tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
             await rig.live(500)
 

@@ -182,7 +182,7 @@ def test_a_silent_load_cell_is_named_on_the_apps_own_loop():
     maker = Maker("silent")  # no calibration yet: the cells sleep until one begins
     try:
         async def calibrate():
-            asyncio.create_task(maker.app.run())
+            asyncio.create_task(maker.app.loop.run())
             await maker.rig.live(200)
             _one(maker.calibrate("begin"))
             maker.table.counts = None  # DOUT stays high: no conversion comes

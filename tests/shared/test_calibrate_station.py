@@ -88,7 +88,7 @@ def test_a_station_calibrates_a_one_cell_tray_by_its_buttons():
         app = maker.rig.app
         assert app.calibration is None and app.scene.kind == "setup"
         assert app.weigh.cal == saved and app.weigh.problem is None
-        assert "Tray calibrated" in app.notices[0], app.notices
+        assert "Tray calibrated" in app.frame.notices[0], app.frame.notices
         assert modules("catnip.table.calibrate") == [] and modules("catnip.ui.calibrate") == []
         assert modules("catnip.tray") == before, modules("catnip.tray")
     finally:

@@ -17,7 +17,7 @@ from catnip.rules import new as new_game
 from catnip.ui import draw
 from catnip.ui.end import End, standings
 from catnip.ui.play import Play
-from catnip.ui.setup import GAMES, OPTIONS, Setup, player_range, shown
+from catnip.ui.setup import GAMES, Setup, choices, player_range, shown
 from screencheck import Checked
 from tablepolicy import choose
 
@@ -51,6 +51,7 @@ class Census:
         self.canvases = [Checked(w, h) for w, h in panel_sizes()]
         self.found = {}
         self.count = 0
+        self.kinds = {}  # problems by kind: cut, over, touching, hand
         self.screens = 0
 
     def look(self, name, paint, check=None):
@@ -64,6 +65,8 @@ class Census:
             self.screens += 1
             for p in problems:
                 self.count += 1
+                kind = p.split(":")[0] if p[:3] in ("cut", "ove", "tou") else "hand"
+                self.kinds[kind] = self.kinds.get(kind, 0) + 1
                 key = "".join("#" if c in "0123456789" else c for c in p)
                 if key not in self.found:  # each kind once, with where it was first seen
                     self.found[key] = p + "\n    on " + "%s (%dx%d)  | %s" % (
@@ -79,7 +82,8 @@ class Census:
 def combos(game):
     """Every combination of a game's settings that setup can show."""
     out = [{}]
-    for _, key, values, _ in OPTIONS[game]:
+    for o in choices(game):
+        key, values = o["key"], o["choices"]
         grown = []
         for options in out:
             if not shown(game, key, options):
@@ -96,13 +100,20 @@ def combos(game):
 # ---- setup ------------------------------------------------------------------------
 
 
+def _names():
+    """Names from the laptop at their longest (catnip.wire.MAX_NAME), and none."""
+    from catnip.wire import MAX_NAME
+
+    return ["Wwwwwwwwwwwwwwww"[:MAX_NAME], "", "Mo", "Mmmmmmmmmmmmmmmm"[:MAX_NAME]] * 2
+
+
 def _setup_screens(census, stations):
     resume = (7, {"game": "stack"}, 42)
     for game in GAMES:
         for options in combos(game):
             for res in (None, resume):
                 s = Setup(stations, lambda: list(range(stations)), {"game": game,
-                          "options": {game: options}}, res, tray=True)
+                          "options": {game: options}}, res, tray=True, names=_names)
                 for at in range(len(s.rows)):
                     s.cursor.at = at
                     for k in range(stations):
@@ -132,11 +143,15 @@ def _setup_screens(census, stations):
         census.look("setup menu %d" % at, lambda fb: s.draw(0, fb))
 
 
-def test_every_setup_screen_fits():
+def setup_census():
     census = Census()
     for stations in (4, 8):
         _setup_screens(census, stations)
-    census.verdict()
+    return census
+
+
+def test_every_setup_screen_fits():
+    setup_census().verdict()
 
 
 # ---- games in play -------------------------------------------------------------------
@@ -164,7 +179,7 @@ def _hand_check(scene, station):
                     return ["own hand scrolled away: %s not shown" % ", ".join(missing)]
         if scene.name == "heist" and v["phase"] == "play" and \
                 not v["seats"][seat]["committed"]:
-            cards = [s for s, _, y in fb.strings() if y == 32]
+            cards = [s for s, _, y in fb.strings() if y in (32, 40) and s.isdigit()]
             if len(cards) != len(v["hand"]):
                 return ["hand of %d shows as %r" % (len(v["hand"]), cards)]
         return []
@@ -286,7 +301,7 @@ def _play_game(census, name, options, players, stations):
     return game
 
 
-def _title_census(name):
+def title_census(name):
     census = Census()
     ends = []
     for options in combos(name):
@@ -298,29 +313,29 @@ def _title_census(name):
                 continue  # a combination the rules refuse at setup (it says why)
             ends.append((options, players, game.result()))
     for options, players, result in ends:
-        end = End(TITLES[name], standings(name, result), list(range(players)))
+        end = End(TITLES[name], standings(result), list(range(players)))
         for at in range(len(end.rows)):
             end.cursor.at = at
             census.look("%s end %dp row %d" % (name, players, at), lambda fb: end.draw(0, fb))
-    census.verdict()
+    return census
 
 
 def test_every_meow_heist_screen_fits():
-    _title_census("heist")
+    title_census("heist").verdict()
 
 
 def test_every_stack_screen_fits():
-    _title_census("stack")
+    title_census("stack").verdict()
 
 
 def test_every_purrfect_screen_fits():
-    _title_census("purrfect")
+    title_census("purrfect").verdict()
 
 
 # ---- the table's own pages -------------------------------------------------------------
 
 
-def test_every_table_page_and_notice_fits():
+def pages_census():
     census = Census()
     for title in TITLES.values():
         census.look("loading " + title, lambda fb: draw.page(fb, "Starting %s..." % title, 3))
@@ -335,7 +350,11 @@ def test_every_table_page_and_notice_fits():
             fb.fill(0)
             draw.notice(fb, what)
         census.look("notice %r" % what, paint)
-    census.verdict()
+    return census
+
+
+def test_every_table_page_and_notice_fits():
+    pages_census().verdict()
 
 
 # ---- the tray's calibration ---------------------------------------------------------------
@@ -350,7 +369,7 @@ class _Tray:
         self.weigh.path = "/nonexistent/calibration.json"
 
 
-def test_every_calibration_screen_fits():
+def calibration_census():
     from catnip.table.calibrate import Session
     from catnip.ui.calibrate import Screen, figures_text
 
@@ -390,4 +409,23 @@ def test_every_calibration_screen_fits():
                 "Weigh the empty base first."):
         screen.page = ("Not taken", why)
         census.look("calibrate refusal", lambda fb: screen.draw(0, fb))
-    census.verdict()
+    return census
+
+
+def test_every_calibration_screen_fits():
+    calibration_census().verdict()
+
+
+def counts():
+    """{area: {"screens", "problems", and each kind}}: the census for `make bench`."""
+    out = {}
+    for area, run in (("setup", setup_census), ("pages", pages_census),
+                      ("calibration", calibration_census),
+                      ("heist", lambda: title_census("heist")),
+                      ("stack", lambda: title_census("stack")),
+                      ("purrfect", lambda: title_census("purrfect"))):
+        census = run()
+        row = {"screens": census.screens, "problems": census.count}
+        row.update(census.kinds)
+        out[area] = row
+    return out

@@ -279,7 +279,7 @@ class Journal:
         game.chain = _last_crc(frames, 0)
 
     def ready(self):
-        """Seal a nearly full tail now, while nobody waits (App._idle): the
+        """Seal a nearly full tail now, while nobody waits (the loop's idle turn): the
         seal copies a block of the log (a flash erase, some 45 ms on the
         Pico), which the next record then does not wait for."""
         game = self._live

@@ -65,7 +65,7 @@ class Line:
         elif how == wire.PUSHED:  # the state now, superseded by the next: not kept
             frame = wire.encode(kind, 0, fields)
         else:
-            if kind == "hello":
+            if kind == wire.HELLO:
                 fields.update(proto=wire.VERSION, boot=self.boot, last=self.seq, uid=_uid())
             fields["re"] = self.re
             frame = wire.encode(kind, 0, fields)
@@ -74,7 +74,7 @@ class Line:
     def error(self, why, re=None):
         if re is not None:
             self.re = re
-        self.send("err", why=why)
+        self.send(wire.ERR, why=why)
 
     def _write(self, frame):
         try:
@@ -124,10 +124,10 @@ class Line:
             return
         oldest = self.seq - self._count + 1
         if after + 1 < oldest:
-            self.send("gap", first=after + 1, last=oldest - 1)
+            self.send(wire.GAP, first=after + 1, last=oldest - 1)
         for i in range(max(0, after + 1 - oldest), self._count):
             self._write(self._kept(i))
-        self.send("synced", last=self.seq)
+        self.send(wire.SYNCED, last=self.seq)
 
     # ---- in -----------------------------------------------------------------
 

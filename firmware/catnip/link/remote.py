@@ -1,6 +1,7 @@
 # What the table does for a laptop's commands (catnip.wire.COMMANDS; the
 # line has checked their fields). A command that cannot be carried out is
 # answered with an "err" frame saying why, and changes nothing.
+from catnip import wire
 from catnip.flash.journal import JournalError
 from catnip.rules.engine import RuleError
 
@@ -19,19 +20,19 @@ class Remote:
         from catnip.version import FIRMWARE, build
 
         app = self.app
-        line.send("hello", app="catnip", fw=FIRMWARE, board=app.hw.board.name,
+        line.send(wire.HELLO, app="catnip", fw=FIRMWARE, board=app.hw.board.name,
                   stations=app.stations, game=app.name if app.game is not None else None,
                   gid=app.gid, **build())
 
     def _snapshot(self, line, fields):
-        self.app.send("snap")
+        self.app.send(wire.SNAP)
         if self.app.weigh is not None:
             self.app.weigh.retell()
-        line.send("synced", last=line.seq)
+        line.send(wire.SYNCED, last=line.seq)
 
     def _games(self, line, fields):
         journal = self.app.journal
-        line.send("games", games=[list(g) for g in journal.games()] +
+        line.send(wire.GAMES, games=[list(g) for g in journal.games()] +
                   [[gid, "lost"] for gid, _, _ in journal.lost])
 
     def _pull(self, line, fields):
@@ -47,7 +48,7 @@ class Remote:
                        % (gid, status or "not in the journal"))
             return
         if start == 0:
-            line.send("game", gid=gid, status=status, header=journal.header(gid))
+            line.send(wire.GAME, gid=gid, status=status, header=journal.header(gid))
         reading = self._reading
         if reading is None or reading[0] != gid or reading[1] != start:
             reading = [gid, 0, journal.entries(gid)]  # read on from flash, one entry at a time
@@ -63,20 +64,20 @@ class Remote:
                 if entry is None:
                     done = True
                     break
-                line.send("entry", gid=gid, i=reading[1], e=list(entry))
+                line.send(wire.ENTRY, gid=gid, i=reading[1], e=list(entry))
                 reading[1] += 1
         except JournalError as e:  # the rest cannot be read: what was is the game
             done, damage = True, str(e)
         self._reading = None if done else reading
         if damage is None:
-            line.send("page", gid=gid, next=reading[1], done=bool(done))
+            line.send(wire.PAGE, gid=gid, next=reading[1], done=bool(done))
         else:
-            line.send("page", gid=gid, next=reading[1], done=True, damage=damage)
+            line.send(wire.PAGE, gid=gid, next=reading[1], done=True, damage=damage)
 
     def _ack(self, line, fields):
         gid = fields["gid"]
         self.app.journal.release(gid)
-        line.send("acked", gid=gid)
+        line.send(wire.ACKED, gid=gid)
 
     def _start(self, line, fields):
         app = self.app
@@ -99,7 +100,7 @@ class Remote:
         except (RuleError, ValueError, TypeError) as e:
             line.error("start: %s" % e)
             return
-        line.send("started", gid=app.gid)
+        line.send(wire.STARTED, gid=app.gid)
 
     def _abort(self, line, fields):
         app = self.app
@@ -107,7 +108,7 @@ class Remote:
             line.error("no game is in play, so there is none to abort")
             return
         app.end_game("Game stopped from the laptop")
-        line.send("aborted", gid=app.gid)
+        line.send(wire.ABORTED, gid=app.gid)
 
     def _calibrate(self, line, fields):
         """A tray calibration step (catnip.table.calibrate, loaded while one runs).
@@ -119,7 +120,7 @@ class Remote:
             if why is not None:
                 line.error(why)
             else:
-                line.send("calib", **answer)
+                line.send(wire.CALIB, **answer)
             line.re = now
 
         try:
@@ -139,8 +140,8 @@ class Remote:
 
         t = time.gmtime(fields["time"])
         RTC().datetime((t[0], t[1], t[2], t[6], t[3], t[4], t[5], 0))
-        self.app.set_time(fields["time"])  # games journal their date from now on
-        line.send("clock", time=int(time.time()))
+        self.app.wall.set(fields["time"])  # games journal their date from now on
+        line.send(wire.CLOCK, time=int(time.time()))
 
     def _names(self, line, fields):
         """The players' names by station: checked, kept on flash, then the
@@ -159,8 +160,8 @@ class Remote:
             line.error("names: the flash did not keep them (%s); the names stay as they were" % e)
             return
         app.rename(names)
-        line.send("named", names=names)
+        line.send(wire.NAMED, names=names)
 
     def _stop(self, line, fields):
-        line.send("bye", why="the app stops; the REPL is yours")
+        line.send(wire.BYE, why="the app stops; the REPL is yours")
         raise SystemExit("stopped from the laptop")

@@ -237,6 +237,10 @@ class Hardware:
         """Whether station k is online, as of the events taken so far."""
         return self.health.online(k)
 
+    def answering(self):
+        """The stations that answer (or have not yet said they do not)."""
+        return [k for k in range(len(self.screens)) if self.online(k) is not False]
+
     def missing(self, k):
         """Station k's parts that do not answer: bit 0 the buttons, bit
         SCREEN the screen (as of the events taken so far)."""

@@ -361,7 +361,7 @@ class Session:
             reply(why, None)
 
     def changed(self):
-        self.app.all_dirty()
+        self.app.frame.all_dirty()
 
     # ---- the end ------------------------------------------------------------------
 

@@ -1,12 +1,12 @@
 # Stack O' Cats at the table, beside its screens: the tray (catnip.table.weigh)
 # weighs each attempt and hears the answers to its questions, and a
 # Clowder's score joins the device's high scores. The App knows this only as
-# the side of the game in play, named by the game's screens
-# (catnip.ui.stack.side): begin, acted, answer, ended, stop.
+# the side of the game in play, a Side named by the game's screens
+# (catnip.ui.stack.SIDE): begin, acted, answer, ended, stop.
 from catnip import forget
 
 
-class StackSide:
+class Side:
     def __init__(self, app):
         self.app = app
         self.weigh = app.weigh  # None on a table without a tray
@@ -14,7 +14,7 @@ class StackSide:
     def begin(self, scene):
         """The game starts (or resumes) on `scene` (catnip.ui.play.Play)."""
         if self.weigh is not None:
-            self.weigh.begin(scene, self.app.all_dirty, self.app.send)
+            self.weigh.begin(scene, self.app.frame.all_dirty, self.app.send)
 
     def acted(self, seat, action):
         """A player's report was accepted: what the tray made of it, as a

@@ -26,6 +26,7 @@
 # calibration is read only while one runs; otherwise its HX711s sleep.
 import asyncio
 
+from catnip import wire
 from catnip.flash import flashfile
 
 _REPORTS = {"added": "place", "fell": "collapse", "cats": "cats"}
@@ -130,7 +131,7 @@ class Weigh:
 
     def poll(self):
         """One reading if the cells have one waiting: for a loop without
-        asyncio (App.step, the virtual table). run() is the device's way."""
+        asyncio (Loop.step, the virtual table). run() is the device's way."""
         if not self._weighing():
             return  # between games readings are dropped: the cells are not even built
         tray = self.hw.tray
@@ -181,7 +182,7 @@ class Weigh:
                 self._due = True  # the next reading past TELL_MS sends it
                 return
         p = self.verdict or {}
-        self.send("tray", proposes=p.get("kind"), value=p.get("value"), conf=p.get("conf"),
+        self.send(wire.TRAY, proposes=p.get("kind"), value=p.get("value"), conf=p.get("conf"),
                   lean=shown["lean"], fault=shown["fault"])
         self._told = (self.verdict, shown["lean"], shown["fault"])
         self._told_at = self.tray.samples if self.tray is not None else 0

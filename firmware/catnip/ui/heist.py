@@ -25,20 +25,17 @@ def loot(l):
 
 
 def _hand_row(fb, row, hand, local, lock=False):
-    """The cards side by side, the cursor's lit. Ten cards fit at 12 pixels
-    apart; fewer get 16, a space between each. `lock`: a "Lock" item follows
-    the cards, so a cursor past them lights none."""
+    """The cards a space apart, the cursor's lit; more than eight take two
+    rows, half on each. `lock`: a "Lock" item follows the cards, so a cursor
+    past them lights none."""
     n = len(hand)
     at = _at(local, n + (1 if lock else 0))
-    step = 16 if n <= 8 else 12
-    x0 = (128 - step * (n - 1) - 8) // 2 if step == 12 else 2
+    per_row = n if n <= 8 else (n + 1) // 2
     for i in range(n):
-        x = x0 + step * i
-        if i == at:
-            fb.fill_rect(x - 2, row * 8, 12, 8, 1)
-        fb.text(str(hand[i]), x, row * 8, 0 if i == at else 1)
+        r, col = row + i // per_row, 2 * (i % per_row)
+        draw.text(fb, r, str(hand[i]), col, inverse=i == at)
         if i in local.picks:
-            fb.hline(x, row * 8 + 7, 8, 0 if i == at else 1)  # picked: underlined
+            fb.hline(8 * col, r * 8 + 7, 8, 0 if i == at else 1)  # picked: underlined
 
 
 def _at(local, n):

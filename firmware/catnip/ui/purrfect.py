@@ -94,7 +94,7 @@ def draw_screen(fb, v, local):
     if you is None or local is None:
         draw.title(fb, "Round %d" % v["round"], "table")
     else:
-        draw.title(fb, "R%d paws %d" % (v["round"], v["pawprints"][you]), draw.seat_name(you))
+        draw.title(fb, "Purrfect R%d" % v["round"], draw.seat_name(you))
     if v["winner"] is not None:
         draw.text(fb, 2, "%s wins!" % draw.seat_name(v["winner"]))
         draw.text(fb, 6, _paws(v))

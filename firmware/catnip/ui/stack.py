@@ -37,23 +37,23 @@ def _choices(v):
     return [c for c in counts if counts[c]]
 
 
+GAUGE_ROW = 3  # the lean, rows 3 and 4 at the right, where the place step's rows are short
 SCORE_ROW = 5  # the scores take rows 5 and 6, three players a row
-SCORE_STEP = 36  # pixels a player's score takes: the seat lit, then the points
+SCORE_STEP = 5  # columns a player's score takes: the seat lit, a space, the points
 
 
 def _scores(fb, v):
-    """Every player's score, each behind its seat number in a lit box, three
-    to a row, clear of the tray's gauge at the right."""
+    """Every player's score (up to three characters), each behind its seat
+    number in a lit box, three to a row."""
     if v["mode"] == "clowder":
         draw.text(fb, SCORE_ROW + 1, "Team %d" % v["team"])
         return
     scores = v["scores"]
     row = SCORE_ROW + (1 if len(scores) <= 3 else 0)
     for i, s in enumerate(scores):
-        x, y = SCORE_STEP * (i % 3), (row + i // 3) * 8
-        fb.fill_rect(x, y, 8, 8, 1)
-        fb.text(str(i + 1), x, y, 0)
-        fb.text(str(s), x + 9, y, 1)
+        r, col = row + i // 3, SCORE_STEP * (i % 3)
+        draw.text(fb, r, str(i + 1), col, inverse=True)
+        draw.text(fb, r, str(s), col + 2)
 
 
 def tray_label(p):
@@ -89,9 +89,10 @@ def draw_screen(fb, v, local):
         draw.paragraph(fb, "Over: " + v["ended"], 1, 4)
         return
     tray = v.get("tray")
-    if tray is not None and tray.get("lean") is not None:
-        draw.gauge(fb, SCORE_ROW, tray["lean"], 16)
+    lean = tray.get("lean") if tray is not None else None
     if you is None or v["turn"] != you:
+        if lean is not None and not tray.get("fault"):
+            draw.gauge(fb, GAUGE_ROW, lean, 16)
         who = draw.seat_name(v["turn"])
         draw.text(fb, 1, "%s places %s" % (who, v["hand"]) if v["hand"] else who + "'s turn")
         if tray is not None and tray.get("fault"):  # the tray's trouble before the bag
@@ -101,6 +102,9 @@ def draw_screen(fb, v, local):
             draw.text(fb, 2, "Bag %d" % v["bag_left"])
         return
     step = v["step"]
+    if lean is not None and step == "place" and not (
+            local.proposal is not None and local.proposal["kind"] == "cats"):
+        draw.gauge(fb, GAUGE_ROW, lean, 16)  # beside the short rows of the place step
     if local.asking:
         local.asking[-1].draw(fb, 1)
         draw.hint(fb, "OK on  BACK back")
@@ -229,9 +233,6 @@ def draw_table(fb, v):
     draw_screen(fb, v, Local())
 
 
-def side(app):
-    """The game's extras at the table (the App's one hook for a game): the
-    tray and the Clowder's high scores, catnip.table.stack_side."""
-    from catnip.table.stack_side import StackSide
-
-    return StackSide(app)
+# The game's extras at the table (the App's one hook for a game): the tray
+# and the Clowder's high scores. Named, not imported: the table loads it.
+SIDE = "catnip.table.stack_side"

@@ -9,6 +9,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from catnip import wire
 from catnip_host import ports
 from catnip_host.link import Keeper, Link, serve
 from catnip_host.monitor import named
@@ -54,7 +55,7 @@ class Follower:
             store.close()
 
     def _frame(self, kind: str, fields: dict, apply: Callable[[str, dict], None]) -> None:
-        if kind == "begin" and _clowder(fields["header"]):
+        if kind == wire.BEGIN and _clowder(fields["header"]):
             self.live.high_scores = _high_scores(self.store_path)
         apply(kind, fields)
 

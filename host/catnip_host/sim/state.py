@@ -9,6 +9,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from catnip import wire
 from catnip_host.words import Words
 
 @dataclass
@@ -60,7 +61,7 @@ class TableState:
             text = describe(m["m"])
             if text:
                 self.feed.extend(text.splitlines())
-        elif kind == "tray":
+        elif kind == wire.TRAY:
             self.tray = m
         elif kind == "standings":
             self.standings, self.texts = m["lines"], m["screens"]
@@ -68,7 +69,7 @@ class TableState:
         elif kind == "fail":
             self.failure, self.texts = m, m["screens"]
             self.feed.append(f"scenario FAILED at step {m['step']}: {m['why']}")
-        elif kind == "snap":
+        elif kind == wire.SNAP:
             self.snaps.append(m)
         elif kind == "error":
             self.feed.append("! " + m["why"])
@@ -78,7 +79,7 @@ class TableState:
         elif kind == "noise":
             self.noise.append(m["text"])
             self.feed.append(m["text"])
-        elif kind == "bye":
+        elif kind == wire.BYE:
             self.closed = True
 
 
@@ -86,19 +87,19 @@ def describe(line: dict[str, Any]) -> str | None:
     """A frame from the app's serial line (catnip.wire) as lines of the event
     feed, joined; None for frames the feed does not show."""
     kind = line.get("t")
-    if kind == "say":
+    if kind == wire.SAY:
         return line["text"]
-    if kind == "act":
+    if kind == wire.ACT:
         return "\n".join(Words().event(ev) for ev in line.get("events", [])) or None
-    if kind == "begin":
+    if kind == wire.BEGIN:
         return f"— game {line.get('gid')}: {line['header'].get('game')} begins"
-    if kind == "end":
+    if kind == wire.END:
         return f"— game {line.get('gid')} is over"
-    if kind == "snap":
+    if kind == wire.SNAP:
         return f"— {line.get('game') or 'setup'}: snapshot"
-    if kind == "named":
+    if kind == wire.NAMED:
         return "stations named: " + ", ".join(n or "-" for n in line.get("names", []))
-    if kind == "err":
+    if kind == wire.ERR:
         return "serial: " + line["why"]
     if kind in ("raw", "bad"):
         return "serial: " + line["text"]

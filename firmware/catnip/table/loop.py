@@ -1,0 +1,197 @@
+# The table's loop: when things happen, never what. run() starts the button
+# poll (every POLL_MS), the screen refresh (stations one at a time, with the
+# buttons polled between, so a redraw never starves input), the serial line
+# and, during Stack O' Cats, the tray; each event goes to the app, which
+# decides, and each screen to the frame, which draws. step() is one pass of
+# all of it, for the tests and the virtual table.
+#
+# Also here: the Pico's clock, and the helpers that drop code from the heap
+# (on the Pico imported code takes heap): each scene's code is loaded when
+# the table enters it and dropped when it leaves, so setup's menus are not in
+# RAM during a game, nor the game's screens during setup.
+import asyncio
+import gc
+
+from catnip import forget
+
+POLL_MS = 10
+FRAME_MS = 20
+
+
+class Loop:
+    """The loop of `app` (catnip.table.app.App), on the app's clock."""
+
+    def __init__(self, app):
+        self.app = app
+        self.now = app.clock.ticks_ms()  # when the events in hand happened (poll)
+        self.collect = False  # a press or a move: collect the heap once its screens are out
+
+    def poll(self, now):
+        """Read the buttons and carry out every event waiting; True if there
+        was one."""
+        app = self.app
+        self.now = now
+        app.hw.poll(now)
+        handled = False
+        while True:
+            event = app.hw.next()
+            if event is None:
+                break
+            app.on_event(event)
+            handled = True
+        app.sound.update(now)
+        return handled
+
+    def tick(self, now):
+        """Timed changes: the announcement shown, the standings once the last
+        move's have been read, the notice line."""
+        app = self.app
+        scene = app.scene
+        if scene.kind == "play":
+            if scene.banner_due(now):
+                scene.next_banner(now)
+                app.frame.all_dirty()
+            app.standings_due()
+        app.frame.expire(now)
+
+    def refresh(self, k, now):
+        """Bring station k's panel up to date (redraw if needed, send what changed)."""
+        app = self.app
+        if app.frame.dirty[k]:
+            app.frame.redraw(k, app.scene)
+        app.hw.screens[k].flush(now)
+
+    def step(self, now):
+        """One pass of everything, for tests and the virtual table: poll, then
+        every screen."""
+        app = self.app
+        self.poll(now)
+        self.tick(now)
+        n = app.stations
+        for i in range(n):  # the station pressed last first: its player waits
+            self.refresh((app.pressed + i) % n, now)
+        if app.hw.table is not None:
+            if app.frame.table_dirty:
+                app.frame.redraw_table(app.scene)
+            app.hw.table.flush(now)
+        if app.line is not None:
+            app.line.poll()
+        if app.weigh is not None:
+            app.weigh.poll()
+        self._idle()
+
+    def serve(self):
+        """Run the table until the laptop stops it (catnip.link.remote); the REPL
+        follows. Ctrl-C on the line is data meanwhile, not an interrupt."""
+        import micropython
+
+        micropython.kbd_intr(-1)
+        try:
+            asyncio.run(self.run())
+        except SystemExit as e:
+            print("catnip: app stopped (%s); the REPL is yours" % e)
+        finally:
+            micropython.kbd_intr(3)
+
+    async def run(self):
+        app = self.app
+        clock = app.clock
+        frame = app.frame
+        asyncio.create_task(self._buttons())
+        changed = getattr(getattr(app.hw, "buttons", None), "changed", None)
+        if changed is not None:
+            asyncio.create_task(self._changed(changed))
+        if app.line is not None:
+            asyncio.create_task(self._line())
+        if app.weigh is not None:
+            asyncio.create_task(app.weigh.run())
+        while True:
+            n = app.stations
+            for i in range(n):
+                # The station pressed last first: its player is waiting. The
+                # buttons get their turn between drawing a panel (some 20 ms
+                # on the Pico) and sending it (up to 25 ms), and between panels.
+                k = (app.pressed + i) % n
+                if frame.dirty[k]:
+                    frame.redraw(k, app.scene)
+                    await clock.sleep_ms(0)
+                app.hw.screens[k].flush(clock.ticks_ms())
+                await clock.sleep_ms(0)
+            if app.hw.table is not None:
+                if frame.table_dirty:
+                    frame.redraw_table(app.scene)
+                app.hw.table.flush(clock.ticks_ms())
+            self.tick(clock.ticks_ms())
+            self._idle()
+            await clock.sleep_ms(FRAME_MS)
+
+    def _idle(self):
+        # What no press should wait for, done once a press's screens are all
+        # out, while the players read them: a collection (10-30 ms on the
+        # Pico; left to an allocation, it lands in the middle of the next
+        # press, and asking gc.mem_free() whether one is due costs 8 ms), a
+        # finished game's end, and the journal's seal of a full tail (an erase).
+        app = self.app
+        if self.collect and True not in app.frame.dirty:
+            self.collect = False
+            tidy()
+            if app.scene.kind == "play" and app.game.result() is not None:
+                app.ending()
+            app.record(app.journal.ready)
+
+    async def _buttons(self):
+        while True:
+            self._read_buttons()
+            await self.app.clock.sleep_ms(POLL_MS)
+
+    async def _changed(self, changed):
+        # The expanders' shared INT line fell: poll now, not up to POLL_MS later.
+        while True:
+            await changed.wait()
+            self._read_buttons()
+
+    def _read_buttons(self):
+        clock = self.app.clock
+        if self.poll(clock.ticks_ms()):
+            # The player who pressed is watching their screen: it is redrawn
+            # and sent now, not at the screen loop's next turn.
+            self.refresh(self.app.pressed, clock.ticks_ms())
+
+    async def _line(self):
+        app = self.app
+        while True:
+            app.line.poll()
+            await app.clock.sleep_ms(POLL_MS)
+
+
+def leave(scene, kind):
+    """The table leaves `scene` for one of `kind`: the old one's code goes.
+    None, for the app's scene while the new one loads."""
+    if scene is not None and scene.kind != kind:
+        forget("catnip.ui." + scene.kind)
+        if scene.kind == "play":
+            forget("catnip.ui." + scene.name)  # the game's own screens
+    return None
+
+
+def unload(prefix):
+    """Forget every module whose name starts with `prefix`."""
+    import sys
+
+    for name in [m for m in sys.modules if m.startswith(prefix)]:
+        forget(name)
+
+
+def tidy():
+    gc.collect()
+
+
+class PicoClock:
+    # Bound once: `time` is a built-in that a file may extend, so importing
+    # from it inside a function searches the filesystem on every call, some
+    # 6 ms on the Pico's littlefs. The loop asks the time several times a pass.
+    def __init__(self):
+        from time import ticks_ms
+
+        self.ticks_ms = ticks_ms
+        self.sleep_ms = asyncio.sleep_ms

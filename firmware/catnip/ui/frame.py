@@ -1,0 +1,89 @@
+# What the stations and the table display show around the scene: the
+# table-wide notices on every station's bottom line, the page a station
+# shows while a game's code loads, the table display's page when no game is
+# in play, and which screens are due to be drawn again. The app decides what
+# to say and the loop when to draw; the frame draws it.
+from catnip.keys import ticks_diff
+from catnip.ui import draw
+
+NOTICE_MS = 5000  # each table-wide message stays up this long
+MAX_NOTICES = 4
+
+
+class Frame:
+    """The frame of `hw`'s stations (and its table display, if fitted), on
+    `clock` (ticks_ms())."""
+
+    def __init__(self, hw, clock):
+        self.hw = hw
+        self.clock = clock
+        self.dirty = [True] * len(hw.screens)
+        self.table_dirty = True
+        self.notices = []  # table-wide messages (a station lost, a journal problem), oldest first
+        self.notice_at = clock.ticks_ms()  # when the first notice went up
+        self._canvas = None  # what the canvas holds when every station shows it alike
+
+    def all_dirty(self):
+        """Every station's screen and the table display are redrawn at the next pass."""
+        dirty = self.dirty
+        for k in range(len(dirty)):
+            dirty[k] = True
+        self.table_dirty = True
+
+    def notice(self, text, now):
+        """Put `text` up on every station's bottom line; False if it is
+        already waiting. At most MAX_NOTICES wait (the oldest not yet shown
+        goes): a fault that repeats with every move must not fill the
+        screens, nor the heap."""
+        notices = self.notices
+        if text in notices:
+            return False
+        if not notices:
+            self.notice_at = now
+        elif len(notices) >= MAX_NOTICES:
+            notices.pop(1)
+        notices.append(text)
+        self.all_dirty()
+        return True
+
+    def expire(self, now):
+        """The notice showing gives way to the next once it has been up NOTICE_MS."""
+        if self.notices and ticks_diff(now, self.notice_at) > NOTICE_MS:
+            self.notices.pop(0)
+            self.notice_at = now
+            self.all_dirty()
+
+    def loading(self, what, k):
+        """Station k says `what` at once (a game's code loading from flash)."""
+        fb = self.hw.canvas
+        draw.page(fb, what, 3)
+        self._canvas = None
+        screen = self.hw.screens[k]
+        screen.take(fb)
+        screen.flush(self.clock.ticks_ms())
+
+    def redraw(self, k, scene):
+        """Draw station k's screen (on the canvas, then into its panel's
+        frame; flush sends it). A screen every station shows alike (an
+        announcement) is drawn once and taken by each."""
+        fb = self.hw.canvas
+        alike = scene.alike() if scene.kind == "play" else None
+        if alike is not None:
+            alike = (alike, self.notices[0] if self.notices else None)
+        if alike is None or alike != self._canvas:
+            scene.draw(k, fb)
+            if self.notices:
+                draw.notice(fb, self.notices[0])
+            self._canvas = alike
+        self.hw.screens[k].take(fb)
+        self.dirty[k] = False
+
+    def redraw_table(self, scene):
+        fb = self.hw.canvas
+        self._canvas = None  # the canvas is the table display's now
+        if scene.kind == "play":
+            scene.draw_table(fb)
+        else:
+            draw.page(fb, self.notices[0] if self.notices else "Choose a game on any station", 2)
+        self.hw.table.take(fb)
+        self.table_dirty = False
