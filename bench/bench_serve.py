@@ -56,10 +56,9 @@ GAMES_PLAYED = (("heist", {"players": 4}), ("stack", {"players": 3}),
 
 
 class PtyTable:
-    """A table (GameTable) whose serial line is a pseudo-terminal that the
-    server opens by its /dev/pts path, as it opens a Pico's /dev/ttyACM0 (and
-    as `catnip sim --serve` has it); a move is timed from the first byte of
-    its frame reaching the laptop's end."""
+    """A table (GameTable) on a pseudo-terminal the server opens by its path,
+    as a Pico's /dev/ttyACM0 (and as `catnip sim --serve` has it); a move is
+    timed from its frame's first byte reaching the laptop's end."""
 
     def __init__(self, folder: Path) -> None:
         from catnip.rules.rng import Rng
@@ -238,8 +237,7 @@ def rows() -> Iterator[Row]:
 
 def _timed(browser, table: PtyTable, url: str, real: int) -> Iterator[Row]:
     """`real` Chromium pages and PAGES - real plain event streams watch
-    TIMED_MOVES moves; the pages' DOM times are the figure, with where the
-    time went and how busy the machine was meanwhile."""
+    TIMED_MOVES moves: the pages' DOM times, where they went, the load."""
     pages = []
     for _ in range(real):
         page = browser.new_page(viewport=PHONE)
@@ -269,8 +267,8 @@ def _timed(browser, table: PtyTable, url: str, real: int) -> Iterator[Row]:
         page.close()
     for s in [*streams, recorder]:
         s.close()
-    who = f"{real} Chromium pages" if real == PAGES else \
-        f"1 Chromium page, {PAGES - real} event streams"
+    who = f"{real} Chromium page{'s' * (real > 1)}" + \
+        (f", {PAGES - real} event streams" if real < PAGES else "")
     dom = split["dom"]
     yield ("serve", f"frame received to DOM updated, p95, {who}", round(_pct(dom, 95), 1), "ms",
            f"p50 {_pct(dom, 50):.0f}, p90 {_pct(dom, 90):.0f}, p99 {_pct(dom, 99):.0f}, max "
@@ -297,7 +295,7 @@ class Load:
     def __init__(self) -> None:
         self.start = self._now()
 
-    @staticmethod
+    @staticmethod  # when, the cores' busy ticks, each of ours' ticks
     def _now() -> tuple[float, float, dict[str, float]]:
         cpu = [float(v) for v in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
         ours = {"server": 0.0, "browser": 0.0, "bench": 0.0}
@@ -325,8 +323,7 @@ class Load:
                 f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"), spent
 
 
-def _ours() -> list[int]:
-    """This process and every process under it (the server, the browser's)."""
+def _ours() -> list[int]:  # this process and every one under it (the server, the browser's)
     children: dict[int, list[int]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -367,9 +364,8 @@ def _first_paint(browser, url: str) -> Iterator[Row]:
 
 def _evening(table: PtyTable, server: subprocess.Popen, url: str) -> Iterator[Row]:
     """Memory over the 1,000-game store's pages and a long evening of frames."""
-    # (the wins chart waits for named seats: a store of unnamed ones has none)
     for path in ("/sessions", "/sessions/3", "/games/500", "/sessions/3/scores.png",
-                 "/games/500/scores.png"):
+                 "/games/500/scores.png"):  # (the wins chart waits for named seats)
         _get(url + path)
     streams = [urllib.request.urlopen(url + "/events", timeout=60) for _ in range(PAGES)]
     for s in streams:  # pages that read every state as it comes
