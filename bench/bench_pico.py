@@ -274,6 +274,8 @@ def _press_rows(flash: Path, work: Path) -> Iterator[Row]:
         if values:
             yield ("press-to-pixels", f"{what}: median", round(statistics.median(values), 1),
                    "ms", f"{note}; {len(values)} presses")
+            yield ("press-to-pixels", f"{what}: p95", round(p95(values), 1), "ms",
+                   f"{note}; target <= {LAST_P95} ms" if target is None else note)
             bound = (f"target <= {target} ms" if target else
                      "no target: seven panels' whole-screen changes are 160 ms of bus time")
             yield ("press-to-pixels", f"{what}: max", round(max(values), 1), "ms",
@@ -284,6 +286,15 @@ def _press_rows(flash: Path, work: Path) -> Iterator[Row]:
         yield ("link", "press to its move's frame: median", round(statistics.median(framed), 1),
                "ms", f"{note}; {len(framed)} moves")
         yield ("link", "press to its move's frame: max", round(max(framed), 1), "ms", note)
+
+
+LAST_P95 = 100  # ms: every station shows a move this soon after its press, 95 times in 100
+
+
+def p95(values: list[float]) -> float:
+    """The 95th percentile (nearest rank)."""
+    ranked = sorted(values)
+    return ranked[max(0, -(-len(ranked) * 95 // 100) - 1)]
 
 
 REFRESH_GAP_S = 0.010  # a panel's page writes follow each other within a millisecond

@@ -335,3 +335,29 @@ def test_the_store_is_append_only(tmp_path):
             s.db.execute(sql)
     with pytest.raises(StoreError, match="no session 9"):
         s.info(9)
+
+
+class _Quiet:
+    """A port with a laptop that may not be there: it reads nothing."""
+
+    def __init__(self):
+        self.sent = bytearray()
+
+    def write(self, data):
+        self.sent.extend(data)
+
+
+def test_the_state_is_pushed_only_once_a_laptop_has_spoken():
+    out = _Quiet()
+    line = Line(_Quiet(), out, lambda word, fields: None, boot="b1")
+    assert not line.wants("snap") and line.wants("act") and line.wants("hello")
+    line.send("snap", gid=1, game="heist", public={"round": 1})
+    line.send("act", gid=1, n=1, events=[])
+    assert [f[2] for f in wire.Reader().feed(bytes(out.sent))] == ["act"]  # numbered, kept
+    line.feed(wire.encode("games", 1, {}, wire.LAPTOP))  # a laptop connects and asks
+    assert line.wants("snap")
+    out.sent.clear()
+    line.send("snap", gid=1, game="heist", public={"round": 1})
+    assert [f[2] for f in wire.Reader().feed(bytes(out.sent))] == ["snap"]
+    # A line that only tells cannot be asked: it always pushes.
+    assert Line(None, out, None, boot="b1").wants("snap")

@@ -5,7 +5,10 @@
 # RING_BYTES of them are kept, so a laptop that was away asks "resync from N"
 # and gets the same bytes again, or a "gap" frame saying which ones are gone.
 # A snapshot (wire.PUSHED) follows every move unnumbered: it is the state now and the
-# next one supersedes it. Every other frame answers a command (seq 0, "re" =
+# next one supersedes it, so it is sent only once a laptop has spoken since
+# power-up (a laptop that connects asks for one; a line that only tells
+# always sends it): with nobody listening, a move
+# costs no snapshot's heap or time. Every other frame answers a command (seq 0, "re" =
 # the command's number). A write that fails (nobody listening, a full
 # buffer) is dropped: the table plays on.
 #
@@ -40,6 +43,9 @@ class Line:
         self.seq = 0  # the newest stream frame's number
         self.boot = boot or _boot_id()  # tells a laptop that seqs started again
         self.re = 0  # the command being answered
+        # A laptop has sent a good frame since power-up; a line that only
+        # tells (no input) cannot be asked for a snapshot, so it always pushes.
+        self.heard = inp is None
         # The newest stream frames back to back in one buffer, the oldest
         # overwritten: frames kept a while as objects of their own would
         # leave holes all over the Pico's heap as they go.
@@ -56,8 +62,16 @@ class Line:
 
     # ---- out ----------------------------------------------------------------
 
+    def wants(self, kind):
+        """Whether a `kind` frame would go out now: pushed ones (the state
+        now) only once a laptop has spoken. The caller can then spare
+        building its fields."""
+        return self.heard or wire.MESSAGES.get(kind, (wire.ANSWER,))[0] != wire.PUSHED
+
     def send(self, kind, **fields):
         how = wire.MESSAGES.get(kind, (wire.ANSWER,))[0]
+        if how == wire.PUSHED and not self.heard:
+            return  # nobody asked for the state: a laptop asks when it connects
         if how == wire.STREAMED:  # numbered and kept for resync
             self.seq += 1
             frame = wire.encode(kind, self.seq, fields)
@@ -190,6 +204,7 @@ class Line:
         except wire.WireError as e:
             self.error(str(e))
             return
+        self.heard = True
         try:
             if kind == "resync":
                 self.resync(fields["from"])

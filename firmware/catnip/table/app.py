@@ -370,8 +370,8 @@ class App:
             self.send(wire.LOST, gid=gid, game=title, status=status, why=why)
 
     def send(self, kind, **fields):
-        if self.line is None:
-            return
+        if self.line is None or not self.line.wants(kind):
+            return  # (a snapshot with no laptop listening: its state is not even built)
         if kind == wire.SNAP:
             fields["gid"] = self.gid if self.game is not None else None
             fields["game"] = self.name

@@ -123,7 +123,12 @@ class Loop:
                 app.hw.table.flush(clock.ticks_ms())
             self.tick(clock.ticks_ms())
             self._idle()
-            await clock.sleep_ms(FRAME_MS)
+            # A press handled meanwhile (the buttons' task) makes the other
+            # stations dirty: their pass begins within POLL_MS, not FRAME_MS.
+            for _ in range(FRAME_MS // POLL_MS):
+                await clock.sleep_ms(POLL_MS)
+                if True in frame.dirty:
+                    break
 
     def _idle(self):
         # What no press should wait for, done once a press's screens are all
