@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,10 +25,15 @@ def tool(name: str) -> str:
 def run(args: list[str], path: list[Path] | None = None, heap: int | None = None,
         timeout: float = 600) -> subprocess.CompletedProcess[str]:
     """Run `micropython ARGS` with MICROPYPATH: devsim (the fake `machine`), the
-    firmware, the repo root (for `import devsim...`), then `path`."""
+    firmware, the repo root (for `import devsim...`), then `path`. It runs in a
+    folder of its own: the table's files (setup.json, ...) are relative to the
+    current folder, as they are on the Pico's flash, and must not land in the
+    checkout."""
     dirs = [ROOT / "devsim", FIRMWARE, ROOT, *(path or [])]
     env = dict(os.environ, MICROPYPATH=":".join([".frozen", *map(str, dirs)]))
     cmd = [tool("micropython")]
     if heap:
         cmd += ["-X", f"heapsize={heap}"]
-    return subprocess.run(cmd + args, env=env, capture_output=True, text=True, timeout=timeout)
+    with tempfile.TemporaryDirectory(prefix="catnip-mp-") as here:
+        return subprocess.run(cmd + args, env=env, capture_output=True, text=True,
+                              timeout=timeout, cwd=here)

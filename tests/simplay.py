@@ -157,6 +157,7 @@ def heist_presses(rec, station, seat, action):
         cards = v["face_down"]
         rec.move(station, local.cursor.at, cards.index(action[1]), len(cards))
         rec.press(station, "ok")
+        confirm(rec, station)
         return
     hand = v["hand"]
     if v["cards_per_round"] == 1:
@@ -197,6 +198,7 @@ def stack_presses(rec, station, seat, action):
         if kind == "place":
             rec.shot("report", station)
         rec.press(station, "ok")
+    confirm(rec, station)
 
 
 def purrfect_presses(rec, station, seat, action):
@@ -217,6 +219,7 @@ def purrfect_presses(rec, station, seat, action):
         rec.move(station, local.sub.at, len(others), len(others) + 1)
         rec.shot("score", station)
         rec.press(station, "ok")
+        confirm(rec, station)
         return
     if kind == "offer":
         target = ("offer", action[1] // 9)
@@ -236,6 +239,17 @@ def purrfect_presses(rec, station, seat, action):
         cats = purrfect_ui._answers(v, target[1])
         rec.move(station, local.sub.at, cats.index(action[2] // 9), len(cats))
     rec.press(station, "ok")
+    confirm(rec, station)
+
+
+def confirm(rec, station):
+    """OK once more where the station asks first (a reveal, an answer, a
+    report that ends the game)."""
+    local = rec.app.scene.local[station - 1] if rec.app.scene.kind == "play" else None
+    doing = getattr(local, "doing", None)
+    if getattr(local, "confirm", None) is not None or (
+            doing is not None and doing[0] in ("answer", "record")):
+        rec.press(station, "ok")
 
 
 PRESSES = {"heist": heist_presses, "stack": stack_presses, "purrfect": purrfect_presses}
@@ -320,9 +334,7 @@ def check_after(rec, game_name, station, seats):
 
 def notices(app):
     """The table-wide messages showing now (the app's notice line)."""
-    if getattr(app, "notices", None):
-        return list(app.frame.notices)
-    return [app.notice] if getattr(app, "notice", None) else []
+    return list(getattr(getattr(app, "frame", app), "notices", None) or [])
 
 
 def play_game(name):

@@ -75,3 +75,35 @@ def test_the_tower_chart_of_a_session_without_stack_o_cats_says_what_it_played(t
                                     "-o", str(tmp_path / "t.png")])
     assert out.exit_code == 1
     assert "session 1 has no Stack O' Cats game (it played Meow Heist)" in out.output
+
+
+def _stack_play(correct: bool):
+    """Stack O' Cats placed to its end; with `correct`, every third placement
+    is taken back and given again, one higher."""
+    from catnip import rules
+    from catnip_host import records
+
+    game = rules.new("stack", {"players": 2}, "taken back")
+    placed = 0
+    while game.result() is None:
+        p = game.to_act()[0]
+        legal = game.legal(p)
+        action = legal[0]
+        if action[0] == "place":
+            placed += 1
+            ends = game.public()["bag_left"] == 0
+            if correct and placed % 3 == 0 and not ends:
+                game.act(p, action)
+                game.act(p, ("correct",))
+            action = ("place", 1, 0)
+        game.act(p, action)
+    record = dict(game.record(), log=[[p, list(a)] for p, a in game.log])
+    return records.Play("t", 1, 1, 1.8e9, None, record, game.result(), ("Mia", "Jo"))
+
+
+def test_a_result_taken_back_is_one_turn_in_the_charts():
+    plain, fixed = _stack_play(False), _stack_play(True)
+    assert len(fixed.record["log"]) > len(plain.record["log"])
+    for chart in (charts.scores_by_round, charts.tower_by_turn):
+        a, b = chart(plain), chart(fixed)
+        assert a.x == b.x and a.lines == b.lines

@@ -27,7 +27,8 @@ PURE = {
     "catnip.wire": (),
     "catnip.keys": (),
     "catnip.layout": ("catnip.rules",),
-    "catnip.board": ("catnip.layout", "catnip.rules"),
+    "catnip.board": ("catnip.layout", "catnip.rules", "catnip.board_check"),
+    "catnip.board_check": ("catnip.layout", "catnip.rules"),
 }
 # Every room of the firmware and what else of catnip it may import. The
 # package itself (`catnip.forget`, which imports nothing) is everyone's.

@@ -24,7 +24,7 @@ ONCE = {
     ("catnip/boot.py", "_show_all"),
     ("catnip/boot.py", "_show_problems"),
     ("catnip/drivers/buttons.py", "__init__"),
-    ("catnip/drivers/hx711.py", "__init__"),
+    ("catnip/drivers/hx711_pins.py", "__init__"),  # the Pico's clock, bound once
     ("catnip/parts/hardware.py", "run"),  # before its loop
     ("catnip/flash/flashfile.py", "save"),  # a file written, read back and renamed
     ("catnip/flash/highscores.py", "_move"),

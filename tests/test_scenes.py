@@ -35,9 +35,24 @@ def test_the_standings_answer_a_command_not_a_label():
     end = End("Meow Heist", ["1. P1 3"], [0, 1])
     while end.rows[end.cursor.at] != "Rematch":
         assert end.key(0, DOWN, PRESS) is None
+    assert end.key(0, OK, PRESS) is None  # asked once more: a game is not thrown away
     assert end.key(0, OK, PRESS) == ("rematch",)
     assert end.key(1, DOWN, PRESS) is None
+    assert end.key(1, OK, PRESS) is None
     assert end.key(1, OK, PRESS) == ("setup",)
+
+
+def test_the_standings_ask_before_leaving_and_back_keeps_them():
+    from catnip.keys import BACK, DOWN, OK, PRESS
+
+    end = End("Meow Heist", ["1. P1 3"], [0, 1])
+    while end.rows[end.cursor.at] != "New game":
+        end.key(0, DOWN, PRESS)
+    assert end.key(0, OK, PRESS) is None and end.asking == 1
+    assert end.key(1, BACK, PRESS) is None and end.asking is None
+    assert end.rows[end.cursor.at] == "New game"  # where it was
+    assert end.key(0, OK, PRESS) is None
+    assert end.key(0, DOWN, PRESS) is None and end.asking is None  # any other press: no
 
 
 def _app_refs(node):

@@ -6,8 +6,9 @@ tests/linkrig.py) while the page is open: every move shows, the cable is
 unplugged and the page says so and catches up, the standings show at the
 end, and the page fits a phone held upright and a TV.
 
-CATNIP_SCREENS=1 writes the README's screenshots (docs/screens/serve-*.png)
-from this run; otherwise they go to the test's own folder."""
+CATNIP_SCREENS=1 writes the README's screenshots (docs/screens/serve-*.png,
+a Stack O' Cats game with the tray's gauge) from this run; otherwise they go
+to the test's own folder."""
 
 from __future__ import annotations
 
@@ -89,7 +90,6 @@ def test_a_game_on_the_virtual_table_shows_move_by_move_through_an_unplug(browse
     relay = Relay(tmp_path)
     table = start_table(relay, tmp_path, "heist", {"variant": "standard", "gems": "digital"},
                         [0, 1, 2], pace_ms=60)
-    shots = SCREENS if os.environ.get("CATNIP_SCREENS") else tmp_path
     try:
         with serving(tmp_path / "s.sqlite3", str(relay.path), pause=0.05) as site:
             phone = _page(browser, site.url + "/", PHONE)
@@ -107,7 +107,7 @@ def test_a_game_on_the_virtual_table_shows_move_by_move_through_an_unplug(browse
                                     timeout=20000)
             wait_for(lambda: _moves_shown(phone) > at_unplug + 2, 60, "no catching up")
             for page, name in ((phone, "phone"), (tv, "tv")):
-                page.screenshot(path=str(shots / f"serve-{name}.png"))
+                page.screenshot(path=str(tmp_path / f"heist-{name}.png"))
             phone.wait_for_selector("text=Standings", timeout=300_000)
             sent = sent_stream(tmp_path)
             acts, end = _announced(sent)
@@ -198,13 +198,24 @@ def test_a_finished_game_replays_by_the_arrow_keys(browser, tmp_path):
 
 
 def test_the_trays_proposal_and_lean_gauge_show_live_on_a_phone_and_a_tv(browser, tmp_path):
+    from catnip.rules.rng import Rng
+    from playout import any_legal
     from serverig import GameTable
 
     (tmp_path / "t").mkdir()
     table = GameTable(tmp_path / "t")
-    with serving(tmp_path / "t" / "s.sqlite3", table=table) as site:
+    shots = SCREENS if os.environ.get("CATNIP_SCREENS") else tmp_path
+    with serving(tmp_path / "t" / "s.sqlite3", None, table=table) as site:  # "the Pico"
         phone, tv = _page(browser, site.url + "/", PHONE), _page(browser, site.url + "/", TV)
-        table.begin("stack", {"players": 2}, "gauge", [0, 1])
+        table.begin("stack", {"players": 3}, "gauge", [0, 1, 2])
+        game, rng = table.game, Rng("serve gauge")
+        while len(game.log) < 12 or game.public()["tower"] < 2:  # a tower, and a feed
+            assert game.result() is None, "the game ended before the tray was shown"
+            p = game.to_act()[rng.below(len(game.to_act()))]
+            table.act(p, any_legal(game, p, rng))
+        for page in (phone, tv):
+            page.wait_for_function(f"() => document.title !== '' && document.getElementById("
+                                   f"'title').textContent.endsWith('move {len(game.log)}')")
         with table.lock:
             table.line.send("tray", proposes="place", value=1, conf=87, lean=[612, 433, -433],
                             fault=None)
@@ -222,6 +233,10 @@ def test_the_trays_proposal_and_lean_gauge_show_live_on_a_phone_and_a_tv(browser
             assert size["width"] >= 0.6 * min(page.viewport_size.values()) or \
                 size["width"] >= 250, f"the gauge is {size['width']} px wide"
         _assert_fits_a_phone(phone, "#game", "#game")
+        gauge = tv.locator(".gauge").bounding_box()
+        assert gauge["y"] + gauge["height"] <= TV["height"], "on a TV the gauge is off the screen"
+        phone.screenshot(path=str(shots / "serve-phone.png"), full_page=True)
+        tv.screenshot(path=str(shots / "serve-tv.png"))
         with table.lock:  # the player reported: the proposal is gone, the tower leans on
             table.line.send("tray", proposes=None, value=None, conf=None, lean=[950, -950, 0],
                             fault=None)
@@ -229,6 +244,9 @@ def test_the_trays_proposal_and_lean_gauge_show_live_on_a_phone_and_a_tv(browser
                                 timeout=15000)
         assert phone.text_content(".tray-says") == "The tray has nothing to propose yet"
         assert phone.locator(".gauge .dot").get_attribute("data-x") == "-950"
+        box, dot = phone.locator(".gauge").bounding_box(), phone.locator(".gauge .dot").bounding_box()
+        assert abs((dot["x"] + dot["width"] / 2 - box["x"]) / box["width"] - (0.5 - 950 / 2400)) < 0.02
+        assert abs((dot["y"] + dot["height"] / 2 - box["y"]) / box["height"] - 0.5) < 0.02
         phone.screenshot(path=str(tmp_path / "tray-phone.png"), full_page=True)
         for page in (phone, tv):
             assert page.problems == [], page.problems

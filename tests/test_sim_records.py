@@ -30,7 +30,11 @@ def test_a_headless_game_is_stored_marked_virtual(tmp_path):
     assert sorted(map(int, standings)) == sorted(line["result"]["scores"])
 
 
-def test_without_a_store_option_the_default_store_gets_the_game():
+def test_without_a_store_option_the_default_store_gets_the_game(tmp_path, monkeypatch):
+    # A data folder of its own: the same scenario played by another test into
+    # the run's default store would already be there, and be stored once.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_path().is_relative_to(tmp_path)
     before = _plays(default_path())
     out = CliRunner().invoke(main, ["sim", "--script", str(SCENARIO), "--headless"])
     assert out.exit_code == 0, out.output

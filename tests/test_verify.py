@@ -30,7 +30,20 @@ def _move(game, rng):
     return players[0], any_legal(game, players[0], rng)
 
 
-def _frames(name="heist", config=None, seed="v", pulled=True, live=True):
+def _second(game, p, a, tries):
+    """A take-back of that move now and then: a Heist card, a result corrected."""
+    pub = game.public()
+    if a[0] == "play" and pub["phase"] == "play" and pub["seats"][p]["committed"]:
+        again = ("unlock",)
+    elif game.corrector() == p and game.result() is None:
+        again = ("correct",)
+    else:
+        return None
+    tries[0] += 1
+    return again if tries[0] % 3 == 1 else None
+
+
+def _frames(name="heist", config=None, seed="v", pulled=True, live=True, second=False):
     """(kind, fields) the table sends for one game played live and then pulled,
     as App and catnip.link.remote send them."""
     game = rules.new(name, config or {"players": 3}, seed)
@@ -40,12 +53,15 @@ def _frames(name="heist", config=None, seed="v", pulled=True, live=True):
                               "seats": list(range(game.players())), "moves": 0}))
     rng = Rng(seed)
     entries = []
+    tries = [0]
     while game.result() is None:
         p, a = _move(game, rng)
-        events = game.act(p, a)
-        entries.append(["action", p, list(a)])
-        if live:
-            out.append(("act", {"gid": 1, "n": len(game.log), "events": events}))
+        while a is not None:
+            events = game.act(p, a)
+            entries.append(["action", p, list(a)])
+            if live:
+                out.append(("act", {"gid": 1, "n": len(game.log), "events": events}))
+            a = _second(game, p, a, tries) if second else None
     entries.append(["end", game.result()])
     if live:
         out.append(("end", {"gid": 1, "result": game.result()}))
@@ -69,6 +85,15 @@ def test_an_honest_game_verifies_move_by_move(name):
     c = _check(_frames(name, {"players": 4} if name == "purrfect" else None))
     assert c.status == verify.VERIFIED, c.problems
     assert c.moves > 5 and c.compared == c.moves and c.unseen == 0
+
+
+@pytest.mark.parametrize("name", ["heist", "stack", "purrfect"])
+def test_a_game_with_second_thoughts_verifies_move_by_move(name):
+    frames = _frames(name, {"players": 4} if name == "purrfect" else None, second=True)
+    said = [e for k, f in frames if k == "act" for e in f["events"]]
+    assert any(e.get("type", e.get("event")) in ("unlock", "correct") for e in said)
+    c = _check(frames)
+    assert c.status == verify.VERIFIED, c.problems
 
 
 def test_an_altered_announcement_names_the_first_move_that_disagrees():

@@ -47,9 +47,20 @@ def _played(name: str, config: dict, seed: str) -> list[tuple[str, dict]]:
                          "seats": list(range(game.players()))}),
               ("snap", {"gid": 1, "game": name, "public": game.public()})]
 
-    def each(game, player, action, events):
+    def each(game, player, action, events, second=[0]):
         frames.append(("act", {"gid": 1, "n": len(game.log), "events": events}))
         frames.append(("snap", {"gid": 1, "game": name, "public": game.public()}))
+        # Second thoughts now and then: a card taken back, a result corrected.
+        again = None
+        pub = game.public()
+        if action[0] == "play" and pub["phase"] == "play" and pub["seats"][player]["committed"]:
+            again = ("unlock",)
+        elif game.corrector() == player and game.result() is None:
+            again = ("correct",)
+        if again is not None:
+            second[0] += 1
+            if second[0] % 5 == 1:
+                each(game, player, again, game.act(player, again))
 
     if name == "purrfect" and game.config["mode"] == "stations":
         play_sensibly(game, seed, noise=3, each=each)

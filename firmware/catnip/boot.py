@@ -83,6 +83,7 @@ def _read_board():
         return None
     finally:
         forget("catnip.board")
+        forget("catnip.board_check")
 
 
 NO_BOARD = ("no board.json on the Pico: run `catnip deploy --board direct` (or mux), or copy "

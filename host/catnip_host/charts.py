@@ -45,6 +45,12 @@ def scores_by_round(play: Play) -> Series:
     totals: list[list[int]] = []
     current = 1  # the round in play
     for _, _, events, game in records.steps(play):
+        if _taken_back(events):  # a turn taken back, or the round that closed last
+            if s.x and (by_turn or game.public()["round"] != current):
+                s.x.pop()
+                totals.pop()
+                current = current if by_turn else game.public()["round"]
+            continue
         if by_turn:
             if not any(e.get("event") in ("placed", "collapse") for e in events):
                 continue
@@ -64,6 +70,11 @@ def scores_by_round(play: Play) -> Series:
     return s
 
 
+def _taken_back(events: list[dict]) -> bool:
+    """A correction: the last result was taken back, to be given again."""
+    return any(e.get("event", e.get("type")) == "correct" for e in events)
+
+
 def _score_word(play: Play) -> str:
     if play.result is None:
         return "score"
@@ -79,7 +90,10 @@ def tower_by_turn(play: Play) -> Series:
                "cats in the tower", steps=True)
     tower: list[float] = []
     for _, _, events, game in records.steps(play):
-        if any(e.get("event") in ("placed", "collapse") for e in events):
+        if _taken_back(events) and s.x:  # the last turn is reported again
+            s.x.pop()
+            tower.pop()
+        elif any(e.get("event") in ("placed", "collapse") for e in events):
             s.x.append(len(s.x) + 1)
             tower.append(game.public()["tower"])
     s.lines["tower"] = tower

@@ -170,6 +170,12 @@ EVENTS: dict[str, Say] = {
     "collect": lambda w, e: f"Round {e['round']} ends: the loot goes behind the shields" + (
         f"; {gems(e['removed'])} left in the safe leave the game" if any(e["removed"]) else ""),
     "end": lambda w, e: "No safe card is left: the shields are opened",
+    "unlock": lambda w, e: f"{w.seat(e['player'])} takes back "
+                           f"{'a card' if e['cards'] == 1 else plural(e['cards'], 'card')} "
+                           "to choose again",
+    # Any game: the last result taken back by its player, to be given again
+    "correct": lambda w, e: f"{w.seat(e['player'])} takes back their last result "
+                            "to give it again",
     # Stack O' Cats
     "join": lambda w, e: f"{plural(e['black_cats'], 'black cat')} join the bag",
     "base": lambda w, e: f"{a(e['colour']).capitalize()} cat is wedged into the base",

@@ -65,6 +65,8 @@ def _heist(v, local, action):
             return adjust(Picker("", 0, 99, 0), action[1]) if action[1] == 0 else UP
         return adjust(pickers[-1], action[len(pickers)])
     if action[0] == "reveal":
+        if local.confirm is not None:  # "Reveal your 3?"
+            return OK
         return toward(local.cursor.at, v["face_down"].index(action[1]))
     hand = v["hand"]
     cards = list(action[1:])
@@ -83,6 +85,8 @@ def _heist(v, local, action):
 
 
 def _stack(v, local, action):
+    if local.confirm is not None:  # a report that ends the game, asked first
+        return OK
     if local.asking:
         picker = local.asking[-1]
         if len(local.asking) == 1:
@@ -101,7 +105,7 @@ def _purrfect(v, local, action):
     kind = action[0]
     if local.doing is not None:
         doing = local.doing[0]
-        if doing in ("withdraw", "declare"):
+        if doing in ("withdraw", "declare", "answer", "record"):
             return OK
         if doing == "offer":
             return adjust(local.sub, len(action) - 1)

@@ -17,6 +17,9 @@ class Wire:
         self.sent = []
         self.on_command = None
 
+    def wants(self, kind):
+        return True  # a laptop listening: every frame, the public snapshots too
+
     def send(self, kind, **fields):
         header = fields.get("header")
         if isinstance(header, dict) and "seed_commit" in header:

@@ -116,23 +116,32 @@ def test_a_journal_that_fails_every_move_says_so_once_and_the_game_goes_on():
         rig.close()
 
 
-def test_an_announcement_is_drawn_once_and_shown_on_every_station():
-    rig = _rig("alike", "mux")
+def test_an_announcement_goes_over_each_stations_own_view_and_takes_no_press():
+    # Every station keeps its own screen under the announcement; a press
+    # other than OK goes to that screen, OK moves the announcement on.
+    rig = _rig("over own view", "mux")
     try:
         tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1, 2])
         app = rig.app
         while not app.scene.banner:
             app.act(*tablebot.choose(app.game, "heist"))
-        scene = app.scene
-        drawn = []
-        draw = scene.draw
-        scene.draw = lambda k, fb: drawn.append(k) or draw(k, fb)
         app.frame.all_dirty()
         rig.run(100)
-        assert len(drawn) == 1, drawn
+        shown = draw_first(app.scene.banner[0])
         screens = [rig.lines(k) for k in range(3)]
-        assert screens[0] == screens[1] == screens[2], screens
-        assert "OK: next" in screens[0][-1], screens[0]
+        for k in range(3):
+            assert shown in " ".join(screens[k]), screens[k]
+            assert "P%d" % (k + 1) in screens[k][0], screens[k]  # its own title
+        assert screens[0] != screens[1]
+        game = app.game
+        seat = [p for p in game.to_act() if not game.public()["seats"][p]["committed"]][0]
+        cursor = app.scene.local[seat].cursor.at
+        banners = len(app.scene.banner)
+        rig.tap(seat, "down")
+        assert app.scene.local[seat].cursor.at != cursor, "the press went to its screen"
+        assert len(app.scene.banner) == banners
+        rig.tap(seat, "ok")
+        assert len(app.scene.banner) == banners - 1, "OK moved the announcement on"
     finally:
         rig.close()
 

@@ -1,7 +1,8 @@
 # The tray's refusals in words for the person calibrating (catnip.table.calibrate):
 # every TrayError a calibration can meet, raised by the tray package itself,
 # reads without a field name or a call in it, and says what to do.
-from catnip.table.calibrate import PLAIN, _again, percent, plain
+from catnip.table.calibrate_words import PLAIN, again as _again, plain
+from catnip.ui.calibrate import percent
 from catnip.tray import Calibration, TrayError
 from catnip.tray.calibrator import Calibrator
 

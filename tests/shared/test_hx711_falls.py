@@ -1,6 +1,6 @@
 # Falls: the DOUT interrupt that times conversions for the RP2040 path of
 # catnip.drivers.hx711 (pure logic; the interrupt is called by hand here).
-from catnip.drivers.hx711 import Falls
+from catnip.drivers.hx711_pins import Falls
 
 
 class FakePin:

@@ -21,7 +21,7 @@ from catnip.ui.setup import GAMES, Setup, choices, player_range, shown
 from screencheck import Checked
 from tablepolicy import choose
 
-BOARDS = "firmware/boards"
+BOARDS = __file__.rsplit("/", 3)[0] + "/firmware/boards"  # from tests/shared/ up to the checkout
 SHOWN = 40  # problems listed in a failure
 
 

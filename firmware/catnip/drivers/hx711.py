@@ -50,10 +50,17 @@
 #
 # The read path allocates nothing: the words are built in preallocated
 # arrays and every intermediate stays far below 2**30.
-import sys
+# The wires and the clocking pass are catnip.drivers.hx711_pins; when each
+# chip converts, learned, is catnip.drivers.hx711_phases; why a read failed,
+# in words, is catnip.drivers.hx711_faults.
 import machine
 from array import array
 from machine import Pin
+
+from catnip.drivers.hx711_faults import (NO_DATA, STUCK_LOW, TOO_SLOW, WRONG_RATE,  # noqa: F401
+                                         SensorFault, describe)
+from catnip.drivers.hx711_phases import Phases
+from catnip.drivers.hx711_pins import Falls, SystemClock, native, pin, shift
 
 try:
     from micropython import const
@@ -70,56 +77,18 @@ MAX_COUNT = const(0x7FFFFF)  # the chip saturates at these codes
 MIN_COUNT = const(-0x800000)
 _SIGN = const(0x800000)
 _WRAP = const(0x1000000)
-_DATA_BITS = const(24)
 _SETTLE_READINGS = const(3)  # the 4th conversion after a change is settled
 _POWER_DOWN_HOLD_US = const(100)  # PD_SCK high this long surely powers down
 _QUIET_PERCENT = const(80)  # no reload sooner than this share of the period
-_RELOAD_US = const(75)  # DOUT high while a conversion reloads the output
-_LEARNED = const(16)  # conversions seen before a chip's period is trusted
-_POOLED = const(64)  # conversions pooled into a period at most (then halved)
 _IRQ_US = const(100)  # a DOUT interrupt runs within this of the fall
 _SPIN_US = const(1500)  # a conversion due this soon is waited for on the spot
 _SPIN_STEP_US = const(25)
-
-# Why a read failed (SensorFault.code).
-NO_DATA = const(1)  # DOUT never went low: no chip, no power, or a cut wire
-STUCK_LOW = const(2)  # DOUT stayed low through a read: wire shorted to ground
-TOO_SLOW = const(3)  # no pass could be fitted between conversions
-WRONG_RATE = const(4)  # the chips convert faster than `rate` says
 
 # What one attempt at a reading gave, when it is not a fault code.
 _OK = const(0)
 _SETTLING = const(-1)
 _RESTARTED = const(-2)
 _WAIT = const(-3)  # a reload is due before a pass could end: wait self._wait_us
-
-
-class SensorFault(Exception):
-    """Cells that cannot be read. code is NO_DATA, STUCK_LOW, TOO_SLOW or
-    WRONG_RATE; cells is a bit mask of the cells concerned (bit 0 = the
-    first DOUT)."""
-
-    def __init__(self, message, code, cells):
-        super().__init__(message)
-        self.code = code
-        self.cells = cells
-
-
-class SystemClock:
-    """The Pico's time, as the driver uses it. Tests pass a virtual clock
-    with the same methods instead."""
-
-    def __init__(self):
-        import time
-        import asyncio
-
-        self.ticks_ms = time.ticks_ms
-        self.ticks_us = time.ticks_us
-        self.ticks_diff = time.ticks_diff
-        self.ticks_add = time.ticks_add
-        self.sleep_ms = time.sleep_ms
-        self.sleep_us = time.sleep_us
-        self.pause_ms = asyncio.sleep_ms
 
 
 class HX711Group:
@@ -148,9 +117,9 @@ class HX711Group:
         if not douts:
             raise ValueError("give at least one DOUT pin")
         self._clock = clock or SystemClock()
-        self._sck = _pin(sck, Pin.OUT)
-        self._douts = tuple(_pin(d, Pin.IN) for d in douts)
-        self._native = _native(sck, douts)
+        self._sck = pin(sck, Pin.OUT)
+        self._douts = tuple(pin(d, Pin.IN) for d in douts)
+        self._native = native(sck, douts)
         self._sck_gpio = sck
         self._dout_gpios = None
         self._falls = None  # Falls: conversions timed by a pin interrupt
@@ -179,25 +148,18 @@ class HX711Group:
         self._quiet_us = self._quiet_ms = self._last_quiet_us = self._down_us = 0
         self._in_step = False  # the driver knows when the chips convert
         self._chained = False  # the last attempt was a pass in time
-        # The DOUTs high at the last poll, and when it was; per chip the
-        # bracket of its last observed conversion (after _ready_lo, within
-        # _ready_w) and its period as learned (us): the sums of conversion
-        # intervals and counts.
-        n = self._n
-        self._nominal_us = period_us
+        # The DOUTs high at the last poll, and when it was; each chip's last
+        # conversion and its period as learned (Phases).
         self._was_high = self._all
         self._polled_us = 0
-        self._ready_lo = array("i", [0] * n)
-        self._ready_w = array("i", [0] * n)
-        self._mark = array("i", [0] * n)
-        self._marked = 0  # chips whose _mark holds a conversion
-        self._fresh = 0  # chips with a conversion observed since the last restart
-        self.periods = array("i", [period_us] * n)  # learned, us
-        self._sum_us = array("i", [0] * n)
-        self._sum_n = array("i", [0] * n)
-        self._counted = array("i", [0] * n)
+        self._phases = Phases(self._n, period_us, self._falls, self._clock)
+        self.periods = self._phases.periods  # learned, us
         self._wait_us = 0
-        self.pass_us = self._dry_pass()
+        # How long a pass takes on this board: one with the clock held low.
+        start = self._clock.ticks_us()
+        self._shift(A64, 0)
+        self._high_mask()
+        self.pass_us = self._clock.ticks_diff(self._clock.ticks_us(), start)
         if self._budget() >= self._window_us:
             raise ValueError("one clocking pass of %d HX711s takes about %d us on this board, "
                              "but at %d samples/s it must end within %d us of a conversion: "
@@ -238,9 +200,11 @@ class HX711Group:
         self._settle = _SETTLE_READINGS
         self._in_step = True
         self._chained = False
-        self._note_quiet()  # a chip fresh from reset holds no word
-        self._all_high(self._quiet_us)
-        self._marked = self._fresh = 0  # their phases are new
+        self._quiet_us = clock.ticks_us()  # a chip fresh from reset holds no word
+        self._quiet_ms = clock.ticks_ms()
+        self._was_high = self._all
+        self._polled_us = self._quiet_us
+        self._phases.restart()  # their phases are new
 
     # -- reading ----------------------------------------------------------
 
@@ -256,7 +220,7 @@ class HX711Group:
         Called again within about a conversion period, read() follows the
         chips; after a longer pause it restarts them in step first (four
         conversions). For a steady stream use run()."""
-        self._check_powered()
+        _check_powered(self.powered)
         clock = self._clock
         timeout_ms = timeout_ms or self.timeout_ms
         while True:
@@ -283,7 +247,7 @@ class HX711Group:
         Cells that cannot be read raise SensorFault once; later calls
         wait quietly, trying again every conversion period, until every cell
         answers again (then `fault` is 0 and settled readings resume)."""
-        self._check_powered()
+        _check_powered(self.powered)
         return await self._serve(None, None)
 
     async def run(self, on_counts, on_fault):
@@ -298,7 +262,7 @@ class HX711Group:
         while True:
             if not self.powered:
                 if on_counts is None:
-                    self._check_powered()
+                    _check_powered(self.powered)
                 await clock.pause_ms(self.period_ms)
                 continue
             start = clock.ticks_ms()
@@ -306,7 +270,7 @@ class HX711Group:
             while missing and self.powered:
                 if clock.ticks_diff(clock.ticks_ms(), start) >= self.timeout_ms:
                     break
-                due = self._due_us(missing)
+                due = self._phases.due(missing, self._budget(), self._in_step)
                 if 0 <= due <= _SPIN_US:
                     missing = self._spin(missing, due)
                 else:
@@ -336,23 +300,6 @@ class HX711Group:
                     raise error
                 on_fault(error)
             await clock.pause_ms(self.period_ms)
-
-    def _due_us(self, missing):
-        """With conversions timed by interrupt and every period learned: how
-        long until the last chip in `missing` converts, at the latest; else -1."""
-        clock = self._clock
-        now_us = clock.ticks_us()
-        if self._falls is None or self._learned_wait(now_us) < 0:
-            return -1
-        due = 0
-        for i in range(self._n):
-            if missing >> i & 1:
-                p = self.periods[i]
-                el = clock.ticks_diff(now_us, self._ready_lo[i])
-                d = p + self._ready_w[i] - el % p
-                if d > due:
-                    due = d
-        return due
 
     def _spin(self, missing, due):
         # The last conversion is due within _SPIN_US: wait for it here, so
@@ -386,96 +333,13 @@ class HX711Group:
         mask = self._high_mask()
         fell = self._was_high & ~mask
         if fell:
-            self._note_falls(fell, now_us)
+            self._phases.note(fell, self._polled_us, now_us)
         self._was_high = mask
         self._polled_us = now_us
         if mask == self._all:
             self._quiet_us = now_us
             self._quiet_ms = now_ms
         return mask
-
-    def _all_high(self, now_us):
-        self._was_high = self._all
-        self._polled_us = now_us
-
-    def _note_falls(self, fell, now_us):
-        """The chips in `fell` converted since their DOUT was last seen high:
-        note when, and learn their periods from the intervals."""
-        clock = self._clock
-        for i in range(self._n):
-            if not fell >> i & 1:
-                continue
-            lo = self._polled_us  # it was high then
-            w = clock.ticks_diff(now_us, lo)
-            if self._falls is not None:
-                at = self._falls.take(i)
-                d = clock.ticks_diff(at, lo) if at != -1 else -1
-                if 0 <= d <= w:
-                    # The interrupt ran at most _IRQ_US after the fall.
-                    skip = d - _IRQ_US if d > _IRQ_US else 0
-                    lo = (lo + skip) & 0x3FFFFFFF
-                    w = d - skip
-            self._ready_lo[i] = lo
-            self._ready_w[i] = w
-            self._fresh |= 1 << i
-            if w > self._nominal_us >> 3:
-                self._marked &= ~(1 << i)  # polled too late to time it
-                continue
-            mid = lo + (w >> 1)
-            if self._marked >> i & 1:
-                p = self.periods[i]
-                d = clock.ticks_diff(mid, self._mark[i])
-                k = (d + (p >> 1)) // p
-                if 1 <= k <= (4 if self._counted[i] >= _LEARNED else 2):
-                    self._sum_us[i] += d
-                    self._sum_n[i] += k
-                    if self._sum_n[i] >= _POOLED:
-                        self._sum_us[i] >>= 1
-                        self._sum_n[i] >>= 1
-                    if self._sum_n[i] >= 8:
-                        self.periods[i] = self._sum_us[i] // self._sum_n[i]
-                    if self._counted[i] < _LEARNED:
-                        self._counted[i] += k
-            self._mark[i] = mid & 0x3FFFFFFF
-            self._marked |= 1 << i
-
-    def _learned_wait(self, now_us):
-        """By the learned periods: 0 if a pass started now ends before any
-        chip may reload, else how long to wait (us) for the next gap; -1
-        while some chip's period or last conversion is not known."""
-        if self._fresh != self._all or not self._in_step:
-            return -1  # after a fault the chips are restarted first
-        clock = self._clock
-        budget = self._budget()
-        wait = 0
-        for i in range(self._n):
-            if self._counted[i] < _LEARNED:
-                return -1
-            p = self.periods[i]
-            el = clock.ticks_diff(now_us, self._ready_lo[i])
-            if el < 0 or el > 4 * p:
-                return -1  # too long unobserved for the prediction to hold
-            w = self._ready_w[i]
-            # Its next conversions fall within w after lo + j * p; keep clear
-            # of each by the reload and a guard growing with j.
-            j = el // p
-            while True:
-                guard = 50 + (j + 1) * (p >> 8)
-                start = (j + 1) * p - _RELOAD_US - guard - el  # from now
-                end = (j + 1) * p + w + guard - el
-                if end > 0:
-                    break
-                j += 1
-            if j >= 1 and el - j * p < w + guard:
-                start = 0  # the last one may not have happened yet
-                end = j * p + w + guard - el
-            if start <= budget and end > wait:
-                wait = end
-        return wait
-
-    def _note_quiet(self):
-        self._quiet_us = self._clock.ticks_us()
-        self._quiet_ms = self._clock.ticks_ms()
 
     def _budget(self):
         """The time to allow for one pass: the measured time and a quarter."""
@@ -490,7 +354,7 @@ class HX711Group:
         clock = self._clock
         start = clock.ticks_us()
         age = clock.ticks_diff(start, self._quiet_us)
-        wait = self._learned_wait(start)
+        wait = self._phases.wait(start, self._budget(), self._in_step)
         if wait > 0:
             self._wait_us = wait
             return _WAIT
@@ -515,7 +379,8 @@ class HX711Group:
             return self._resync(STUCK_LOW, low)
         self._quiet_us = checked
         self._quiet_ms = clock.ticks_ms()
-        self._all_high(checked)
+        self._was_high = self._all
+        self._polled_us = checked
         self._chained = True
         word_input = self._chip_input
         self._chip_input = self.input
@@ -559,20 +424,10 @@ class HX711Group:
         self.power_up()
         return self._all ^ self._high_mask()
 
-    def _dry_pass(self):
-        """How long a pass takes on this board: one with the clock held low."""
-        clock = self._clock
-        start = clock.ticks_us()
-        self._shift(A64, 0)
-        self._high_mask()
-        return clock.ticks_diff(clock.ticks_us(), start)
-
     def _shift(self, extra, level):
         """24 data pulses into self._acc, then `extra` selection pulses; with
-        level 0 the same pin writes leave the clock low (a dry run).
-        Each pulse is two pin writes with interrupts off, so it lasts one pin
-        write whatever else the Pico is doing; DOUT is sampled after the
-        falling edge (valid 0.1 us after the rising edge, held until the next)."""
+        level 0 the same pin writes leave the clock low (a dry run). Natively
+        on a Pico, else by catnip.drivers.hx711_pins.shift."""
         if self._native is not None:
             falls = self._falls
             falls.shifting = True  # its edges are data bits
@@ -581,26 +436,7 @@ class HX711Group:
             machine.enable_irq(state)
             falls.shifting = False
             return
-        sck = self._sck
-        douts = self._douts
-        acc = self._acc
-        n = self._n
-        irq_off = machine.disable_irq
-        irq_on = machine.enable_irq
-        for i in range(n):
-            acc[i] = 0
-        for _ in range(_DATA_BITS):
-            state = irq_off()
-            sck(level)
-            sck(0)
-            irq_on(state)
-            for i in range(n):
-                acc[i] = (acc[i] << 1) | douts[i]()
-        for _ in range(extra):
-            state = irq_off()
-            sck(level)
-            sck(0)
-            irq_on(state)
+        shift(self._sck, self._douts, self._n, self._acc, extra, level)
 
     def _fail(self, code, cells):
         self._bad = cells
@@ -618,30 +454,8 @@ class HX711Group:
     def _failed(self, code, cells):
         self.fault = code
         self.fault_cells = cells
-        names = ", ".join("%d (DOUT %s)" % (i, self._douts[i])
-                          for i in range(self._n) if cells >> i & 1)
-        if code == NO_DATA:
-            why = ("gave no conversion within %d ms: check the HX711's power and ground "
-                   "and the DOUT and PD_SCK wires" % self.timeout_ms)
-        elif code == STUCK_LOW:
-            why = ("held DOUT low through a whole read: the DOUT wire is shorted to "
-                   "ground or no HX711 drives it")
-        elif code == TOO_SLOW:
-            why = ("could not be read in time: a pass (about %d us here) must end within "
-                   "%d us of the conversions it reads, and the chips drifted apart again "
-                   "before they settled; use rate=10, HX711PIO, fewer cells per PD_SCK "
-                   "pin, or poll more often (less task or interrupt load)"
-                   % (self.pass_us, self._window_us))
-        else:
-            why = ("converted again within %d us, faster than rate=%d allows: check the "
-                   "RATE pin (low: 10, high: 80 samples/s) and the clock source"
-                   % (self._window_us, self.rate))
-        return SensorFault("load cell %s %s" % (names, why), code, cells)
-
-    def _check_powered(self):
-        if not self.powered:
-            raise ValueError("the HX711 is powered down: call power_up() before reading")
-
+        return describe(code, cells, self._douts, self.timeout_ms, self.pass_us,
+                        self._window_us, self.rate)
 
 class HX711(HX711Group):
     """One HX711: read() and read_async() return its signed count."""
@@ -653,63 +467,12 @@ class HX711(HX711Group):
         return self.counts[0]
 
 
-class Falls:
-    """When each DOUT last fell, to the microsecond, from a pin interrupt:
-    the moment a chip finished a conversion, whenever the loop next polls.
-    Edges while a pass clocks the words out are data bits, not conversions,
-    and are ignored (`shifting`)."""
-
-    def __init__(self, pins, ticks_us):
-        self.at = array("i", [0] * len(pins))
-        self.seen = bytearray(len(pins))  # at[i] holds a fall not yet taken
-        self.shifting = False
-        self.ticks_us = ticks_us
-        for i, pin in enumerate(pins):
-            pin.irq(self._handler(i), pin.IRQ_FALLING, hard=True)
-
-    def _handler(self, i):
-        # A closure over few names: calling one with more allocates, and a
-        # hard interrupt cannot.
-        def fell(pin):
-            if not self.shifting:
-                self.at[i] = self.ticks_us()
-                self.seen[i] = 1
-
-        return fell
-
-    def take(self, i):
-        """The moment chip i's DOUT last fell since the last take, or -1."""
-        if not self.seen[i]:
-            return -1
-        self.seen[i] = 0
-        return self.at[i]
-
-
-def _native(sck, douts):
-    """The RP2040's native clocking pass (catnip.drivers.hx711_sio) when the
-    pins are GPIO numbers on a Pico, else None (Pin objects: the portable path)."""
-    if sys.platform != "rp2" or not isinstance(sck, int):
-        return None
-    for d in douts:
-        if not isinstance(d, int):
-            return None
-    from catnip.drivers.hx711_sio import shift
-    return shift
-
-
-def _pin(pin, mode):
-    """A Pin configured for the HX711 side it faces. DOUT gets a pull-up so an
-    unplugged cell reads 'not ready' (a fault) instead of a stream of zeros."""
-    if isinstance(pin, int):
-        pin = Pin(pin)
-    if mode == Pin.OUT:
-        pin.init(Pin.OUT, value=0)
-    else:
-        pin.init(Pin.IN, Pin.PULL_UP)
-    return pin
-
-
 def _check_input(input):
     if input not in (A128, B32, A64):
         raise ValueError("input must be A128, B32 or A64 (channel A x128, channel B x32, "
                          "channel A x64), not %r" % (input,))
+
+
+def _check_powered(powered):
+    if not powered:
+        raise ValueError("the HX711 is powered down: call power_up() before reading")

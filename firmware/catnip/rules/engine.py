@@ -17,12 +17,25 @@ from catnip.rules.log import Log
 from catnip.rules.rng import Rng, commit, new_salt, new_seed
 from catnip.rules.vet import RuleError, action_tuple, check_seed, describe, settings
 
+# The action that takes back the last correctable result (CORRECTABLE) so its
+# player can report it again: logged and replayed like any other.
+CORRECT = "correct"
+# What a game's snapshot for a correction leaves out: what no action changes.
+_FIXED = ("config", "seed", "salt", "seed_commit", "rng", "log", "last")
+
 
 class Game:
     # Registry name ("heist", "stack", "purrfect"); set by each subclass.
     NAME = ""
     # An action of this game, for error messages.
     EXAMPLE = "('play', 3)"
+    # Names of the actions whose result a person confirmed and may correct
+    # with ('correct',) until anyone acts next; they never draw from the rng.
+    CORRECTABLE = ()
+    # What can be corrected, for the refusal when there is nothing to.
+    CORRECTS = "this game has no result to correct"
+    # The key naming an event's kind in this game's events.
+    EVENT = "type"
 
     def __init__(self, config=None, seed=None, salt=None):
         # Everything is checked before anything is computed from it. The salt
@@ -33,6 +46,7 @@ class Game:
         self.seed_commit = commit(self.seed, self.salt)
         self.rng = Rng(self.seed)
         self.log = Log()
+        self.last = None  # (player, snapshot) while their result may be corrected
         self.setup()
 
     # ---- what a subclass provides --------------------------------------
@@ -94,11 +108,47 @@ class Game:
         """Carry out `player`'s action and return its public events; or
         refuse it with RuleError, changing nothing."""
         action = self.admit(player, action)
-        events = self.apply(player, action)
+        if action[0] == CORRECT:
+            events = self._correct(player)
+        else:
+            before = self._snapshot() if action[0] in self.CORRECTABLE else None
+            events = self.apply(player, action)
+            # Any other accepted action closes the window: the next one acted.
+            self.last = None if before is None else (player, before)
         # Admitted actions hold only words and small ints: always loggable,
         # so the log need not check them again.
         self.log.add(player, action)
         return events
+
+    def corrector(self):
+        """The player who may correct their last result now, or None."""
+        return None if self.last is None else self.last[0]
+
+    def takes_back(self, player, name):
+        """True if `player`, though not in to_act(), may take action `name`
+        now (a card taken back before the reveal). None by default."""
+        return False
+
+    def _snapshot(self):
+        return {k: _copy(v) for k, v in self.__dict__.items() if k not in _FIXED}
+
+    def _correct(self, player):
+        # The game as it was just before the result: its player reports again.
+        before = self.last[1]
+        for k in before:
+            setattr(self, k, before[k])
+        self.last = None
+        return [{self.EVENT: CORRECT, "player": player}]  # public: no card, no value
+
+    def _check_correct(self, player, action):
+        if len(action) != 1:
+            raise RuleError("('correct',) takes nothing else: it takes back your last result "
+                            "so you can report it again")
+        if self.last is None:
+            raise RuleError("nothing to correct: %s" % self.CORRECTS)
+        if self.last[0] != player:
+            raise RuleError("only player %d can correct their last result, until anyone "
+                            "acts next" % self.last[0])
 
     def admit(self, player, action):
         """`action` as a tuple if `player` may act now and it is shaped like
@@ -107,7 +157,10 @@ class Game:
         action = action_tuple(action, self.EXAMPLE)
         if self.result() is not None:
             raise RuleError("the game is over; start a new one")
-        if player not in self.to_act():
+        if action[0] == CORRECT:
+            self._check_correct(player, action)
+            return action
+        if player not in self.to_act() and not self.takes_back(player, action[0]):
             raise RuleError(
                 "player %d cannot act now; waiting for %s"
                 % (player, _names(self.to_act()))

@@ -12,6 +12,7 @@
 from catnip.rules.about import settle
 from catnip.rules.engine import Game, RuleError
 from catnip.rules.heist_about import ABOUT
+from catnip.rules.heist_picks import choices as _choices, distinct as _distinct
 
 try:
     from micropython import const
@@ -34,6 +35,7 @@ SET_ASIDE = {2: (2, 3, 4, 5), 3: (2, 5), 4: (), 5: (2, 4, 5), 6: (2, 5)}
 SAFE_CARDS = {2: 4, 3: 6, 4: 8, 5: 5, 6: 6}
 
 GEMS, PLAY, REVEAL, OVER = "gems", "play", "reveal", "over"
+UNLOCK = "unlock"  # a locked card taken back to the hand, until the last player locks
 
 
 def cat_cards(players, variant):
@@ -58,6 +60,8 @@ def score(loot):
 
 class Heist(Game):
     NAME = "heist"
+    CORRECTS = ("a locked card is taken back with ('unlock',) until the last player locks; "
+                "a revealed card stands")
 
     # ---- setup -------------------------------------------------------------
 
@@ -117,8 +121,13 @@ class Heist(Game):
             return [("play",) + c for c in _choices(self.hands[player], self.cards_per_round())]
         return [("reveal", v) for v in _distinct(self.face_down[player])]
 
+    def takes_back(self, player, name):
+        return name == UNLOCK and self.phase == PLAY and self.committed[player]
+
     def apply(self, player, action):
         name = action[0]
+        if name == UNLOCK:
+            return self._unlock(player, action)
         if name != self.phase:  # each phase takes the action of its name
             raise RuleError(self._wrong_action(name))
         events = []
@@ -237,6 +246,20 @@ class Heist(Game):
             self.phase = REVEAL
             self.turn = self.start_player()
             self._continue_reveals(events)
+
+    def _unlock(self, player, action):
+        if len(action) != 1:
+            raise RuleError("('unlock',) takes nothing else: it takes back what you locked")
+        if self.phase != PLAY:
+            raise RuleError("nothing to take back: cards are taken back only until the last "
+                            "player locks")
+        if not self.committed[player]:
+            raise RuleError("nothing to take back: you have not locked a card this round")
+        cards = self.face_down[player]
+        self.hands[player] = sorted(self.hands[player] + cards)
+        self.face_down[player] = []
+        self.committed[player] = False
+        return [{"type": UNLOCK, "player": player, "cards": len(cards)}]
 
     def _continue_reveals(self, events):
         """Pass the turn clockwise to the next seat with face-down cards and
@@ -374,29 +397,6 @@ class Heist(Game):
             raise RuleError("reveal one face-down card by its number, e.g. ('reveal', 3)")
         if action[1] not in self.face_down[player]:
             raise RuleError("%r is not among your face-down cards; reveal one of them" % (action[1],))
-
-
-def _choices(cards, k, first=0):
-    """Every way to pick k of the ascending `cards`, each multiset once, as
-    ascending tuples."""
-    if k == 0:
-        yield ()
-        return
-    previous = None
-    for i in range(first, len(cards) - k + 1):
-        if cards[i] == previous:
-            continue
-        previous = cards[i]
-        for rest in _choices(cards, k - 1, i + 1):
-            yield (cards[i],) + rest
-
-
-def _distinct(cards):
-    out = []
-    for c in sorted(cards):
-        if c not in out:
-            out.append(c)
-    return out
 
 
 def standings(shields):

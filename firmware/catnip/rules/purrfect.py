@@ -110,6 +110,9 @@ def combinations(items, k):
 class Purrfect(Game):
     NAME = "purrfect"
     EXAMPLE = "('offer', 12, 13)"
+    CORRECTABLE = ("accept", "score")
+    CORRECTS = ("only the last answer to an offer or round scored, by whoever made it, "
+                "until anyone acts next")
 
     # ---- setting up ----------------------------------------------------------
 
@@ -195,6 +198,8 @@ class Purrfect(Game):
 
     def _check(self, player, action):
         kind = action[0]
+        if kind == "correct":  # admit() checked it
+            return action
         if self.config["mode"] == SCOREKEEPER:
             if kind != "score":
                 raise RuleError(

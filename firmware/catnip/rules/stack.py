@@ -47,6 +47,11 @@ _ENDINGS = {
 class Stack(Game):
     NAME = "stack"
     EXAMPLE = "('place', 2, 0)"
+    # What a person reported; a digital draw is the engine's own and stands.
+    CORRECTABLE = ("place", "collapse", "drew", "take", "base", "out")
+    EVENT = "event"
+    CORRECTS = "only the last report (a cat drawn or taken, where it stood, a collapse), by " \
+               "its player, until anyone acts next"
 
     def settle(self, config):
         return settle_config(config)

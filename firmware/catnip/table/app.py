@@ -157,7 +157,7 @@ class App:
         self.name, self.game, self.seats = name, game, seats
         self.ended = False
         draw.named(names)
-        forget("catnip.flash.journal_scan")  # recording the game needs none of it
+        unload("catnip.flash.journal_scan")  # its records too: recording the game needs none of it
         self.scene = leave(self.scene, "play")
         from catnip.ui.play import Play
 
@@ -223,15 +223,14 @@ class App:
         (COMMANDS) or None, and the App carries it out."""
         scene = self.scene
         if scene.kind == "play":
-            if scene.banner:
-                self.frame.all_dirty()  # OK on any station moves every screen on
-                scene.key(station, button, kind)
-                self.standings_due()
-                return
-            if self.game.result() is not None:
+            shown = len(scene.banner)
+            if self.game.result() is not None and not shown:
                 return  # over, its last announcement gone by time: the standings are due
-            out = scene.key(station, button, kind)
+            out = scene.key(station, button, kind)  # an announcement never takes a press
             self.frame.dirty[station] = True
+            if len(scene.banner) != shown:
+                self.frame.all_dirty()  # OK on any station moves every screen on
+                self.standings_due()
         else:
             out = scene.key(station, button, kind)
             if kind == PRESS or kind == REPEAT or kind == LONG:

@@ -11,7 +11,9 @@
 # step before it, and weighing the empty base again starts over only once
 # that weighing is good.
 #
-# This module, catnip.ui.calibrate and (if no game loaded it already)
+# What it says to a person is catnip.table.calibrate_words.
+#
+# This module, catnip.table.calibrate_words, catnip.ui.calibrate and (if no game loaded it already)
 # catnip.tray are imported when a calibration begins and unloaded when it
 # ends (App.calibrate): the Pico's heap is the games'.
 import sys
@@ -20,52 +22,11 @@ from catnip.flash import flashfile
 from catnip.tray import TrayError
 from catnip.tray.calibrator import Calibrator
 from catnip.tray.calibration import CORNERS, capture_length
-from catnip.ui.calibrate import Screen, percent  # noqa: F401 (percent: the words' tests)
+from catnip.table.calibrate_words import Refused, again, figures, plain
+from catnip.ui.calibrate import Screen, percent
 
 STEPS = ("begin", "empty", "cat", "corner", "save", "abort")
 ENOUGH_CATS = 5  # what the average cat needs; more make it finer
-
-# The tray's refusals by the field they name, for a person at the table.
-PLAIN = {
-    "rate_hz": "board.json gives the tray a rate its HX711s cannot have: 10 or 80 readings a "
-               "second, as their RATE pins are wired",
-    "cells": "board.json gives the tray a number of load cells catnip cannot use: one, or "
-             "four under the corners",
-    "cats": "a calibration takes at most 200 cats: save now",
-    "per_cat": "one cat moves the reading more than the tray can count: use a load cell for a "
-               "heavier load (5 kg rather than 1 kg)",
-    "cat_sd": "these cats differ in weight by half a cat or more: weigh cats of one set, and "
-              "start over",
-    "noise": "the readings are too noisy to tell one cat from the next: check the load cell's "
-             "wiring, keep its cable short and twisted, and start over",
-    "raw": "a reading was not a load-cell count: check the HX711's wiring",
-    "zero": "the empty base reads at the end of the load cell's range: check its wiring",
-    "sign": "the load cells move opposite ways under load: check their wiring",
-}
-
-
-class Refused(ValueError):
-    """A step that cannot be taken now: the message says why and what to do."""
-
-
-def plain(error):
-    """A TrayError in words for a person: by the field it names, else its own
-    message (the tray's messages without a field say what to do)."""
-    text = PLAIN.get(error.field) or str(error)
-    return text[0].upper() + text[1:]
-
-
-def _again(why):
-    """A refused capture's reason, without the station's "press OK"."""
-    for tail in (", then press OK again", "; press OK again"):
-        if why.endswith(tail):
-            why = why[:-len(tail)]
-    return why[0].upper() + why[1:] + ". Weigh again."
-
-
-def permille(part, whole):
-    return part * 1000 // whole if whole else 0
-
 
 def begin(app, station, loaded):
     """Begin calibrating `app`'s tray from station k, or from the laptop
@@ -278,7 +239,7 @@ class Session:
         self.measuring = None
         if not done["ok"]:
             self.meter = None
-            self._answer(step, _again(done["why"]))
+            self._answer(step, again(done["why"]))
             return
         if step == "empty":
             self.cal, self.weighed, self.cats, self.corners = self.meter, True, 0, 0
@@ -296,7 +257,7 @@ class Session:
             self.corners += 1
             if self.corners == 4:
                 try:
-                    self.figures = self._figures(self.cal.result())
+                    self.figures = figures(self.cal.result(), self.corners)
                 except TrayError as e:
                     self.cal.corners = {}
                     self.corners = 0
@@ -331,21 +292,12 @@ class Session:
         levels = self.cal.levels
         now, before = levels[self.cats], levels[self.cats - 1]
         try:
-            figures = self._figures(self.cal.result())
+            shown = figures(self.cal.result(), self.corners)
         except TrayError as e:  # weighed, but no calibration yet: say why
-            figures = {"problem": plain(e)}
-        sign = figures.get("sign") or [1] * self.cells
-        figures["added"] = sum((now[c] - before[c]) * sign[c] for c in range(self.cells))
-        return figures
-
-    def _figures(self, cal):
-        """What a person wants to know of a calibration, in whole numbers."""
-        figures = {"per_cat": cal.per_cat, "cat_sd": cal.cat_sd, "noise": cal.noise,
-                   "sd_pm": permille(cal.cat_sd, cal.per_cat),
-                   "noise_pm": permille(cal.noise, cal.per_cat), "sign": cal.sign}
-        if self.corners == 4:
-            figures["gain_pm"] = [g * 1000 // 1024 for g in cal.gain]
-        return figures
+            shown = {"problem": plain(e)}
+        sign = shown.get("sign") or [1] * self.cells
+        shown["added"] = sum((now[c] - before[c]) * sign[c] for c in range(self.cells))
+        return shown
 
     def _answer(self, step, why, fields=None):
         reply, self.reply = self.reply, None
@@ -384,7 +336,7 @@ class Session:
                           % (e.args[0] if e.args else e))
         self.app.weigh.cal, self.app.weigh.problem = saved, None  # the next game's
         fields = self.status("save")
-        fields.update(self._figures(cal))
+        fields.update(figures(cal, self.corners))
         fields.update(saved=True, file=self.path)
         if reply is not None:
             reply(None, fields)

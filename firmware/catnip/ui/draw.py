@@ -158,20 +158,30 @@ def page(fb, what, row):
     paragraph(fb, what, row)
 
 
-def notice(fb, what):
-    """A table-wide message over a station's bottom lines, inverse, so it
-    reads as the table's and not the scene's."""
-    overlay(fb, what, 1)
+def notice(fb, what, high=False):
+    """A table-wide message over a station's bottom lines, or `high` under
+    its title (an announcement has the bottom), inverse, so it reads as the
+    table's and not the scene's."""
+    overlay(fb, what, 1, 3 if high else 4, high, 0 if high else 1)
 
 
-def overlay(fb, what, c, most=4):
+def banner(fb, what):
+    """An announcement over a station's bottom lines, lit, on top of the
+    station's own screen: no pixel row above it, so the row it leaves shows
+    whole."""
+    overlay(fb, what, 1, 4, False, 0)
+
+
+def overlay(fb, what, c, most=4, high=False, rim=None):
     """`what` over the bottom lines of a screen (as many as it needs, up to
-    `most`), lit (c=1, a pixel row above it to set it off) or dark (c=0)."""
+    `most`), or `high` under the title, lit (c=1, by default with a pixel
+    row above it to set it off: `rim`) or dark (c=0)."""
     lines = wrap(what)
     if len(lines) > most:
         cut(fb, lines[most])
         lines = lines[:most]
-    top = ROWS - len(lines)
-    fb.fill_rect(0, top * 8 - c, WIDTH, HEIGHT - top * 8 + c, c)
+    top = 1 if high else ROWS - len(lines)
+    rim = c if rim is None else rim
+    fb.fill_rect(0, top * 8 - rim, WIDTH, len(lines) * 8 + rim, c)
     for i, line in enumerate(lines):
         fb.text(line, 0, (top + i) * 8, 1 - c)

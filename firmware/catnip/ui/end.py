@@ -1,10 +1,13 @@
 # The end of a game: standings with the reason for every tie-break on every
-# station, then a rematch (same seats and settings, a new seed) or a new game.
-from catnip.keys import PRESS, REPEAT
+# station, then a rematch (same seats and settings, a new seed) or a new game,
+# each asked once more before it leaves the standings.
+from catnip.keys import OK, PRESS, REPEAT
 from catnip.ui import draw
 from catnip.ui.widgets import DONE, Cursor
 
 CHOICES = ("Rematch", "New game")
+ASK = ("Rematch: same seats and settings, a new deal?",
+       "New game: leave these standings for the game menu?")
 
 
 def standings(result):
@@ -68,18 +71,31 @@ class End:
             self.rows += draw.wrap(line, draw.COLS - 1)  # beside the scroll marks
         self.rows += CHOICES
         self.cursor = Cursor(len(self.rows))
+        self.asking = None  # the index in CHOICES chosen, asked once more
 
     def key(self, station, button, kind):
-        """("rematch",) or ("setup",) (a new game) once chosen, else None."""
-        if (kind == PRESS or kind == REPEAT) and self.cursor.press(button) == DONE:
+        """("rematch",) or ("setup",) (a new game) once chosen and confirmed,
+        else None."""
+        if kind != PRESS and kind != REPEAT:
+            return None
+        if self.asking is not None:
+            choice, self.asking = self.asking, None
+            if kind == PRESS and button == OK:
+                return ("rematch",) if choice == 0 else ("setup",)
+            return None
+        if self.cursor.press(button) == DONE:
             choice = self.rows[self.cursor.at]
             if choice in CHOICES:
-                return ("rematch",) if choice == CHOICES[0] else ("setup",)
+                self.asking = CHOICES.index(choice)
         return None
 
     def draw(self, station, fb):
         seat = self.seats.index(station) if station in self.seats else None
         draw.clear(fb)
         draw.title(fb, self.title, draw.seat_name(seat) if seat is not None else "")
+        if self.asking is not None:
+            draw.paragraph(fb, ASK[self.asking], 2, 5)
+            draw.hint(fb, "OK yes BACK no")
+            return
         draw.items(fb, self.rows, self.cursor.at, 1, 6)
         draw.hint(fb, "OK on a choice")

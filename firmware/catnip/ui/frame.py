@@ -64,16 +64,16 @@ class Frame:
 
     def redraw(self, k, scene):
         """Draw station k's screen (on the canvas, then into its panel's
-        frame; flush sends it). A screen every station shows alike (an
-        announcement) is drawn once and taken by each."""
+        frame; flush sends it). A screen every station shows alike is
+        drawn once and taken by each."""
         fb = self.hw.canvas
         alike = scene.alike() if scene.kind == "play" else None
         if alike is not None:
             alike = (alike, self.notices[0] if self.notices else None)
         if alike is None or alike != self._canvas:
             scene.draw(k, fb)
-            if self.notices:
-                draw.notice(fb, self.notices[0])
+            if self.notices:  # above an announcement, which has the bottom lines
+                draw.notice(fb, self.notices[0], scene.kind == "play" and bool(scene.banner))
             self._canvas = alike
         self.hw.screens[k].take(fb)
         self.dirty[k] = False

@@ -1,8 +1,9 @@
 # Meow Heist on a station: choose a card (or, with two players, r cards),
-# lock it, and the number is hidden until the reveal; hold OK to peek. The
-# start player enters the gems drawn from a real bag. Only the station's own
+# lock it, and the number is hidden until the reveal; hold OK to peek, BACK
+# takes it back until the last player locks. A 2-player reveal asks first.
+# The start player enters the gems drawn from a real bag. Only the station's own
 # view() is drawn: its hand, face-down cards and shield.
-from catnip.keys import OK, PRESS, RELEASE, REPEAT
+from catnip.keys import BACK, OK, PRESS, RELEASE, REPEAT
 from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor, Picker
 
@@ -15,7 +16,7 @@ class Local:
         self.picks = []  # positions in the hand, two-player rounds
         self.peek = False
         self.gems = None  # [Picker, ...] while entering the bag's gems
-        self.confirm = None  # the gems action awaiting OK
+        self.confirm = None  # the gems or reveal action awaiting OK
 
 
 def loot(l):
@@ -65,7 +66,10 @@ def draw_screen(fb, v, local):
     if phase == "gems":
         _draw_gems(fb, v, local)
     elif phase == "reveal":
-        if v["turn"] == you:
+        if v["turn"] == you and local.confirm is not None:
+            draw.text(fb, 3, "Reveal your %d?" % local.confirm[1])
+            draw.hint(fb, "OK yes BACK no")
+        elif v["turn"] == you:
             draw.text(fb, 3, "Reveal which?")
             _hand_row(fb, 4, v["face_down"], local)
             draw.hint(fb, "OK reveal")
@@ -77,6 +81,7 @@ def draw_screen(fb, v, local):
             draw.text(fb, 4, " ".join(str(c) for c in v["face_down"]), inverse=True)
         else:
             draw.text(fb, 3, "Locked in")
+        draw.text(fb, 5, "BACK: take back")
         draw.hint(fb, "hold OK: peek")
     else:
         r = v["cards_per_round"]
@@ -124,6 +129,9 @@ def press(v, local, button, kind):
     if v["phase"] == "play" and v["seats"][you]["committed"]:
         if button == OK:
             local.peek = kind != RELEASE
+        elif button == BACK and kind == PRESS:
+            local.peek = False
+            return ("unlock",)  # the cards come back to the hand, the cursor where it was
         return None
     if kind not in (PRESS, REPEAT):
         return None
@@ -131,9 +139,12 @@ def press(v, local, button, kind):
     if phase == "gems" and v["start"] == you:
         return _press_gems(v, local, button)
     if phase == "reveal" and v["turn"] == you:
+        if local.confirm is not None:  # a card once shown stays up: ask first
+            action, local.confirm = local.confirm, None
+            return action if button == OK else None
         local.cursor.resize(len(v["face_down"]))
         if local.cursor.press(button) == DONE:
-            return ("reveal", v["face_down"][local.cursor.at])
+            local.confirm = ("reveal", v["face_down"][local.cursor.at])
         return None
     if phase != "play":
         return None

@@ -1,15 +1,21 @@
 # A game in play on the stations, whichever game it is: each station draws
 # its own player's view (or the public state if nobody sits there), buttons
 # become actions through the game's screen module, and public events are
-# announced on every station one at a time (OK on any station moves on).
-# A long BACK opens the station's menu: back, high scores, end the game.
-from catnip.keys import BACK, LONG, OK, PRESS, ticks_diff
+# announced one at a time on every station's bottom lines, over its own view.
+# No press is lost to an announcement: OK on any station moves it on, every
+# other press goes to the station's own screen, and a press that changes
+# nothing there says why. A long BACK opens the station's menu: back, high
+# scores, end the game.
+from catnip.keys import BACK, DOWN, LONG, OK, PRESS, UP, ticks_diff
 from catnip.rules.about import about
 from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor
 
 BANNER_MS = 2500
+MAX_BANNERS = 8  # moves go on under announcements: beyond these, the oldest waiting go
 MENU = ("Back to game", "End game")
+IDLE = {UP: "UP: nothing to choose here", DOWN: "DOWN: nothing to choose here",
+        OK: "OK: nothing to confirm here", BACK: "BACK: nothing to take back"}
 SCORES_MENU = ("Back to game", "High scores", "End game")  # a game with high scores
 
 
@@ -43,6 +49,8 @@ class Play:
         seat = self.seat(station)
         v = self.game.view(seat) if seat is not None else self.game.public()
         v.update(self.extra)
+        if seat is not None and seat == self.game.corrector():
+            v["fix"] = True  # their last result may be taken back (('correct',))
         return v
 
     # ---- buttons ----------------------------------------------------------
@@ -50,10 +58,12 @@ class Play:
     def key(self, station, button, kind):
         """A button event: ("act", seat, action), ("answer", seat, value) (a
         game's screens answering a question of the table's, such as the
-        tray's), ("end",) or None. Changes only this station's UI state."""
-        if self.banner:
-            if kind == PRESS and button == OK:
-                self.next_banner(None)
+        tray's), ("end",) or None. Changes only this station's UI state, and
+        the announcement shown (OK moves it on)."""
+        if kind == PRESS:
+            self.error[station] = None  # a reason stays up until the station's next press
+        if self.banner and button == OK and kind == PRESS:
+            self.next_banner(None)
             return None
         if self.viewing[station] is not None:
             if kind == PRESS and self.viewing[station][1].press(button) is not None:
@@ -70,15 +80,29 @@ class Play:
         if button == BACK and kind == LONG:
             self.menu[station] = Cursor(len(self.menu_items))
             return None
-        if kind == PRESS:
-            self.error[station] = None
         seat = self.seat(station)
-        action = self.ui.press(self.view(station), self.local[station], button, kind)
-        if action is None or seat is None:
-            return None
-        if action[0] == "answer":  # a question of the table's own (the tray's), not the rules'
-            return ("answer", seat, action[1])
-        return ("act", seat, action)
+        local = self.local[station]
+        mark = _mark(local) if kind == PRESS else None
+        action = self.ui.press(self.view(station), local, button, kind)
+        if action is not None and seat is not None:
+            if action[0] == "answer":  # a question of the table's own (the tray's), not the rules'
+                return ("answer", seat, action[1])
+            return ("act", seat, action)
+        if mark is not None and mark == _mark(local):
+            self.error[station] = self._idle(seat, button)  # seen, and refused with why
+        return None
+
+    def _idle(self, seat, button):
+        """Why a press changed nothing on a station."""
+        game = self.game
+        if game.result() is not None:
+            return "The game is over"
+        if seat is None:
+            return "Nobody sits here: this station shows the table"
+        waiting = game.to_act()
+        if seat not in waiting:
+            return "Waiting for " + " ".join(draw.seat_name(p) for p in waiting)
+        return IDLE.get(button, "That button does nothing here")
 
     def _menu_key(self, station, button, kind):
         if kind != PRESS:
@@ -107,6 +131,8 @@ class Play:
         for ev in events:
             line = self.ui.say(ev, None)
             if line is not None:
+                if len(self.banner) >= MAX_BANNERS:
+                    self.banner.pop(1)  # not the one up: it is being read
                 self.banner.append(line)
         if self.banner and self.banner_at is None:
             self.banner_at = now
@@ -124,19 +150,16 @@ class Play:
     # ---- screens ----------------------------------------------------------
 
     def alike(self):
-        """What every station shows alike now (the announcement up, and how
-        many wait), or None while each shows its own."""
-        if self.banner:
-            return (self.banner[0], len(self.banner))
+        """What every station shows alike now: nothing, each keeps its own
+        view (an announcement goes over its bottom lines)."""
         return None
 
     def draw(self, station, fb):
-        if self.banner:
-            draw.clear(fb)
-            draw.title(fb, "%d more" % (len(self.banner) - 1) if len(self.banner) > 1 else "")
-            draw.paragraph(fb, self.banner[0], 2, 5)
-            draw.hint(fb, "OK: next")
-            return
+        self._draw(station, fb)
+        if self.banner and not self.error[station]:  # the reason for a press first
+            draw.banner(fb, self.banner[0])
+
+    def _draw(self, station, fb):
         if self.ending[station]:
             draw.clear(fb)
             draw.title(fb, "End game?")
@@ -163,3 +186,15 @@ class Play:
         v = self.game.public()
         v.update(self.extra)
         self.ui.draw_table(fb, v)
+
+
+def _mark(local):
+    """A station's UI state in plain values, to tell whether a press changed it."""
+    out = []
+    for v in local.__dict__.values():
+        if hasattr(v, "__dict__"):  # a Cursor or Picker
+            v = tuple(v.__dict__.values())
+        elif isinstance(v, list):
+            v = tuple(tuple(x.__dict__.values()) if hasattr(x, "__dict__") else x for x in v)
+        out.append(v)
+    return out

@@ -1,9 +1,11 @@
 # Purrfect on a station: the hand grouped by cat, offers made and answered
 # by meow word, withdrawals and the purrfect declaration. The device makes
 # every swap, so a hand is never shown anywhere but on its own station. In
-# scorekeeper mode (paper cards) a station records each round instead.
+# scorekeeper mode (paper cards) a station records each round instead. An
+# answer asks first, and can be taken back until anyone acts next, as can a
+# round recorded (unless it ends the game: that one asks first).
 from catnip.keys import BACK, PRESS, REPEAT
-from catnip.rules.purrfect import CATS, cat_of
+from catnip.rules.purrfect import CATS, GOAL, cat_of
 from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor, Picker
 
@@ -53,7 +55,10 @@ def _items(v):
     the declaration, the player's own offers, and the others' offers last,
     oldest first: an offer coming in never moves a row above it."""
     if v["mode"] == "scorekeeper":
-        return [("Record round", ("score",))]
+        items = [("Record round", ("score",))]
+        if v.get("fix"):
+            items.append(("Fix last round", ("correct",)))
+        return items
     you = v["you"]
     groups = _free(v)
     items = [(label, ("offer", cat)) for label, cat in zip(hand_labels(v), sorted(groups))]
@@ -63,6 +68,8 @@ def _items(v):
     for o in v["offers"]:
         if o["player"] != you:
             items.append((_offer_label(o), ("accept", o)))
+    if v.get("fix"):  # last: any move (an offer coming in too) takes it away first
+        items.append(("Take back swap", ("correct",)))
     return items
 
 
@@ -138,6 +145,17 @@ def _draw_doing(fb, v, local):
         draw.paragraph(fb, "Take back your offer of %s?" % _mine(v, what[1]), 1, 4)
     elif kind == "declare":
         draw.paragraph(fb, "Declare a purrfect hand of nine?", 1, 4)
+    elif kind == "answer":
+        action, cat = what[1], what[2]
+        draw.paragraph(fb, "Give %d %s for offer #%d?" % (len(action) - 2, CATS[cat][0],
+                                                         action[1]), 1, 4)
+    elif kind == "correct":
+        draw.paragraph(fb, "Take back your last %s?" % (
+            "round recorded" if v["mode"] == "scorekeeper" else "answer: the cards go back"),
+            1, 4)
+    elif kind == "record":
+        draw.paragraph(fb, "This ends the game: %s declared, best %s?" % (
+            draw.seat_name(what[1][1]), " ".join(draw.seat_name(p) for p in what[1][2:])), 1, 5)
     elif kind == "score":
         _draw_score(fb, v, local)
     draw.hint(fb, "OK yes BACK no")
@@ -220,9 +238,12 @@ def _press_doing(v, local, button):
     kind = what[0]
     if kind == "score":
         return _press_score(v, local, button)
-    if kind in ("withdraw", "declare"):
+    if kind in ("withdraw", "declare", "correct"):
         _done(local)
         return what if button != BACK else None
+    if kind in ("answer", "record"):  # the action asked about
+        _done(local)
+        return what[1] if button != BACK else None
     result = local.sub.press(button)
     if result == CANCEL:
         _done(local)
@@ -239,7 +260,9 @@ def _press_doing(v, local, button):
     _done(local)
     if not cats:
         return None
-    return ("accept", offer["offer"]) + tuple(_free(v)[cats[at]][:_size(v, offer)])
+    action = ("accept", offer["offer"]) + tuple(_free(v)[cats[at]][:_size(v, offer)])
+    local.doing = ("answer", action, cats[at])  # a swap is seen at once: ask first
+    return None
 
 
 def _press_score(v, local, button):
@@ -262,6 +285,9 @@ def _press_score(v, local, button):
                 return None
             action = ("score", local.declarer) + tuple(sorted(local.ticks))
             _done(local)
+            if _ends(v, action):  # nothing is corrected after the end: ask first
+                local.doing = ("record", action)
+                return None
             return action
         p = others[local.sub.at]
         if p in local.ticks:
@@ -271,6 +297,15 @@ def _press_score(v, local, button):
     return None
 
 
+def _ends(v, action):
+    """True if recording this round gives someone GOAL (five) pawprints."""
+    paws = list(v["pawprints"])
+    paws[action[1]] += 2
+    for p in action[2:]:
+        paws[p] += 1
+    return max(paws) >= GOAL
+
+
 def say(ev, v):
     t = ev.get("type")
     who = draw.seat_name(ev["player"]) if "player" in ev else ""
@@ -278,6 +313,8 @@ def say(ev, v):
         return "%s offers: %s!" % (who, ev["meow"])
     if t == "swap":
         return "%s took %s's offer" % (draw.seat_name(ev["by"]), who)
+    if t == "correct":
+        return "%s takes it back" % who
     if t == "false declaration":
         return "%s: not purrfect" % who
     if t == "round over":

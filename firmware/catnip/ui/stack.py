@@ -6,8 +6,10 @@
 # when it is wrong. A height is always asked, starting where the rules make
 # it likely, never at the most. Every number is asked within what the rules
 # allow (the limits are read off the public state, never from the full
-# legal() list).
-from catnip.keys import OK, PRESS, REPEAT
+# legal() list). A report that ends the game asks first; any other can be
+# taken back with BACK by its player until anyone acts next (v["fix"], from
+# the rules' corrector()), and reported again.
+from catnip.keys import BACK, OK, PRESS, REPEAT
 from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor, Picker
 
@@ -18,6 +20,7 @@ class Local:
         self.asking = None  # [Picker, ...] while entering a report
         self.report = None  # "place" or "collapse": what the pickers build
         self.proposal = None  # the tray's, for the active station (see catnip.table.weigh)
+        self.confirm = None  # ("correct",), or a report that ends the game, awaiting OK
 
 
 def limits(v):
@@ -90,11 +93,16 @@ def draw_screen(fb, v, local):
         return
     tray = v.get("tray")
     lean = tray.get("lean") if tray is not None else None
+    if you is not None and local is not None and local.confirm is not None:
+        _draw_confirm(fb, local.confirm)
+        return
     if you is None or v["turn"] != you:
         if lean is not None and not tray.get("fault"):
             draw.gauge(fb, GAUGE_ROW, lean, 16)
         who = draw.seat_name(v["turn"])
         draw.text(fb, 1, "%s places %s" % (who, v["hand"]) if v["hand"] else who + "'s turn")
+        if v.get("fix"):
+            draw.hint(fb, "BACK: fix report")
         if tray is not None and tray.get("fault"):  # the tray's trouble before the bag
             fault = "The tray: " + tray["fault"]
             draw.paragraph(fb, fault if len(draw.wrap(fault)) <= 3 else tray["fault"], 2, 4)
@@ -118,18 +126,35 @@ def draw_screen(fb, v, local):
     elif step == "place":
         draw.text(fb, 1, "Place " + v["hand"])
         draw.items(fb, _menu(v, local), local.cursor.at, 2, 3)
-        draw.hint(fb, "OK report")
+        draw.hint(fb, "BACK: fix report" if v.get("fix") else "OK report")
     else:
         verb = {"drew": "Cat drawn?", "take": "Take from table", "base": "Cat in base?",
                 "out": "Cat set out?"}[step]
         draw.text(fb, 1, verb)
         draw.items(fb, _choices(v), local.cursor.at, 2, 3)
-        draw.hint(fb, "OK choose")
+        draw.hint(fb, "BACK: fix report" if v.get("fix") else "OK choose")
+
+
+def _draw_confirm(fb, action):
+    if action[0] == "correct":
+        draw.paragraph(fb, "Take back your last report and give it again?", 1, 5)
+    else:
+        what = "height %d" % action[1] if action[0] == "place" else "%d fell" % action[1]
+        draw.paragraph(fb, "This ends the game: %s?" % what, 1, 5)
+    draw.hint(fb, "OK yes BACK no")
 
 
 def press(v, local, button, kind):
     you = v.get("you")
-    if you is None or v["turn"] != you or v["ended"] is not None or kind not in (PRESS, REPEAT):
+    if you is None or v["ended"] is not None or kind not in (PRESS, REPEAT):
+        return None
+    if local.confirm is not None:
+        action, local.confirm = local.confirm, None
+        return action if button == OK else None
+    if button == BACK and kind == PRESS and v.get("fix") and not local.asking:
+        local.confirm = ("correct",)
+        return None
+    if v["turn"] != you:
         return None
     if local.asking:
         return _press_asking(v, local, button)
@@ -208,7 +233,19 @@ def _report(v, local, values):
     if report == "cats":
         return ("answer", values[0])  # the tray's question answered: no game action
     second = values[1] if len(values) > 1 else 0
-    return (report, values[0], second)
+    action = (report, values[0], second)
+    if _ends(v, report):
+        local.confirm = action  # nothing is corrected after the end: ask first
+        return None
+    return action
+
+
+def _ends(v, report):
+    """True if this report ends the game: the bag's last cat placed, or a
+    Clowder collapse."""
+    if report == "collapse":
+        return v["mode"] == "clowder"
+    return not v["bag_left"] and not sum(v["table"].values())
 
 
 def say(ev, v):
@@ -220,6 +257,8 @@ def say(ev, v):
         return "%s: height %d, +%d" % (who, ev["height"], ev["points"])
     if e == "collapse":
         return "%s: collapse! %d fell" % (who, ev["fallen"])
+    if e == "correct":
+        return "%s reports again" % who
     if e == "over":
         return "Game over: " + ev["reason"]
     return None

@@ -38,6 +38,7 @@ class LiveMirror(Mirror):
         self.sent = b""
         self.connected = False
         self.events: deque[dict] = deque(maxlen=FEED)
+        self.told = 0  # lines ever put in the feed: the page keys each line by its number
         self.high_scores: list = []  # the Colonnade, from the store, for a Clowder game
         super().__init__()
         self.ready = True
@@ -63,6 +64,7 @@ class LiveMirror(Mirror):
     def tell(self, text: str, kind: str, move: int | None = None) -> None:
         super().tell(text, kind, move)
         self.events.append({"kind": kind, "n": move, "text": text})
+        self.told += 1
 
     def note(self, text: str) -> None:
         super().note(text)
@@ -80,7 +82,7 @@ class LiveMirror(Mirror):
             "public": self.public if playing else None, "result": self.result,
             "standings": None if standings is None else dict(zip(("end", "head", "rows"),
                                                                  standings)),
-            "notice": self.notice, "feed": list(self.events), "high_scores": self.high_scores,
+            "notice": self.notice, "feed": list(self.events), "told": self.told, "high_scores": self.high_scores,
             "tray": self.tray if playing and self.game == "stack" else None,
         }
 

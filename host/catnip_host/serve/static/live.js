@@ -120,13 +120,17 @@ function tray(t, out) {
 }
 
 function stack(v, out, state) {
-  add(out, el("p", "dim", "The tower"), el("p", "huge", v.tower),
+  // The tower, and the tray beside it where the screen is wide (a TV).
+  const tower = el("div"), side = el("div");
+  add(out, add(el("div", "beside"), tower, side));
+  add(tower, el("p", "dim", "The tower"), el("p", "huge", v.tower),
     el("p", "", plural(v.tower_black, "black cat") + " in it · " + v.fallen + " fallen · " +
       v.bag_left + " in the bag"));
   if (v.turn !== null) {
-    add(out, el("p", "big", seat(v.turn) + " to " + v.step + (v.hand ? " (" + v.hand + " cat)" : "")));
+    add(tower, el("p", "big", seat(v.turn) + " to " + v.step + (v.hand ? " (" + v.hand + " cat)" : "")));
   }
-  tray(state.tray, out);
+  tray(state.tray, side);
+  if (!side.childNodes.length) side.remove();
   if ("team" in v) {
     add(out, el("p", "big", "The Clowder's score: " + v.team));
     const best = state.high_scores || [];
@@ -176,6 +180,66 @@ const DRAW = { heist, stack, purrfect };
 
 // ---- the page --------------------------------------------------------------------
 
+// Each part is drawn whole into a detached fragment, then the page's nodes
+// are brought to it in place: only a text or an attribute that differs is
+// written, so a move costs the browser the layout and paint of what it
+// changed, not of the whole page. Children with a key (data-k, the feed's
+// lines) are matched by it, so a new line at the top moves the others down
+// instead of rewriting every one.
+function same(a, b) {
+  return a.nodeType === b.nodeType && a.nodeName === b.nodeName &&
+    (a.nodeType !== 1 || a.getAttribute("data-k") === b.getAttribute("data-k"));
+}
+
+// Styles go through the style object: the content security policy refuses
+// a style attribute written as text.
+function attributes(into, from) {
+  for (const a of Array.from(into.attributes)) {
+    if (a.name !== "style" && !from.hasAttribute(a.name)) into.removeAttribute(a.name);
+  }
+  for (const a of Array.from(from.attributes)) {
+    if (a.name !== "style" && into.getAttribute(a.name) !== a.value) {
+      into.setAttribute(a.name, a.value);
+    }
+  }
+  const want = from.style, have = into.style;
+  for (const name of Array.from(have)) {
+    if (!want.getPropertyValue(name)) have.removeProperty(name);
+  }
+  for (const name of Array.from(want)) {
+    const value = want.getPropertyValue(name);
+    if (have.getPropertyValue(name) !== value) have.setProperty(name, value);
+  }
+}
+
+function morph(into, from) {
+  const next = Array.from(from.childNodes);
+  const keyed = new Map();
+  for (const c of Array.from(into.childNodes)) {
+    const k = c.nodeType === 1 && c.getAttribute("data-k");
+    if (k) keyed.set(k, c);
+  }
+  next.forEach((n, i) => {
+    const k = n.nodeType === 1 && n.getAttribute("data-k");
+    let old = k ? keyed.get(k) : into.childNodes[i];
+    if (old && !same(old, n)) old = null;
+    if (!old) {
+      into.insertBefore(n, into.childNodes[i] || null);
+      return;
+    }
+    if (old !== into.childNodes[i]) into.insertBefore(old, into.childNodes[i] || null);
+    if (n.nodeType === 1) {
+      attributes(old, n);
+      morph(old, n);
+    } else if (old.nodeValue !== n.nodeValue) {
+      old.nodeValue = n.nodeValue;
+    }
+  });
+  while (into.childNodes.length > next.length) into.removeChild(into.lastChild);
+}
+
+const setText = (e, text) => { if (e.textContent !== text) e.textContent = text; };
+
 // What each part of the page is drawn from: a part is drawn again only when
 // its key changes (a move's events and its new state come as two messages).
 const gameKey = (state) => JSON.stringify([state.heard, state.game, state.public, state.players,
@@ -195,16 +259,26 @@ function drawGame(state, game) {
   }
   if (state.standings) standings(state.standings, out);
   if (state.notice) add(out, el("p", "notice", state.notice));
-  game.replaceChildren(out);
+  morph(game, out);
 }
 
+// The feed's lines keep their place as newer ones come: each is keyed by
+// its position in the whole evening's feed (the state says how many lines
+// were ever told), and a line that is not said again is let go.
 function drawFeed(state, feed) {
-  feed.replaceChildren(...state.feed.slice().reverse().map((i) => el("li", "", sayItem(i))));
+  const out = document.createDocumentFragment();
+  const first = (state.told || state.feed.length) - state.feed.length;
+  state.feed.forEach((item, i) => {
+    const li = el("li", "", sayItem(item));
+    li.setAttribute("data-k", String(first + i));
+    out.insertBefore(li, out.firstChild);
+  });
+  morph(feed, out);
 }
 
 function drawTitle(state, title) {
-  title.textContent = !state.game ? "catnip" :
-    state.title + (state.moves ? ", move " + state.moves : "");
+  setText(title, !state.game ? "catnip" :
+    state.title + (state.moves ? ", move " + state.moves : ""));
 }
 
 function render(state, game, feed, title) {
@@ -214,8 +288,9 @@ function render(state, game, feed, title) {
 }
 
 function showLink(link, up, text) {
-  link.className = "link " + (up ? "up" : "down");
-  link.textContent = text;
+  const cls = "link " + (up ? "up" : "down");
+  if (link.className !== cls) link.className = cls;
+  setText(link, text);
 }
 
 function linkText(state) {
@@ -230,10 +305,11 @@ function follow() {
   const feed = document.getElementById("feed");
   const title = document.getElementById("title");
   const link = document.getElementById("link");
-  window.catnipShown = [];  // [state number, ms since the epoch]: what `make bench` reads
+  window.catnipShown = [];  // [state number, heard, drawn] in ms since the epoch: what `make bench` reads
   const drawn = {};
   const source = new EventSource("/events");
   source.onmessage = (m) => {
+    const heard = Date.now();
     const state = JSON.parse(m.data);
     drawTitle(state, title);
     const keys = { game: gameKey(state), feed: feedKey(state) };
@@ -242,7 +318,7 @@ function follow() {
     Object.assign(drawn, keys);
     showLink(link, state.connected, linkText(state));
     const shown = window.catnipShown;
-    shown.push([Number(m.lastEventId), performance.timeOrigin + performance.now()]);
+    shown.push([Number(m.lastEventId), heard, Date.now()]);
     if (shown.length > 1000) shown.splice(0, 500);
   };
   source.onerror = () => showLink(link, false, "the laptop's server is not answering; " +

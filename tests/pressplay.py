@@ -1,0 +1,121 @@
+# micropython-only: counts what became of every press over the scripted
+# evenings (tests/scenarios/*.json) at the virtual table, with players who
+# fidget: now and then a player who is waiting (not to act, or an
+# announcement up) presses UP or DOWN. Every press must be acted on (a move
+# logged, an announcement moved on, a screen changed) or refused with a
+# reason on its station; a press that leaves every screen and the game as
+# they were is lost.
+#
+# Prints one JSON line per scenario: presses, acted, refused, lost (and
+# where), fidgets.
+#
+#   micropython tests/pressplay.py FLASH_DIR SCENARIO.json ...   (MICROPYPATH as tests/mpunix.py)
+import json
+import os
+import sys
+
+from catnip import board as boards
+from catnip.rules.rng import Rng
+from devsim.virtual import SETTLE_MS, VirtualTable, do_step
+
+FIDGET = 4  # one press in about this many comes with a waiting player's fidget
+
+
+def _state(vt):
+    app = vt.app
+    game = app.game if app.scene.kind == "play" else None
+    banner = list(app.scene.banner) if app.scene.kind == "play" else None
+    images = [bytes(vt.image(s)) for s in range(1, vt.stations + 1)]
+    return (app.scene.kind, len(game.log) if game is not None else -1, banner, images)
+
+
+def _reason(vt, s):
+    scene = vt.app.scene
+    return scene.error[s - 1] if scene.kind == "play" else None
+
+
+class Count:
+    def __init__(self, name):
+        self.name = name
+        self.presses = self.acted = self.refused = self.fidgets = 0
+        self.lost = []
+
+    def press(self, vt, s, button, where):
+        before = _state(vt)
+        vt.tap(s, button)
+        vt.run(SETTLE_MS)
+        self.presses += 1
+        if _reason(vt, s):
+            self.refused += 1
+        elif _state(vt) != before:
+            self.acted += 1
+        else:
+            self.lost.append("%s: station %d %s" % (where, s, button))
+
+    def line(self):
+        return json.dumps({"name": self.name, "presses": self.presses, "acted": self.acted,
+                           "refused": self.refused, "lost": len(self.lost),
+                           "lost_at": self.lost[:10], "fidgets": self.fidgets})
+
+
+def _waiting(vt):
+    """Stations whose player may not act now, in a game in play."""
+    scene = vt.app.scene
+    if scene.kind != "play" or scene.game.result() is not None:
+        return []
+    acting = scene.game.to_act()
+    return [station + 1 for seat, station in enumerate(scene.seats) if seat not in acting]
+
+
+def evening(path, board):
+    with open(path) as f:
+        scenario = json.load(f)
+    name = path.rsplit("/", 1)[-1][:-5]
+    vt = VirtualTable(board, ".", lambda message: None, seed=scenario.get("seed") or "1")
+    count = Count(name)
+    rng = Rng("fidget:" + name)
+    for i, step in enumerate(scenario["steps"]):
+        if "press" in step:
+            for _ in range(step.get("times", 1)):
+                waiting = _waiting(vt)
+                if waiting and rng.below(FIDGET) == 0:
+                    count.fidgets += 1
+                    count.press(vt, waiting[rng.below(len(waiting))],
+                                ("up", "down")[rng.below(2)], "step %d (fidget)" % i)
+                count.press(vt, step["station"], step["press"], "step %d" % i)
+        elif "snap" in step or ("expect" in step and "standings" not in step["expect"]):
+            continue  # a fidget's reason may cover a row a picture or a check reads
+        else:
+            do_step(vt, step)
+    vt.close()
+    return count
+
+
+def clear(folder):
+    for entry in os.ilistdir(folder):
+        path = folder + "/" + entry[0]
+        if entry[1] == 0x4000:
+            clear(path)
+            os.rmdir(path)
+        else:
+            os.remove(path)
+
+
+def main(argv):
+    flash, paths = argv[0], argv[1:]
+    root = boards.__file__.rsplit("/", 2)[0]
+    here = os.getcwd()
+    for path in paths:
+        with open(path) as f:
+            board_name = json.load(f).get("board", "direct")
+        with open(root + "/boards/%s.json" % board_name) as f:
+            board = boards.parse(json.load(f))
+        clear(flash)  # a fresh table for each evening
+        os.chdir(flash)
+        count = evening(path if path.startswith("/") else here + "/" + path, board)
+        os.chdir(here)
+        print(count.line())
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
