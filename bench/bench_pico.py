@@ -192,6 +192,9 @@ def _game_rows(flash: Path, work: Path, game: str, config: dict, draw_every: int
         result = probe(flash, work, game, config, moves, free - mid, False, draw_every,
                        legal_every)
         tries += 1
+        print(f"{label}: {(free - mid) // 1024} KB of ballast, {mid / 1024:.1f} KB for the app: "
+              + ("plays" if result["ok"] else f"MemoryError ({result.get('memory')})"),
+              file=sys.stderr, flush=True)
         if result["ok"]:
             ok = result["free_for_app"]
         else:
