@@ -13,6 +13,7 @@ from catnip.rules.about import settle
 from catnip.rules.engine import Game, RuleError
 from catnip.rules.heist_about import ABOUT
 from catnip.rules.heist_picks import choices as _choices, distinct as _distinct
+from catnip.rules.heist_score import POINTS, ROCKS, score, standings  # noqa: F401
 
 try:
     from micropython import const
@@ -23,9 +24,7 @@ except ImportError:  # CPython
 
 RED = const(0)
 BLUE = const(2)
-ROCKS = const(3)
 COLOURS = ("red", "yellow", "blue")
-POINTS = (3, 2, 1, -1)  # red, yellow, blue, black rock
 BAG = (10, 30, 60)
 
 FULL_SET = (1, 2, 2, 3, 3, 4, 4, 5, 5, 6)
@@ -52,10 +51,6 @@ def safe_cards(players):
     """The safe cards in the box for this player count (5-16, without 15 and
     16 for four or fewer players)."""
     return [n for n in range(5, 17) if players > 4 or n < 15]
-
-
-def score(loot):
-    return sum(POINTS[i] * loot[i] for i in range(4))
 
 
 class Heist(Game):
@@ -398,53 +393,3 @@ class Heist(Game):
         if action[1] not in self.face_down[player]:
             raise RuleError("%r is not among your face-down cards; reveal one of them" % (action[1],))
 
-
-def standings(shields):
-    """The final result from each player's loot [red, yellow, blue, rocks]:
-    highest score first; a tie goes to fewer black rocks; still tied, the
-    players share the rank. The shape every game's result() has
-    (catnip.rules.engine.Game.result), plus the rocks, the shields and the
-    tie-breaks as data."""
-    n = len(shields)
-    scores = [score(s) for s in shields]
-    rocks = [s[ROCKS] for s in shields]
-    ranks = []
-    for p in range(n):
-        ahead = [q for q in range(n)
-                 if scores[q] > scores[p] or (scores[q] == scores[p] and rocks[q] < rocks[p])]
-        ranks.append(1 + len(ahead))
-    tiebreaks = _tiebreaks(scores, rocks, ranks)
-    return {
-        "ranks": ranks,
-        "winners": [p for p in range(n) if ranks[p] == 1],
-        "scores": scores,
-        "reasons": [t["why"] for t in tiebreaks],
-        "unit": "points",
-        "fewest": False,
-        "together": False,
-        "rocks": rocks,
-        "shields": [list(s) for s in shields],
-        "tiebreaks": tiebreaks,
-    }
-
-
-def _tiebreaks(scores, rocks, ranks):
-    """Why tied scores ended where they did: fewer black rocks ranks higher;
-    equal rocks too share the rank."""
-    notes = []
-    n = len(scores)
-    for s in sorted(set(scores), reverse=True):
-        tied = [p for p in range(n) if scores[p] == s]
-        if len(tied) < 2:
-            continue
-        if len(set(rocks[p] for p in tied)) > 1:
-            notes.append({"players": tied, "by": "rocks",
-                          "why": "tied on %d points; fewer black rocks ranks higher (%s)"
-                          % (s, ", ".join("player %d: %d" % (p, rocks[p]) for p in tied))})
-        for r in sorted(set(rocks[p] for p in tied)):
-            shared = [p for p in tied if rocks[p] == r]
-            if len(shared) > 1:
-                notes.append({"players": shared, "by": "shared",
-                              "why": "tied on %d points and %d black rocks; they share rank %d"
-                              % (s, r, ranks[shared[0]])})
-    return notes
