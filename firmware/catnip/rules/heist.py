@@ -12,50 +12,13 @@
 from catnip.rules.about import settle
 from catnip.rules.engine import Game, RuleError
 from catnip.rules.heist_about import ABOUT
+from catnip.rules.heist_box import (  # noqa: F401
+    BAG, BLUE, COLOURS, FULL_SET, GEMS, ONE_EACH, OVER, PLAY, RED, REVEAL, SAFE_CARDS, SET_ASIDE,
+    UNLOCK, cat_cards, safe_cards)
+from catnip.rules.heist_checks import (check_gems, check_play, check_reveal, gem_entries,
+                                       wrong_action)
 from catnip.rules.heist_picks import choices as _choices, distinct as _distinct
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
-
-
-RED = const(0)
-BLUE = const(2)
-ROCKS = const(3)
-COLOURS = ("red", "yellow", "blue")
-POINTS = (3, 2, 1, -1)  # red, yellow, blue, black rock
-BAG = (10, 30, 60)
-
-FULL_SET = (1, 2, 2, 3, 3, 4, 4, 5, 5, 6)
-ONE_EACH = (1, 2, 3, 4, 5, 6)
-# Cards each player puts back in the box, by player count (one card per value).
-SET_ASIDE = {2: (2, 3, 4, 5), 3: (2, 5), 4: (), 5: (2, 4, 5), 6: (2, 5)}
-SAFE_CARDS = {2: 4, 3: 6, 4: 8, 5: 5, 6: 6}
-
-GEMS, PLAY, REVEAL, OVER = "gems", "play", "reveal", "over"
-UNLOCK = "unlock"  # a locked card taken back to the hand, until the last player locks
-
-
-def cat_cards(players, variant):
-    """The cat cards each player starts with, ascending."""
-    if variant == "original":
-        return list(ONE_EACH)
-    cards = list(FULL_SET)
-    for value in SET_ASIDE[players]:
-        cards.remove(value)
-    return cards
-
-
-def safe_cards(players):
-    """The safe cards in the box for this player count (5-16, without 15 and
-    16 for four or fewer players)."""
-    return [n for n in range(5, 17) if players > 4 or n < 15]
-
-
-def score(loot):
-    return sum(POINTS[i] * loot[i] for i in range(4))
+from catnip.rules.heist_score import POINTS, ROCKS, score, standings  # noqa: F401
 
 
 class Heist(Game):
@@ -116,7 +79,7 @@ class Heist(Game):
         if player not in self.to_act():
             return []
         if self.phase == GEMS:
-            return self._gem_entries()
+            return gem_entries(self)
         if self.phase == PLAY:
             return [("play",) + c for c in _choices(self.hands[player], self.cards_per_round())]
         return [("reveal", v) for v in _distinct(self.face_down[player])]
@@ -129,16 +92,16 @@ class Heist(Game):
         if name == UNLOCK:
             return self._unlock(player, action)
         if name != self.phase:  # each phase takes the action of its name
-            raise RuleError(self._wrong_action(name))
+            raise RuleError(wrong_action(self, name))
         events = []
         if name == GEMS:
-            self._check_gems(action)
+            check_gems(self, action)
             self.bag = [self.bag[c] - action[1 + c] for c in range(3)]
             self._fill_safe(list(action[1:]), events)
         elif name == PLAY:
             self._play(player, action, events)
         else:
-            self._check_reveal(player, action)
+            check_reveal(self, player, action)
             self._reveal(player, action[1], events)
             self._continue_reveals(events)
         return events
@@ -235,7 +198,7 @@ class Heist(Game):
 
     def _play(self, player, action, events):
         cards = action[1:]
-        self._check_play(player, cards)
+        check_play(self, player, cards)
         hand = self.hands[player]
         for card in cards:
             hand.remove(card)
@@ -328,123 +291,3 @@ class Heist(Game):
         self.committed = [False] * self.players()
         self.turn = None
         self._open_round(events)
-
-    # ---- checks (before anything changes) ----------------------------------
-
-    def _wrong_action(self, name):
-        if name not in (GEMS, PLAY, REVEAL):
-            return ("unknown action %r; Meow Heist takes ('play', card, ...), ('reveal', card) "
-                    "and ('gems', red, yellow, blue)" % (name,))
-        if name == GEMS and self.config["gems"] == "digital":
-            return "catnip draws the gems itself in this game (gems: 'digital'); nothing to enter"
-        if self.phase == GEMS:
-            return ("the safe is still empty: player %d enters the gems drawn from the bag, "
-                    "e.g. ('gems', 1, 3, 8)" % self.start_player())
-        if self.phase == PLAY:
-            return "cards are being played face down now: ('play', card, ...)"
-        return "cards are being revealed now: player %d reveals with ('reveal', card)" % self.turn
-
-    def _check_gems(self, action):
-        need = self.safe_shown[-1]
-        if len(action) != 4 or not all(type(k) is int and k >= 0 for k in action[1:]):
-            raise RuleError("enter the gems drawn as three counts, red, yellow and blue, "
-                            "e.g. ('gems', 1, 3, 8)")
-        got = action[1] + action[2] + action[3]
-        if got != need:
-            raise RuleError("the safe card says %d gems but %d red + %d yellow + %d blue make %d; "
-                            "count the gems again" % (need, action[1], action[2], action[3], got))
-        for c in range(3):
-            if action[1 + c] > self.bag[c]:
-                raise RuleError("the bag holds only %d %s gems now (%d came out before); "
-                                "count the %s gems again"
-                                % (self.bag[c], COLOURS[c], BAG[c] - self.bag[c], COLOURS[c]))
-
-    def _gem_entries(self):
-        need = self.safe_shown[-1]
-        bag = self.bag
-        entries = []
-        for r in range(min(need, bag[0]) + 1):
-            for y in range(min(need - r, bag[1]) + 1):
-                if need - r - y <= bag[2]:
-                    entries.append(("gems", r, y, need - r - y))
-        return entries
-
-    def _check_play(self, player, cards):
-        k = self.cards_per_round()
-        example = "('play', 3)" if k == 1 else "('play', %s)" % ", ".join(str(v) for v in ONE_EACH[:k])
-        if len(cards) != k:
-            raise RuleError("round %d: play %d card%s face down, e.g. %s"
-                            % (self.round, k, "" if k == 1 else "s", example))
-        for card in cards:
-            if type(card) is not int:
-                raise RuleError("a card is its number, e.g. %s, not %r" % (example, card))
-        for i in range(1, k):
-            if cards[i] < cards[i - 1]:
-                raise RuleError("list the cards in ascending order, e.g. %s" % example)
-        hand = self.hands[player]
-        for card in cards:
-            if not 1 <= card <= 6:
-                raise RuleError("there is no cat card %d: they are numbered 1 to 6" % card)
-            if cards.count(card) > hand.count(card):
-                if card in self.used[player]:
-                    why = "was used in an earlier round and is set aside for the rest of the game"
-                else:
-                    why = "is in your hand only once"
-                raise RuleError("your %d %s; choose among your available cards" % (card, why))
-
-    def _check_reveal(self, player, action):
-        if len(action) != 2 or type(action[1]) is not int:
-            raise RuleError("reveal one face-down card by its number, e.g. ('reveal', 3)")
-        if action[1] not in self.face_down[player]:
-            raise RuleError("%r is not among your face-down cards; reveal one of them" % (action[1],))
-
-
-def standings(shields):
-    """The final result from each player's loot [red, yellow, blue, rocks]:
-    highest score first; a tie goes to fewer black rocks; still tied, the
-    players share the rank. The shape every game's result() has
-    (catnip.rules.engine.Game.result), plus the rocks, the shields and the
-    tie-breaks as data."""
-    n = len(shields)
-    scores = [score(s) for s in shields]
-    rocks = [s[ROCKS] for s in shields]
-    ranks = []
-    for p in range(n):
-        ahead = [q for q in range(n)
-                 if scores[q] > scores[p] or (scores[q] == scores[p] and rocks[q] < rocks[p])]
-        ranks.append(1 + len(ahead))
-    tiebreaks = _tiebreaks(scores, rocks, ranks)
-    return {
-        "ranks": ranks,
-        "winners": [p for p in range(n) if ranks[p] == 1],
-        "scores": scores,
-        "reasons": [t["why"] for t in tiebreaks],
-        "unit": "points",
-        "fewest": False,
-        "together": False,
-        "rocks": rocks,
-        "shields": [list(s) for s in shields],
-        "tiebreaks": tiebreaks,
-    }
-
-
-def _tiebreaks(scores, rocks, ranks):
-    """Why tied scores ended where they did: fewer black rocks ranks higher;
-    equal rocks too share the rank."""
-    notes = []
-    n = len(scores)
-    for s in sorted(set(scores), reverse=True):
-        tied = [p for p in range(n) if scores[p] == s]
-        if len(tied) < 2:
-            continue
-        if len(set(rocks[p] for p in tied)) > 1:
-            notes.append({"players": tied, "by": "rocks",
-                          "why": "tied on %d points; fewer black rocks ranks higher (%s)"
-                          % (s, ", ".join("player %d: %d" % (p, rocks[p]) for p in tied))})
-        for r in sorted(set(rocks[p] for p in tied)):
-            shared = [p for p in tied if rocks[p] == r]
-            if len(shared) > 1:
-                notes.append({"players": shared, "by": "shared",
-                              "why": "tied on %d points and %d black rocks; they share rank %d"
-                              % (s, r, ranks[shared[0]])})
-    return notes

@@ -15,6 +15,10 @@
 from catnip.rules.about import settle
 from catnip.rules.engine import Game, RuleError, describe
 from catnip.rules.purrfect_about import ABOUT
+from catnip.rules.purrfect_cards import (  # noqa: F401
+    CATS, HAND, MEOWS, POSES, card_name, cat_of, combinations, free_groups, offer_holding,
+    take_offer)
+from catnip.rules.purrfect_score import GOAL, check_score, decide, ranks  # noqa: F401
 
 try:
     from micropython import const
@@ -23,88 +27,11 @@ except ImportError:  # CPython
         return x
 
 
-HAND = const(9)  # cards per hand, and poses per cat
 MAX_OFFER = const(4)
-GOAL = const(5)  # pawprints that end the game
 NOBODY = const(255)
 
 STATIONS = "stations"  # the device holds the hands and makes the swaps
 SCOREKEEPER = "scorekeeper"  # paper cards; the device keeps meows and score
-
-# (name, colour): every name starts with a different letter.
-CATS = (
-    ("Ash", "grey"),
-    ("Biscuit", "brown"),
-    ("Cleo", "orange"),
-    ("Dusk", "blue"),
-    ("Ember", "red"),
-    ("Fern", "green"),
-    ("Goldie", "yellow"),
-)
-POSES = (
-    "sitting", "sleeping", "stretching", "grooming", "pouncing",
-    "yawning", "loafing", "peeking", "rolling",
-)
-# (word, language): how cats are heard around the world, in plain ASCII so
-# the stations' font can show every one.
-MEOWS = (
-    ("meow", "English"),
-    ("miaou", "French"),
-    ("miau", "Spanish"),
-    ("miao", "Italian"),
-    ("miauw", "Dutch"),
-    ("mjau", "Swedish"),
-    ("mjav", "Danish"),
-    ("mja", "Icelandic"),
-    ("miaw", "Welsh"),
-    ("meu", "Catalan"),
-    ("miaau", "Afrikaans"),
-    ("myau", "Russian"),
-    ("nyav", "Ukrainian"),
-    ("mnau", "Czech"),
-    ("mijau", "Croatian"),
-    ("mijav", "Slovene"),
-    ("niaou", "Greek"),
-    ("miyav", "Turkish"),
-    ("mlav", "Armenian"),
-    ("miyau", "Hebrew"),
-    ("myaun", "Hindi"),
-    ("miaomiao", "Mandarin"),
-    ("nyaa", "Japanese"),
-    ("yaong", "Korean"),
-    ("meo", "Vietnamese"),
-    ("ngiyaw", "Tagalog"),
-    ("meong", "Indonesian"),
-    ("ngiau", "Malay"),
-    ("nyau", "Swahili"),
-)
-
-
-def cat_of(card):
-    return card // HAND
-
-
-def card_name(card):
-    """A card as a station shows it, e.g. 'Cleo peeking'."""
-    return "%s %s" % (CATS[card // HAND][0], POSES[card % HAND])
-
-
-def combinations(items, k):
-    """Every k-item tuple from `items`, keeping their order."""
-    n = len(items)
-    if not 0 < k <= n:
-        return
-    idx = list(range(k))
-    while True:
-        yield tuple(items[i] for i in idx)
-        i = k - 1
-        while i >= 0 and idx[i] == i + n - k:
-            i -= 1
-        if i < 0:
-            return
-        idx[i] += 1
-        for j in range(i + 1, k):
-            idx[j] = idx[j - 1] + 1
 
 
 class Purrfect(Game):
@@ -175,7 +102,7 @@ class Purrfect(Game):
                     yield ("score", declarer) + best
             return
         yield ("declare",)
-        groups = self._free_groups(player)
+        groups = free_groups(self.owner, self.offers, self.cats, player)
         for k in range(1, MAX_OFFER + 1):
             for group in groups:
                 for cards in combinations(group, k):
@@ -206,7 +133,7 @@ class Purrfect(Game):
                     "in scorekeeper mode the only action is ('score', declarer, "
                     "best, ...): who declared, then who held the best hand"
                 )
-            return self._check_score(action)
+            return check_score(action, self.players())
         if kind == "declare":
             if len(action) != 1:
                 raise RuleError("('declare',) takes nothing else")
@@ -253,7 +180,7 @@ class Purrfect(Game):
                 raise RuleError("%r is not a card; cards are numbered 0-62" % (card,))
             if self.owner[card] != player:
                 raise RuleError("%s is not in your hand" % card_name(card))
-            offer = self._offer_holding(card)
+            offer = offer_holding(self.offers, card)
             if offer is not None:
                 raise RuleError(
                     "%s is already in your offer #%d; withdraw that offer to use it"
@@ -283,24 +210,6 @@ class Purrfect(Game):
             "choose one of the open offers" % (oid,)
         )
 
-    def _check_score(self, action):
-        n = self.players()
-        if len(action) < 3:
-            raise RuleError("write it as ('score', declarer, best, ...): at least one best hand")
-        for p in action[1:]:
-            if type(p) is not int or not 0 <= p < n:
-                raise RuleError("%r is not a player; players are 0-%d" % (p, n - 1))
-        declarer = action[1]
-        best = sorted(action[2:])
-        for i, p in enumerate(best):
-            if p == declarer:
-                raise RuleError(
-                    "player %d declared; the best hand is counted among the others" % p
-                )
-            if i and best[i - 1] == p:
-                raise RuleError("player %d is listed twice among the best hands" % p)
-        return ("score", declarer) + tuple(best)
-
     # ---- carrying actions out ----------------------------------------------
 
     def apply(self, player, action):
@@ -323,23 +232,18 @@ class Purrfect(Game):
         return [{"type": "offer", "offer": oid, "player": player, "meow": self._meow(cards)}]
 
     def _withdraw(self, oid):
-        offer = self._take_offer(oid)
+        offer = take_offer(self.offers, oid)
         return [{"type": "withdraw", "offer": oid, "player": offer[1],
                  "meow": self._meow(offer[2])}]
 
     def _accept(self, player, oid, given):
-        offer = self._take_offer(oid)
+        offer = take_offer(self.offers, oid)
         for card in offer[2]:
             self.owner[card] = player
         for card in given:
             self.owner[card] = offer[1]
         return [{"type": "swap", "offer": oid, "player": offer[1], "by": player,
                  "meow": self._meow(given)}]
-
-    def _take_offer(self, oid):
-        for i, offer in enumerate(self.offers):
-            if offer[0] == oid:
-                return self.offers.pop(i)
 
     def _declare(self, player):
         hand = self.hand(player)  # ascending, so one cat iff the ends agree
@@ -367,7 +271,7 @@ class Purrfect(Game):
             event["counts"] = counts
         events = [event]
         self.offers = []
-        self.winner, self.reason = self._decide(declarer)
+        self.winner, self.reason = decide(self.pawprints, declarer)
         if self.winner is not None:
             events.append({"type": "game over", "winner": self.winner, "reason": self.reason})
             return events
@@ -376,27 +280,6 @@ class Purrfect(Game):
             self._deal()
             events.append({"type": "deal", "round": self.round})
         return events
-
-    def _decide(self, declarer):
-        """(winner, reason) once someone has five pawprints, else (None, '').
-
-        The rulebook: the first to five wins; if a round ends with players tied
-        for the lead, the one who won two pawprints in it wins, even short of
-        five. We read it as: a tie for the lead at five or more goes to this
-        round's declarer, whatever their own count (docs/purrfect.md)."""
-        top = max(self.pawprints)
-        if top < GOAL:
-            return None, ""
-        leaders = [p for p, n in enumerate(self.pawprints) if n == top]
-        if len(leaders) > 1:
-            return declarer, (
-                "players %s tied at %d pawprints; player %d won this round's "
-                "two pawprints" % (", ".join(str(p) for p in leaders), top, declarer)
-            )
-        past = [n for n in self.pawprints if n >= GOAL]
-        if len(past) == 1:
-            return leaders[0], "first to %d pawprints" % GOAL
-        return leaders[0], "most pawprints (%d) of the players with %d or more" % (top, GOAL)
 
     # ---- what the screens show ----------------------------------------------
 
@@ -414,27 +297,6 @@ class Purrfect(Game):
 
     def _meow(self, cards):
         return MEOWS[self.meows[len(cards) - 1]][0]
-
-    def _offer_holding(self, card):
-        for offer in self.offers:
-            if card in offer[2]:
-                return offer
-        return None
-
-    def _free_groups(self, player):
-        """The player's cards in no open offer, one ascending list per cat."""
-        offered = set()
-        for offer in self.offers:
-            if offer[1] == player:
-                for card in offer[2]:
-                    offered.add(card)
-        groups = []
-        for cat in self.cats:
-            group = [c for c in range(cat * HAND, cat * HAND + HAND)
-                     if self.owner[c] == player and c not in offered]
-            if group:
-                groups.append(group)
-        return groups
 
     def public(self):
         v = {
@@ -468,15 +330,8 @@ class Purrfect(Game):
     def result(self):
         if self.winner is None:
             return None
-        order = sorted(range(self.players()), key=lambda p: -self.pawprints[p])
-        ranks = [0] * self.players()
-        ranks[self.winner] = 1
-        rank, last = 1, None
-        for i, p in enumerate(q for q in order if q != self.winner):
-            if self.pawprints[p] != last:
-                rank, last = i + 2, self.pawprints[p]
-            ranks[p] = rank
-        return {"ranks": ranks, "winners": [self.winner], "scores": list(self.pawprints),
+        return {"ranks": ranks(self.pawprints, self.winner), "winners": [self.winner],
+                "scores": list(self.pawprints),
                 "reasons": [self.reason], "unit": "pawprints", "fewest": False,
                 "together": False, "winner": self.winner,
                 "pawprints": list(self.pawprints), "reason": self.reason}

@@ -16,6 +16,9 @@
 # the box is in exactly one place: bag, box (unused), table, removed, the hand,
 # or it reached the tower (base + placed), where it stands or has fallen.
 from catnip.rules.engine import Game, RuleError
+from catnip.rules.stack_bag import advance_setup, choosable, random_cat, set_up_cat
+from catnip.rules.stack_score import (ENDINGS, by_colour, collapse_points, placement_points,
+                                      result)
 from catnip.rules.stack_setup import BLACK, check_number, settle_config, setup_steps
 
 try:
@@ -36,11 +39,6 @@ _ASK = {
     "drew": "report the colour drawn from the bag: ('drew', colour)",
     "place": "report where the cat stands: ('place', height, black_touched), "
              "or a collapse: ('collapse', fallen, black_fallen)",
-}
-
-_ENDINGS = {
-    "bag empty": "the bag is empty",
-    "collapse": "the tower collapsed",
 }
 
 
@@ -83,51 +81,7 @@ class Stack(Game):
         self.team = 0
         self.ended = None
         self.steps = setup_steps(c)
-        self._advance_setup()
-
-    def _advance_setup(self):
-        """Carry out the setup steps nobody needs to report; in digital mode
-        that is all of them. Returns their public events."""
-        events = []
-        digital = self.config["draw"] == "digital"
-        while self.steps:
-            step = self.steps[0]
-            if step == "join":
-                n = self.box[self.black]
-                self.bag[self.black] += n
-                self.box[self.black] = 0
-                events.append({"event": "join", "black_cats": n})
-            elif step == "table":
-                for i in (self.black, self.colours.index(self.config["table_colour"])):
-                    self.table[i] += self.bag[i] + self.box[i]
-                    self.bag[i] = self.box[i] = 0
-                events.append({"event": "table", "cats": sum(self.table)})
-            elif digital:
-                self._set_up_cat(step, self._random_cat(step == "out_nonblack"))
-            else:
-                return events
-            self.steps.pop(0)
-        return events
-
-    def _random_cat(self, nonblack):
-        """A cat drawn uniformly from the bag, by colour index."""
-        kinds = self.black if nonblack else self.black + 1
-        r = self.rng.below(sum(self.bag[:kinds]))
-        i = 0
-        while r >= self.bag[i]:
-            r -= self.bag[i]
-            i += 1
-        return i
-
-    def _set_up_cat(self, step, i):
-        self.bag[i] -= 1
-        if step == "base":
-            self.base[i] += 1
-            self.tower += 1
-            if i == self.black and self.counts_black:
-                self.tower_black += 1
-        else:
-            self.removed[i] += 1
+        advance_setup(self)
 
     # ---- whose turn and what they may do -------------------------------
 
@@ -153,7 +107,7 @@ class Stack(Game):
         if step == "draw":
             return [("draw",)]
         if step != "place":
-            return [(step, self.colours[i]) for i in self._choosable(step)]
+            return [(step, self.colours[i]) for i in choosable(self, step)]
         # This list grows with the tower (about 500 reports for 35 cats, 7
         # black); a station asks for each number within limits() instead.
         # Sizing it first spares the heap a trail of outgrown copies.
@@ -175,12 +129,6 @@ class Stack(Game):
                 moves[k] = ("collapse", f, b)
                 k += 1
         return moves
-
-    def _choosable(self, step):
-        """Colour indexes the player may report for a setup, take or drew step."""
-        counts = self.table if step == "take" else self.bag
-        kinds = self.black if self.steps and self.steps[0] == "out_nonblack" else self.black + 1
-        return [i for i in range(kinds) if counts[i]]
 
     def limits(self):
         """(low, high) for each number of a report on the held cat: height
@@ -225,32 +173,28 @@ class Stack(Game):
         if name not in allowed:
             raise RuleError("%r is not possible now: player %d must %s"
                             % (name, player, _ASK[step]))
+        if step == "base" or step == "out":
+            return self._setup_report(step, action)
         return getattr(self, "_" + name)(player, action)
 
-    def _base(self, player, action):
-        return self._setup_report("base", action)
-
-    def _out(self, player, action):
-        return self._setup_report("out", action)
-
     def _setup_report(self, step, action):
-        i = self._colour(action, self._choosable(step), "in the bag")
-        self._set_up_cat(self.steps.pop(0), i)
-        return [{"event": step, "colour": self.colours[i]}] + self._advance_setup()
+        i = self._colour(action, choosable(self, step), "in the bag")
+        set_up_cat(self, self.steps.pop(0), i)
+        return [{"event": step, "colour": self.colours[i]}] + advance_setup(self)
 
     def _take(self, player, action):
-        i = self._colour(action, self._choosable("take"), "on the table")
+        i = self._colour(action, choosable(self, "take"), "on the table")
         self.table[i] -= 1
         return self._hold(player, i, True, "took")
 
     def _drew(self, player, action):
-        i = self._colour(action, self._choosable("drew"), "in the bag")
+        i = self._colour(action, choosable(self, "drew"), "in the bag")
         self.bag[i] -= 1
         return self._hold(player, i, False, "drew")
 
     def _draw(self, player, action):
         _arguments(action, 0, "('draw',)")
-        i = self._random_cat(False)
+        i = random_cat(self, False)
         self.bag[i] -= 1
         return self._hold(player, i, False, "drew")
 
@@ -267,7 +211,7 @@ class Stack(Game):
                      "the tower holds %d" % self.tower)
         check_number(touched, "black cats touched", lim["black_touched"],
                      self._black_why("stand"))
-        points = self._placement_points(height, touched)
+        points = placement_points(self.config, self.from_table, self.counts_black, height, touched)
         self.placed[self.hand] += 1
         self.tower += 1
         self.heights.append(height)
@@ -292,7 +236,7 @@ class Stack(Game):
                      "the tower holds %d" % self.tower)
         check_number(black, "black cats fallen", self.black_fallen_limits(fallen),
                      self._black_why("fall"))
-        points = self._collapse_points(fallen)
+        points = collapse_points(self.config["mode"], fallen)
         self.tower -= fallen
         self.tower_black -= black
         # Which cats fell is not reported: the top ones, the last placed.
@@ -322,23 +266,6 @@ class Stack(Game):
 
     # ---- scoring -------------------------------------------------------
 
-    def _placement_points(self, height, touched):
-        mode = self.config["mode"]
-        if mode == "clowder":
-            return 0 if self.from_table else 1
-        black = 0
-        if touched and self.counts_black:
-            black = 2 * (touched if self.config["black_touch"] == "each" else 1)
-        if mode == "composure":
-            return 2 * height - black
-        return height + black
-
-    def _collapse_points(self, fallen):
-        mode = self.config["mode"]
-        if mode == "composure":
-            return -fallen
-        return fallen if mode == "patient" else 0
-
     def _score(self, player, points, event):
         if self.config["mode"] == "clowder":
             self.team += points
@@ -349,7 +276,7 @@ class Stack(Game):
 
     def _end(self, reason):
         self.ended = reason
-        return {"event": "over", "reason": _ENDINGS[reason]}
+        return {"event": "over", "reason": ENDINGS[reason]}
 
     # ---- what leaves the game ------------------------------------------
 
@@ -368,10 +295,10 @@ class Stack(Game):
             "likely_height": self.likely_height(),
             "fallen": self.fallen,
             "bag_left": sum(self.bag),
-            "bag": self._by_colour(self.bag),
-            "base": self._by_colour(self.base),
-            "removed": self._by_colour(self.removed),
-            "table": self._by_colour(self.table),
+            "bag": by_colour(self.colours, self.bag),
+            "base": by_colour(self.colours, self.base),
+            "removed": by_colour(self.colours, self.removed),
+            "table": by_colour(self.colours, self.table),
             "ended": self.ended,
         }
         if self.config["mode"] == "clowder":
@@ -380,13 +307,6 @@ class Stack(Game):
             p["scores"] = list(self.scores)
         return p
 
-    def _by_colour(self, counts):
-        d = {}
-        for i, n in enumerate(counts):
-            if n:
-                d[self.colours[i]] = n
-        return d
-
     def standing(self):
         clowder = self.config["mode"] == "clowder"
         return [self.team] * self.config["players"] if clowder else list(self.scores)
@@ -394,26 +314,7 @@ class Stack(Game):
     def result(self):
         if self.ended is None:
             return None
-        players = self.config["players"]
-        ended = _ENDINGS[self.ended]
-        if self.config["mode"] == "clowder":
-            # One team: everyone shares rank 1 with its score; nobody wins alone.
-            return {"ranks": [1] * players, "winners": [], "scores": self.standing(),
-                    "reasons": [ended], "unit": "points", "fewest": False, "together": True,
-                    "team": self.team, "ended": ended}
-        most = self.config["mode"] == "composure"
-        s = self.scores
-        ranks = [1 + sum(1 for q in s if (q > v if most else q < v)) for v in s]
-        reasons = [ended]
-        for rank in sorted(set(ranks)):
-            tied = [p for p in range(players) if ranks[p] == rank]
-            if len(tied) > 1:
-                reasons.append("players %s share rank %d with %d points: the rulebook "
-                               "has no tie-breaker" % (_and(tied), rank, s[tied[0]]))
-        return {"ranks": ranks, "winners": [p for p in range(players) if ranks[p] == 1],
-                "scores": list(s), "reasons": reasons, "unit": "points", "fewest": not most,
-                "together": False, "goal": "most points" if most else "fewest points",
-                "ended": ended}
+        return result(self.config["mode"], self.scores, self.team, self.ended)
 
 
 # ---- checking reported values ------------------------------------------
@@ -425,9 +326,3 @@ def _arguments(action, n, form):
                         % (action[0], n, "" if n == 1 else "s", form, action))
     return action[1:]
 
-
-def _and(items):
-    words = [str(x) for x in items]
-    if len(words) < 2:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
