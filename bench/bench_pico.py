@@ -184,11 +184,17 @@ def _game_rows(flash: Path, work: Path, game: str, config: dict, draw_every: int
     free = first["free_for_app"]
     ok, fail = free, max(HEAP_STEP, first["peak_live"])  # heap (bytes) the app gets
     tries = 0
+    # CATNIP_BENCH_PICO_FROM=72 tries that many KB first (a slow run saved or two
+    # when the answer is near it); the bisection goes on from what it showed.
+    first_try = int(os.environ.get("CATNIP_BENCH_PICO_FROM", "0")) * 1024
     while ok - fail > HEAP_STEP:
-        mid = (ok + fail) // 2
+        mid = first_try if fail < first_try < ok and tries == 0 else (ok + fail) // 2
         result = probe(flash, work, game, config, moves, free - mid, False, draw_every,
                        legal_every)
         tries += 1
+        print(f"{label}: {(free - mid) // 1024} KB of ballast, {mid / 1024:.1f} KB for the app: "
+              + ("plays" if result["ok"] else f"MemoryError ({result.get('memory')})"),
+              file=sys.stderr, flush=True)
         if result["ok"]:
             ok = result["free_for_app"]
         else:

@@ -164,6 +164,9 @@ def mount(flash, path="/flash", fresh=False):
     blanks and formats it first. Returns the block device. MicroPython only."""
     import vfs
 
+    from catnip.flash.journal import close_files
+
+    close_files()  # a journal's file left open would outlive its filesystem
     try:
         vfs.umount(path)
     except OSError:

@@ -326,7 +326,9 @@ class VirtualTable:
             segment.recording = False
 
     def close(self):
-        """Put back the pin board and buses the table took (devsim.table)."""
+        """Put back the pin board and buses the table took (devsim.table), and
+        let go of the journal's open file, as the power going would."""
+        self.journal.close()
         self.table.close()
 
     def _watch(self, k):

@@ -100,3 +100,35 @@ def test_wear_stays_well_below_one_erase_per_action():
     # One file appended and flushed 300 times would take about 300 erases.
     assert erases < 100, erases
     assert len(list(Journal(ROOT).entries(1))) == 301
+
+
+def test_a_tail_file_is_opened_once_for_many_records_and_let_go_before_a_remount():
+    import catnip.flash.journal as journal_module
+
+    opened = []
+
+    def counted(path, mode="r"):
+        opened.append((path, mode))
+        return open(path, mode)
+
+    flash = pico_flash()
+    mount(flash, MOUNT, fresh=True)
+    journal_module.open = counted
+    try:
+        j = Journal(ROOT)
+        gid = j.begin(HEADER)
+        for i in range(20):  # some 150 bytes with the header: no seal
+            j.action(i % 6, ("play", i % 7))
+    finally:
+        del journal_module.open
+    assert [m for _, m in opened] == ["ab"], opened  # one open for 21 records
+    mount(flash, MOUNT)  # closes the file first: a file left open would outlive its littlefs
+    assert len(list(Journal(ROOT).entries(gid))) == 20
+    j = Journal(ROOT)
+    j.resume(gid)
+    j.action(0, ("play", 1))
+    j.close()
+    j.action(1, ("play", 2))  # the next record opens it again
+    j.finish(END)
+    got = list(Journal(ROOT).entries(gid))
+    assert got[-3:] == [("action", 0, ("play", 1)), ("action", 1, ("play", 2)), ("end", END)]

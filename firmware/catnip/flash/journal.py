@@ -13,6 +13,10 @@
 #   journal/5.pulled/...      a laptop has stored it; rotated out first
 #
 # The folder's suffix is the game's status, changed by one atomic rename.
+# The tail file stays open between records, flushed after each (on littlefs
+# lfs_file_sync, the commit a close makes): an open takes 1,150 bytes in one
+# piece (its cache and file), which a long game's heap seldom has. One journal
+# file at most is open; whoever unmounts the flash calls close_files() first.
 # Records are appended to the small tail file; littlefs keeps a file under
 # 512 bytes inline in its folder's metadata, so an append costs a metadata
 # commit and seldom an erase. When the tail would pass PAGE_BYTES it is
@@ -38,15 +42,15 @@
 # four payload bytes and ten on flash. Compact frames keep a 1,400-action game
 # near 16 KB and its check at start-up short; the length and the CRC make a
 # torn or damaged record certain to be noticed.
-import json
 import os
 from binascii import crc32
 
 from catnip.flash.journal_files import (CHUNK, FRAME_MAX, GONE, KINDS, LOG, LOST, NEW,  # noqa: F401
                                   RECORD_MAX, STATUSES, Game, JournalError, is_folder, read_at,
-                                  remove_tree, size, why)
+                                  remove_tree, size, to_json, why)
 from catnip.rules.log import put_number, put_varint, put_word  # the log's own encoding
 
+_HELD = []  # (journal, path, file): the one tail file kept open, if any
 PAGE_BYTES = 448  # the tail stays inline in littlefs's metadata (< 512)
 AHEAD_BYTES = 112  # ready() seals a tail with less room than this left
 _NUMBER_MAX = 1 << 28
@@ -63,6 +67,7 @@ class Journal:
         self._live = None  # the Game being recorded
         self._stopped = None  # why recording stopped after a flash error
         self.lost = []  # (gid, status, title) removed unpulled, until a laptop hears of it
+        close_files()  # what another Journal holds open, this one may reread and mend
         try:
             _ensure_folder(self.root)
         except OSError as e:
@@ -88,7 +93,7 @@ class Journal:
         if "log" in header:
             raise JournalError("the header holds the start of the game only: leave out 'log' "
                                "(the journal records each action as it happens)")
-        frame = _frame(b"h", _json(header, "header"), 0, 0)
+        frame = _frame(b"h", to_json(header, "header"), 0, 0)
         if not is_folder(self.root):
             raise JournalError("the journal folder %s cannot be used: no game can be saved; "
                                "check the flash" % self.root)
@@ -99,6 +104,7 @@ class Journal:
             gid = max(gid, known[0] + 1)
         from catnip.flash.journal_scan import rotate
 
+        self.close()
         rotate(self)
         for other in sorted(self._open):
             self.abandon(other)
@@ -116,7 +122,9 @@ class Journal:
     def resume(self, gid):
         """Carry on recording an unfinished game found on flash."""
         if gid not in self._open:
-            raise JournalError("game %s cannot be resumed: %s" % (gid, self._why_not(gid)))
+            status = self._status.get(gid)
+            raise JournalError("game %s cannot be resumed: %s" % (gid, "there is no such game"
+                               if status is None else "it is %s" % status))
         self._live = self._open[gid]
         self._stopped = None
 
@@ -156,12 +164,12 @@ class Journal:
         game = self._recording()
         if not isinstance(data, dict):
             raise JournalError("a note is a dict, e.g. {'tray': 'placed', 'answer': 3}")
-        self._append(_frame(b"n", _json(data, "note"), game.records, game.chain), 1)
+        self._append(_frame(b"n", to_json(data, "note"), game.records, game.chain), 1)
 
     def finish(self, result):
         """The game ended: record its result; it stays until a laptop pulls it."""
         game = self._recording()
-        self._append(_frame(b"e", _json(result, "result"), game.records, game.chain), 1,
+        self._append(_frame(b"e", to_json(result, "result"), game.records, game.chain), 1,
                      bounded=False)
         game.ended = True
         self._mark(game.gid, "finished")
@@ -263,15 +271,12 @@ class Journal:
         if bounded and game.sealed + game.fill + n > self.max_game_bytes:
             raise JournalError("game %d has filled the %d bytes the journal keeps for a game; "
                                "end or abandon it" % (game.gid, self.max_game_bytes))
-        # Files are opened for each record and closed at once: closing
-        # commits (on littlefs as flush() does), no file buffer stays on the
-        # heap between records, and no open file outlives the journal.
         try:
             if game.fill and game.fill + n > PAGE_BYTES:
                 self._seal(game)
-            with open(self._file(game.gid, str(game.sealed)), "ab") as f:
-                f.write(frames)
-                f.flush()
+            f = _tail(self, self._file(game.gid, str(game.sealed)))
+            f.write(frames)
+            f.flush()  # committed, as a close would: it is on flash from here
         except OSError as e:
             self._refused(game, e)
         game.fill += n
@@ -290,7 +295,14 @@ class Journal:
         except OSError as e:
             self._refused(game, e)
 
+    def close(self):
+        """Close the tail file this journal holds open, if it does (before the
+        flash is unmounted). Recording carries on: the next record reopens it."""
+        if _HELD and _HELD[0][0] is self:
+            close_files()
+
     def _refused(self, game, e):
+        self.close()
         self._stopped = ("the journal stopped recording game %d: the flash refused a write "
                          "(%s); end or abandon the game" % (game.gid, why(e)))
         raise JournalError(self._stopped)
@@ -298,7 +310,10 @@ class Journal:
     def _seal(self, game):
         # Move the full tail onto the end of the log. The next tail, named by
         # where it starts, is made first, so a game always has one, and a cut
-        # in between is recognised (catnip.flash.journal_scan.settle).
+        # in between is recognised (catnip.flash.journal_scan.settle). No file
+        # stays open meanwhile: a tail held open across the log's append cost
+        # littlefs an erase per record after it; the next record reopens it.
+        self.close()
         tail = self._file(game.gid, str(game.sealed))
         data = read_at(tail, 0, game.fill)
         end = game.sealed + game.fill
@@ -311,6 +326,7 @@ class Journal:
         game.fill = 0
 
     def _mark(self, gid, status):
+        self.close()
         try:
             os.rename(self._folder(gid, self._status[gid]), self._folder(gid, status))
         except OSError as e:
@@ -322,10 +338,6 @@ class Journal:
             self._live = None
 
     # ---- small helpers -----------------------------------------------------
-
-    def _why_not(self, gid):
-        status = self._status.get(gid)
-        return "there is no such game" if status is None else "it is %s" % status
 
     def _path(self, name):
         return (self.root if self.root != "/" else "") + "/" + name
@@ -339,6 +351,28 @@ class Journal:
 
     def _file(self, gid, name):
         return "%s/%s" % (self._folder(gid, self._status[gid]), name)
+
+
+def _tail(journal, path):
+    # The tail file, kept open for the records that follow.
+    if _HELD and _HELD[0][0] is journal and _HELD[0][1] == path:
+        return _HELD[0][2]
+    close_files()
+    f = open(path, "ab")
+    _HELD.append((journal, path, f))
+    return f
+
+
+def close_files():
+    """Close the journal file held open, of whichever Journal holds it (a
+    flash error on closing is the next power-up's to find: the record before
+    was committed by its flush)."""
+    while _HELD:
+        f = _HELD.pop()[2]
+        try:
+            f.close()
+        except OSError:
+            pass
 
 
 def _frame(kind, payload, number, chain):
@@ -358,35 +392,6 @@ def _frame(kind, payload, number, chain):
 def _last_crc(frames, otherwise):
     # The CRC that ends these frames, or `otherwise` when there are none.
     return int.from_bytes(frames[-4:], "little") if frames else otherwise
-
-
-def _json(data, what):
-    if not _plain(data, 0):
-        raise JournalError("cannot record the %s: it is not JSON-ready (dicts with string keys, "
-                           "lists, strings, numbers, true/false and null only)" % what)
-    return json.dumps(data, separators=(",", ":")).encode()
-
-
-def _plain(x, depth):
-    # JSON that both interpreters write and read back alike (MicroPython's
-    # json.dumps would write a set or a NaN as something no reader takes).
-    if x is None or isinstance(x, (bool, int, str)):
-        return True
-    if isinstance(x, float):
-        return x == x and x - x == 0  # neither NaN nor infinite
-    if depth > 16:
-        return False
-    if isinstance(x, (list, tuple)):
-        for v in x:
-            if not _plain(v, depth + 1):
-                return False
-        return True
-    if isinstance(x, dict):
-        for k in x:
-            if not isinstance(k, str) or not _plain(x[k], depth + 1):
-                return False
-        return True
-    return False
 
 
 def _ensure_folder(path):

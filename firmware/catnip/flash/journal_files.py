@@ -2,6 +2,7 @@
 # reads them back): their names, the record kinds, what the journal knows of an
 # unfinished game, and the few file operations both use. Imports nothing of
 # catnip, so neither of the two imports the other for them.
+import json
 import os
 
 RECORD_MAX = 2048  # largest JSON payload (a header, a note, a result)
@@ -62,3 +63,32 @@ def read_at(path, offset, n):
 
 def why(e):
     return "error %s" % (e.args[0] if e.args else e)
+
+
+def to_json(data, what):
+    if not plain(data, 0):
+        raise JournalError("cannot record the %s: it is not JSON-ready (dicts with string keys, "
+                           "lists, strings, numbers, true/false and null only)" % what)
+    return json.dumps(data, separators=(",", ":")).encode()
+
+
+def plain(x, depth):
+    # JSON that both interpreters write and read back alike (MicroPython's
+    # json.dumps would write a set or a NaN as something no reader takes).
+    if x is None or isinstance(x, (bool, int, str)):
+        return True
+    if isinstance(x, float):
+        return x == x and x - x == 0  # neither NaN nor infinite
+    if depth > 16:
+        return False
+    if isinstance(x, (list, tuple)):
+        for v in x:
+            if not plain(v, depth + 1):
+                return False
+        return True
+    if isinstance(x, dict):
+        for k in x:
+            if not isinstance(k, str) or not plain(x[k], depth + 1):
+                return False
+        return True
+    return False
