@@ -157,12 +157,16 @@ def _points(e: dict) -> str:
 
 
 Say = Callable[[Words, dict], str]
+
+
+def _cards(n: int) -> str:
+    return "a card" if n == 1 else plural(n, "card")
+
 EVENTS: dict[str, Say] = {
     # Meow Heist
     "safe": lambda w, e: f"Round {e['round']}: safe card {e['card']}, {w.seat(e['start'])} starts",
     "draw": lambda w, e: f"In the safe: {gems(e['gems'])}",
-    "play": lambda w, e: f"{w.seat(e['player'])} plays "
-                         f"{'a card' if e['cards'] == 1 else plural(e['cards'], 'card')} face down",
+    "play": lambda w, e: f"{w.seat(e['player'])} plays {_cards(e['cards'])} face down",
     "take": lambda w, e: f"{w.seat(e['player'])} reveals the {e['card']} and takes "
                          f"{gems(e['loot'])} from the safe",
     "steal": lambda w, e: f"{w.seat(e['player'])} reveals the {e['card']} too and steals "
@@ -170,8 +174,7 @@ EVENTS: dict[str, Say] = {
     "collect": lambda w, e: f"Round {e['round']} ends: the loot goes behind the shields" + (
         f"; {gems(e['removed'])} left in the safe leave the game" if any(e["removed"]) else ""),
     "end": lambda w, e: "No safe card is left: the shields are opened",
-    "unlock": lambda w, e: f"{w.seat(e['player'])} takes back "
-                           f"{'a card' if e['cards'] == 1 else plural(e['cards'], 'card')} "
+    "unlock": lambda w, e: f"{w.seat(e['player'])} takes back {_cards(e['cards'])} "
                            "to choose again",
     # Any game: the last result taken back by its player, to be given again
     "correct": lambda w, e: f"{w.seat(e['player'])} takes back their last result "
