@@ -39,63 +39,101 @@ MAX_DEPTH = 32  # JSON nested deeper is refused: no real frame or file comes nea
 # "?" after it: or null), an object's own fields as a dict, or a list of
 # one spec that each item meets, ("n", "s") each item such a pair.
 #
-# Commands a laptop may send; any other field is refused.
-COMMANDS = {
-    "hello": {},  # who are you: protocol, firmware, board, boot, last seq
-    "resync": {"from": "n"},  # every stream frame after this seq
-    "snapshot": {},  # the public state now, as a stream frame
-    "games": {},  # the journal's games and their status
-    "pull": {"gid": "n", "from": "n"},  # a finished game's entries, a page at a time
-    "ack": {"gid": "n"},  # the laptop has stored that game: the table may free it
-    "start": {"game": "s", "config": "d", "seats": "l"},  # begin a game
-    "abort": {},  # end the game in play without a result
-    "calibrate": {"step": "s"},  # a tray calibration step
-    "clock": {"time": "t"},  # set the clock: seconds since 1970-01-01 UTC
-    "names": {"names": ["s"]},  # the players' names by station ("": none), see check_names
-    "stop": {},  # stop the app and hand back the REPL
-}
 # What the table sends, and how: STREAMED (numbered, kept for resync),
 # PUSHED (seq 0, no "re": the state now) or an ANSWER (seq 0, "re" = the
 # command's number). A newer table may add fields; the laptop reads these.
 STREAMED, PUSHED, ANSWER = 1, 2, 3
-# The kinds by name, for both ends to send and compare (plain strings, so
-# the Pico's table of them is the one MESSAGES already holds).
+# The kinds by name, for both ends to send and compare.
 BEGIN, ACT, END, SAY, LOST, SNAP, TRAY = "begin", "act", "end", "say", "lost", "snap", "tray"
 HELLO, SYNCED, GAP, GAMES, GAME, ENTRY, PAGE = (
     "hello", "synced", "gap", "games", "game", "entry", "page")
 ACKED, STARTED, ABORTED, CALIB, CLOCK, NAMED, BYE, ERR = (
     "acked", "started", "aborted", "calib", "clock", "named", "bye", "err")
-_HEADER = {"game": "s", "config": "d", "seed_commit": "s"}
-MESSAGES = {
-    BEGIN: (STREAMED, {"gid": "n", "header": _HEADER, "seats": ["n"], "moves": "n",
-                       "names": "l?"}),  # names: a name per seat, "" for none
-    ACT: (STREAMED, {"gid": "n", "n": "n", "events": ["d"]}),
-    END: (STREAMED, {"gid": "n", "result": "d"}),
-    SAY: (STREAMED, {"text": "s"}),
-    LOST: (STREAMED, {"gid": "n", "game": "s", "status": "s", "why": "s"}),
-    SNAP: (PUSHED, {"gid": "n?", "game": "s?", "public": "d?"}),
-    # The Stack O' Cats tray as the stations show it: what it proposes to the active
-    # player ("place", "collapse" or "cats"; conf 0: it asks), the lean
-    # [r, x, y] of four cells (catnip.tray.lean), what keeps it from weighing.
-    TRAY: (PUSHED, {"proposes": "s?", "value": "n?", "conf": "n?", "lean": "l?", "fault": "s?"}),
-    HELLO: (ANSWER, {"proto": "n", "fw": "s", "board": "s", "uid": "s", "boot": "s",
-                     "last": "n", "stations": "n", "game": "s?", "gid": "n?",
-                     "src": "s?", "build": "s?"}),  # build: "image", "files" or "source"
-    SYNCED: (ANSWER, {"last": "n"}),
-    GAP: (ANSWER, {"first": "n", "last": "n"}),
-    GAMES: (ANSWER, {"games": [("n", "s")]}),
-    GAME: (ANSWER, {"gid": "n", "status": "s", "header": _HEADER}),
-    ENTRY: (ANSWER, {"gid": "n", "i": "n", "e": "l"}),
-    PAGE: (ANSWER, {"gid": "n", "next": "n", "done": "b", "damage": "s?"}),
-    ACKED: (ANSWER, {"gid": "n"}),
-    STARTED: (ANSWER, {"gid": "n"}),
-    ABORTED: (ANSWER, {"gid": "n?"}),
-    CALIB: (ANSWER, {"step": "s"}),
-    CLOCK: (ANSWER, {"time": "t"}),
-    NAMED: (ANSWER, {"names": ["s"]}),
-    BYE: (ANSWER, {"why": "s"}),
-    ERR: (ANSWER, {"why": "s"}),
-}
+_STREAMED_KINDS = (BEGIN, ACT, END, SAY, LOST)
+_PUSHED_KINDS = (SNAP, TRAY)
+
+
+def how(kind):
+    """How the table sends a `kind` frame: STREAMED, PUSHED or ANSWER (any
+    kind not named above is an answer)."""
+    if kind in _STREAMED_KINDS:
+        return STREAMED
+    return PUSHED if kind in _PUSHED_KINDS else ANSWER
+
+
+# The tables of what each frame and command carries, COMMANDS and MESSAGES,
+# are built when first read: dicts are made at import even from code frozen
+# into flash, and these would be some 2.5 KB of the Pico's heap that a table
+# with no laptop never reads (it needs only how(); a laptop's commands are
+# checked against COMMANDS once one speaks).
+def __getattr__(name):
+    if name == "COMMANDS" or name == "MESSAGES":
+        return _table(name)
+    raise AttributeError(name)
+
+
+def _table(name):
+    table = globals().get(name)
+    if table is None:
+        table = _commands() if name == "COMMANDS" else _messages()
+        globals()[name] = table
+    return table
+
+
+def _commands():
+    # Commands a laptop may send; any other field is refused.
+    return {
+        "hello": {},  # who are you: protocol, firmware, board, boot, last seq
+        "resync": {"from": "n"},  # every stream frame after this seq
+        "snapshot": {},  # the public state now, as a stream frame
+        "games": {},  # the journal's games and their status
+        "pull": {"gid": "n", "from": "n"},  # a finished game's entries, a page at a time
+        "ack": {"gid": "n"},  # the laptop has stored that game: the table may free it
+        "start": {"game": "s", "config": "d", "seats": "l"},  # begin a game
+        "abort": {},  # end the game in play without a result
+        "calibrate": {"step": "s"},  # a tray calibration step
+        "clock": {"time": "t"},  # set the clock: seconds since 1970-01-01 UTC
+        "names": {"names": ["s"]},  # the players' names by station ("": none), see check_names
+        "stop": {},  # stop the app and hand back the REPL
+    }
+
+
+def _messages():
+    # What the table sends: each kind's how() and its fields.
+    header = {"game": "s", "config": "d", "seed_commit": "s"}
+    fields = {
+        BEGIN: {"gid": "n", "header": header, "seats": ["n"], "moves": "n",
+                "names": "l?"},  # names: a name per seat, "" for none
+        ACT: {"gid": "n", "n": "n", "events": ["d"]},
+        END: {"gid": "n", "result": "d"},
+        SAY: {"text": "s"},
+        LOST: {"gid": "n", "game": "s", "status": "s", "why": "s"},
+        SNAP: {"gid": "n?", "game": "s?", "public": "d?"},
+        # The Stack O' Cats tray as the stations show it: what it proposes to the active
+        # player ("place", "collapse" or "cats"; conf 0: it asks), the lean
+        # [r, x, y] of four cells (catnip.tray.lean), what keeps it from weighing.
+        TRAY: {"proposes": "s?", "value": "n?", "conf": "n?", "lean": "l?", "fault": "s?"},
+        HELLO: {"proto": "n", "fw": "s", "board": "s", "uid": "s", "boot": "s",
+                "last": "n", "stations": "n", "game": "s?", "gid": "n?",
+                "src": "s?", "build": "s?"},  # build: "image", "files" or "source"
+        SYNCED: {"last": "n"},
+        GAP: {"first": "n", "last": "n"},
+        GAMES: {"games": [("n", "s")]},
+        GAME: {"gid": "n", "status": "s", "header": header},
+        ENTRY: {"gid": "n", "i": "n", "e": "l"},
+        PAGE: {"gid": "n", "next": "n", "done": "b", "damage": "s?"},
+        ACKED: {"gid": "n"},
+        STARTED: {"gid": "n"},
+        ABORTED: {"gid": "n?"},
+        CALIB: {"step": "s"},
+        CLOCK: {"time": "t"},
+        NAMED: {"names": ["s"]},
+        BYE: {"why": "s"},
+        ERR: {"why": "s"},
+    }
+    return {kind: (how(kind), spec) for kind, spec in fields.items()}
+
+
 _TYPES = {"n": int, "t": int, "s": str, "d": dict, "l": list, "b": bool}
 _NAMES = {"n": "int", "t": "int", "s": "str", "d": "dict", "l": "list", "b": "bool"}
 
@@ -133,16 +171,36 @@ def check_names(names, stations):
 
 
 def encode(kind, seq, fields, mark=TABLE):
-    """One frame as a bytearray, newline included. It grows in place (a
-    move's frames are some of the largest allocations on the Pico, and each
-    copy of one is garbage until the next collection): the JSON text and its
-    bytes are the only copies made."""
-    frame = bytearray(mark)
-    frame += ("%d %d %s " % (VERSION, seq, kind)).encode()
-    frame += json.dumps(fields, separators=(",", ":")).encode()
-    crc = crc32(memoryview(frame)[len(mark):]) & 0xFFFFFFFF
-    frame += (" %08x\n" % crc).encode()
+    """One frame as a bytearray, newline included, made at its final size:
+    a move's frames are some of the largest allocations on the Pico, and a
+    frame grown piece by piece needs a second stretch of free heap for each
+    copy, which a long game's fragmented heap may not have. The JSON text is
+    the only other copy made."""
+    head = "%d %d %s " % (VERSION, seq, kind)
+    text = _utf8(json.dumps(fields, separators=(",", ":")))
+    at = len(mark) + len(head)
+    end = at + len(text)
+    frame = bytearray(end + _TAIL_BYTES)
+    frame[:len(mark)] = mark
+    view = memoryview(frame)
+    view[len(mark):at] = _utf8(head)
+    view[at:end] = text
+    crc = crc32(view[len(mark):end]) & 0xFFFFFFFF
+    view[end:] = _utf8(_TAIL % crc)
     return frame
+
+
+_TAIL = " %08x\n"  # after the fields: a space, the CRC in hex, the newline
+_TAIL_BYTES = 10
+
+try:  # MicroPython: a str is its own UTF-8 buffer, so it goes into a frame uncopied
+    memoryview("")
+
+    def _utf8(text):
+        return memoryview(text)
+except TypeError:  # CPython
+    def _utf8(text):
+        return text.encode()
 
 
 def decode(line, mark=TABLE):
@@ -187,10 +245,11 @@ def decode(line, mark=TABLE):
 
 def command(kind, fields):
     """Check a laptop's command against COMMANDS; WireError says what is wrong."""
-    wants = COMMANDS.get(kind)
+    commands = _table("COMMANDS")
+    wants = commands.get(kind)
     if wants is None:
         raise WireError("unknown command %s; commands: %s"
-                        % (_show(kind), " ".join(sorted(COMMANDS))))
+                        % (_show(kind), " ".join(sorted(commands))))
     why = _mismatch(fields, wants, kind)
     if why is None:
         for name in fields:
@@ -204,7 +263,7 @@ def command(kind, fields):
 def message(seq, kind, fields):
     """Why a frame from the table does not fit MESSAGES (its kind, how it
     came, its fields), or None when it does."""
-    known = MESSAGES.get(kind)
+    known = _table("MESSAGES").get(kind)
     if known is None:
         return "a frame of unknown kind %s" % _show(kind)
     how = known[0]
@@ -217,7 +276,7 @@ def message(seq, kind, fields):
 
 def fields_problem(kind, fields):
     """Why these fields do not make a `kind` frame (MESSAGES), or None."""
-    known = MESSAGES.get(kind)
+    known = _table("MESSAGES").get(kind)
     if known is None:
         return "a frame of unknown kind %s" % _show(kind)
     return _mismatch(fields, known[1], kind)
