@@ -100,6 +100,14 @@ class App:
         # The press waits while the game's code loads from flash (a few
         # hundred ms on the Pico): its station says so at once. The game's
         # own screens follow on every station.
+        #
+        # Starting a game makes some 10 KB of garbage (the rules' setup, the
+        # journal's header and folder, the screens' modules) between the
+        # objects the game keeps. The heap is collected after each of those
+        # steps, so the next one's objects fill the holes it left: the game
+        # starts in one stretch of the heap, and its moves find the rest in
+        # one piece (a long game's frames and the journal's files need
+        # several hundred contiguous bytes at a time).
         self.frame.loading("Starting %s..." % TITLES.get(name, name), self.pressed)
         self._load(name)
         try:
@@ -108,6 +116,7 @@ class App:
             self._setup()
             self.scene.problem = str(e)
             return
+        tidy()
         header = game.journal()  # seed and salt included: the journal keeps the secrets
         del header["log"], header["finished"]
         header["seats"] = seats
@@ -116,9 +125,11 @@ class App:
             header["names"] = names  # public: the records take them
         known = list(self.journal.lost)
         self.gid = self._journal(self.journal.begin, header)
+        tidy()
         self.record(self.journal.note, self.wall.note("began"))
         self._lost([g for g in self.journal.lost if g not in known])  # rotated out to make room
         self._play(name, game, seats, header.get("names"))
+        tidy()
         self.send(wire.BEGIN, gid=self.gid, header=game.header(), seats=seats, moves=0,
                   names=header.get("names"))
         self.send(wire.SNAP)
