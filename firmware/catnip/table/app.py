@@ -12,13 +12,13 @@
 # The App decides; catnip.table.loop says when (the buttons, the screens,
 # the line and the tray on their own schedules) and catnip.ui.frame draws
 # what surrounds the scene (notices, the loading page, the table display).
-from catnip import forget, rules, wire
+from catnip import rules, wire
 from catnip.flash import flashfile
 from catnip.keys import LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, TABLE, TRAY
 from catnip.rules import TITLES
 from catnip.rules.engine import RuleError
 from catnip.parts.sound import Sound
-from catnip.table.loop import Loop, PicoClock, leave, tidy, unload
+from catnip.table.loop import Loop, PicoClock, leave, make_room, tidy, unload
 from catnip.table.wall import Wall
 from catnip.ui import draw
 from catnip.ui.frame import Frame
@@ -83,25 +83,12 @@ class App:
             self.weigh.stop()
         self.frame.all_dirty()
 
-    def _load(self, name):
-        """A game of `name` is about to start: another title's code goes."""
-        if self.name is not None and self.name != name:
-            self.game = None
-            unload("catnip.rules." + self.name)  # stack_setup with stack
-            if self.side is not None:
-                self.side.stop()  # the tray's code with Stack O' Cats
-                self.side = None
-        for other in rules.NAMES:  # the setup screen read every game's description
-            if other != name:
-                forget("catnip.rules.%s_about" % other)
-        tidy()  # the game's code is about to load: give it the heap in one piece
-
     def start(self, name, config, seats):
         # The press waits while the game's code loads from flash (a few
         # hundred ms on the Pico): its station says so at once. The game's
         # own screens follow on every station.
         self.frame.loading("Starting %s..." % TITLES.get(name, name), self.pressed)
-        self._load(name)
+        make_room(self, name)
         try:
             game = rules.new(name, config, self.seeds() if self.seeds is not None else None)
         except RuleError as e:  # settings the rules refuse: setup says why
@@ -127,12 +114,10 @@ class App:
         gid, header, _ = self.journal.resumable()
         self.frame.loading("Resuming %s..." % TITLES.get(header.get("game"), "the game"),
                            self.pressed)
-        self._load(header.get("game"))
+        make_room(self, header.get("game"))
         try:
-            game = rebuild(header)
-            for entry in self.journal.entries(gid):
-                if entry[0] == "action":
-                    game.act(entry[1], entry[2])
+            game = rules.rebuild(header, ((e[1], e[2]) for e in self.journal.entries(gid)
+                                          if e[0] == "action"))
             seats = header["seats"]
             self.journal.resume(gid)
             self.gid = gid
@@ -391,8 +376,3 @@ class App:
         if not self.scene.banner and self.game.result() is not None:
             self._over()
 
-
-def rebuild(header):
-    """The game a journal header starts, before its first action: the same
-    seed and salt, so its commitment is the one the table announced."""
-    return rules.game_class(header["game"])(header["config"], header["seed"], header["salt"])

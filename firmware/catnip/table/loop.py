@@ -8,11 +8,13 @@
 # Also here: the Pico's clock, and the helpers that drop code from the heap
 # (on the Pico imported code takes heap): each scene's code is loaded when
 # the table enters it and dropped when it leaves, so setup's menus are not in
-# RAM during a game, nor the game's screens during setup.
+# RAM during a game, nor the game's screens during setup; and a title's code
+# makes room for the next title's (make_room).
 import asyncio
 import gc
 
 from catnip import forget
+from catnip.rules import NAMES
 
 POLL_MS = 10
 FRAME_MS = 20
@@ -185,6 +187,22 @@ def unload(prefix):
 
     for name in [m for m in sys.modules if m.startswith(prefix)]:
         forget(name)
+
+
+def make_room(app, name):
+    """A game of `name` is about to start on `app`: another title's code
+    goes (with the game in play, and its extras at the table), and every
+    other game's description the setup screen read."""
+    if app.name is not None and app.name != name:
+        app.game = None
+        unload("catnip.rules." + app.name)  # stack_setup with stack
+        if app.side is not None:
+            app.side.stop()  # the tray's code with Stack O' Cats
+            app.side = None
+    for other in NAMES:  # the setup screen read every game's description
+        if other != name:
+            forget("catnip.rules.%s_about" % other)
+    tidy()  # the game's code is about to load: give it the heap in one piece
 
 
 def tidy():
