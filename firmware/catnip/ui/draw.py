@@ -172,11 +172,17 @@ def banner(fb, what):
     overlay(fb, what, 1, 4, False, 0)
 
 
+_WRAPPED = [None, None]  # the text overlay() last wrapped, and its lines
+
+
 def overlay(fb, what, c, most=4, high=False, rim=None):
     """`what` over the bottom lines of a screen (as many as it needs, up to
     `most`), or `high` under the title, lit (c=1, by default with a pixel
     row above it to set it off: `rim`) or dark (c=0)."""
-    lines = wrap(what)
+    if _WRAPPED[0] != what:  # every station shows the same announcement: wrapped once
+        _WRAPPED[1] = wrap(what)
+        _WRAPPED[0] = what
+    lines = _WRAPPED[1]
     if len(lines) > most:
         cut(fb, lines[most])
         lines = lines[:most]

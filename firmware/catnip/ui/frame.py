@@ -22,6 +22,7 @@ class Frame:
         self.notices = []  # table-wide messages (a station lost, a journal problem), oldest first
         self.notice_at = clock.ticks_ms()  # when the first notice went up
         self._canvas = None  # what the canvas holds when every station shows it alike
+        self.epoch = 0  # counts all_dirty(): whatever every station shows may have changed
 
     def all_dirty(self):
         """Every station's screen and the table display are redrawn at the next pass."""
@@ -29,6 +30,7 @@ class Frame:
         for k in range(len(dirty)):
             dirty[k] = True
         self.table_dirty = True
+        self.epoch = (self.epoch + 1) & 0xFFFFFF
 
     def notice(self, text, now):
         """Put `text` up on every station's bottom line; False if it is
@@ -65,9 +67,12 @@ class Frame:
     def redraw(self, k, scene):
         """Draw station k's screen (on the canvas, then into its panel's
         frame; flush sends it). A screen every station shows alike is
-        drawn once and taken by each."""
+        drawn once and taken by each, as is the public screen of the
+        stations where nobody sits (until anything marks every station)."""
         fb = self.hw.canvas
         alike = scene.alike() if scene.kind == "play" else None
+        if alike is None and scene.kind == "play" and scene.public_only(k):
+            alike = ("table", self.epoch)
         if alike is not None:
             alike = (alike, self.notices[0] if self.notices else None)
         if alike is None or alike != self._canvas:
