@@ -28,26 +28,14 @@ def loot(l):
 def _hand_row(fb, row, hand, local, lock=False):
     """The cards a space apart, the cursor's lit; more than eight take two
     rows, half on each. `lock`: a "Lock" item follows the cards, so a cursor
-    past them lights none. Each row goes out as the runs of cards before and
-    after the cursor's (the cards are single digits): a few text calls, not
-    one a card, which the Pico would take some 0.2 ms each for."""
+    past them lights none."""
     n = len(hand)
     at = _at(local, n + (1 if lock else 0))
     per_row = n if n <= 8 else (n + 1) // 2
-    for start in range(0, n, per_row or 1):
-        r = row + start // per_row
-        end = min(n, start + per_row)
-        if start <= at < end:
-            if at > start:
-                draw.text(fb, r, " ".join(str(c) for c in hand[start:at]))
-            draw.text(fb, r, str(hand[at]), 2 * (at - start), inverse=True)
-            if at + 1 < end:
-                draw.text(fb, r, " ".join(str(c) for c in hand[at + 1:end]), 2 * (at + 1 - start))
-        else:
-            draw.text(fb, r, " ".join(str(c) for c in hand[start:end]))
-    for i in local.picks:
-        if i < n:
-            r, col = row + i // per_row, 2 * (i % per_row)
+    for i in range(n):
+        r, col = row + i // per_row, 2 * (i % per_row)
+        draw.text(fb, r, str(hand[i]), col, inverse=i == at)
+        if i in local.picks:
             fb.hline(8 * col, r * 8 + 7, 8, 0 if i == at else 1)  # picked: underlined
 
 
