@@ -88,16 +88,17 @@ def _clear(buf, words: int):
 
 
 @micropython.viper
-def _take(canvas, frame, spans, pages: int) -> int:
-    # Copy into `frame` the words of `canvas` that differ, and widen each
+def _take(canvas, frame, spans, top: int, pages: int) -> int:
+    # Copy into `frame` the words of `canvas` that differ, from page `top`
+    # down, and widen each
     # page's span to the bytes that changed: spans[2 * page] is its first
     # changed column (_NONE: none yet), spans[2 * page + 1] its last.
     # Returns nonzero if anything changed.
     src = ptr32(canvas)
     dst = ptr32(frame)
     span = ptr8(spans)
-    w = 0
-    end = pages * 32  # WIDTH // 4 words a page
+    w = top * 32  # WIDTH // 4 words a page
+    end = pages * 32
     changed = 0
     while w < end:
         if src[w] != dst[w]:
@@ -169,10 +170,11 @@ class SSD1306:
         self._resend = True
         self.init_display()
 
-    def take(self, canvas):
+    def take(self, canvas, top=0):
         """Make the canvas (its top rows, on a 32-row panel) what the panel is
-        to show; True if that changes anything. Sends nothing."""
-        if _take(canvas.buf, self.frame, self._spans, self.pages):
+        to show, from page `top` down (the pages above stay as they were);
+        True if that changes anything. Sends nothing."""
+        if _take(canvas.buf, self.frame, self._spans, top, self.pages):
             self._unsent = True
             return True
         return False

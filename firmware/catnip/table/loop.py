@@ -68,6 +68,9 @@ class Loop:
         self.poll(now)
         self.tick(now)
         n = app.stations
+        if app.frame.headline(app.scene):  # a new announcement first, as run() sends it
+            for i in range(n):
+                app.hw.screens[(app.pressed + i) % n].flush(now)
         for i in range(n):  # the station pressed last first: its player waits
             self.refresh((app.pressed + i) % n, now)
         if app.hw.table is not None:
@@ -107,6 +110,12 @@ class Loop:
             asyncio.create_task(app.weigh.run())
         while True:
             n = app.stations
+            if frame.headline(app.scene):
+                # A move's announcement reaches every station first (a few
+                # ms each); each screen under it follows in the pass below.
+                for i in range(n):
+                    app.hw.screens[(app.pressed + i) % n].flush(clock.ticks_ms())
+                    await clock.sleep_ms(0)
             for i in range(n):
                 # The station pressed last first: its player is waiting. The
                 # buttons get their turn between drawing a panel (some 20 ms

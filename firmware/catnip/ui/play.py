@@ -162,6 +162,11 @@ class Play:
             self.viewing[station] is None and not self.ending[station] and \
             not self.error[station]
 
+    def headed(self, station):
+        """Whether `station` shows the announcement up now (over its bottom
+        lines: a station showing why its last press was refused does not)."""
+        return bool(self.banner) and not self.error[station]
+
     def draw(self, station, fb):
         self._draw(station, fb)
         if self.banner and not self.error[station]:  # the reason for a press first
