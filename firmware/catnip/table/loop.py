@@ -110,18 +110,19 @@ class Loop:
             asyncio.create_task(app.weigh.run())
         while True:
             n = app.stations
-            if frame.headline(app.scene):
-                # A move's announcement reaches every station first (a few
-                # ms each); each screen under it follows in the pass below.
-                for i in range(n):
-                    app.hw.screens[(app.pressed + i) % n].flush(clock.ticks_ms())
-                    await clock.sleep_ms(0)
             for i in range(n):
                 # The station pressed last first: its player is waiting. The
                 # buttons get their turn between drawing a panel (some 20 ms
                 # on the Pico) and sending it (up to 25 ms), and between panels.
                 k = (app.pressed + i) % n
                 if frame.dirty[k]:
+                    if frame.headline(app.scene):
+                        # A move's announcement reaches every station first (a
+                        # few ms each, even when the move came mid-pass); each
+                        # screen under it follows.
+                        for j in range(n):
+                            app.hw.screens[(app.pressed + j) % n].flush(clock.ticks_ms())
+                            await clock.sleep_ms(0)
                     frame.redraw(k, app.scene)
                     await clock.sleep_ms(0)
                 app.hw.screens[k].flush(clock.ticks_ms())
