@@ -277,3 +277,18 @@ def test_the_station_that_starts_a_game_says_so_while_its_code_loads():
         assert "Starting" not in " ".join(rig.lines(rig.app.pressed))  # the game's screen now
     finally:
         rig.close()
+
+
+def test_the_room_held_since_power_up_goes_to_the_first_game():
+    # On stock MicroPython catnip.start hands the app a room of heap taken at
+    # power-up; the game's code loads into it, so the app lets it go first.
+    rig = _rig("room")
+    try:
+        rig.app.room = bytearray(1024)
+        rig.run(100)
+        assert rig.app.room is not None  # setup keeps it
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        assert rig.app.room is None
+        assert rig.app.game is not None
+    finally:
+        rig.close()

@@ -59,6 +59,7 @@ class App:
         self.scene = None
         self.calibration = None  # a catnip.table.calibrate.Session while the tray is calibrated
         self.ended = False  # the game in play is over and its end journaled (ending)
+        self.room = None  # heap held for the first game's code (catnip.start, stock MicroPython)
         self.wall = Wall(getattr(hw, "rtc", None), self.clock)
         self.names = flashfile.names(self.stations)  # the players' by station, from the laptop
         if line is not None:
@@ -94,6 +95,7 @@ class App:
         for other in rules.NAMES:  # the setup screen read every game's description
             if other != name:
                 forget("catnip.rules.%s_about" % other)
+        self.room = None  # the room held since power-up is the game's to load into
         tidy()  # the game's code is about to load: give it the heap in one piece
 
     def start(self, name, config, seats):
