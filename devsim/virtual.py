@@ -656,9 +656,11 @@ def serve(vt, live, steps=None):
 # released, to look at the screen meanwhile), {"wait": ms},
 # {"tray": "place" | "remove" | "hand"}, {"tray": "collapse", "cats": k},
 # {"expect": {"station": S, "text": T, "row": r, "not": T}} (row and not are
-# optional), {"expect": {"standings": [line, ...]}}, {"snap": NAME, "station": S}.
+# optional), {"expect": {"standings": [line, ...]}}, {"snap": NAME, "station": S},
+# {"names": [name, ...]} (the players' names by station, "" for none, sent on
+# the serial line as `catnip names` sends them).
 
-STEP_KINDS = ("press", "hold", "push", "release", "wait", "tray", "expect", "snap")
+STEP_KINDS = ("press", "hold", "push", "release", "wait", "tray", "expect", "snap", "names")
 
 
 class ScriptError(Exception):
@@ -697,6 +699,11 @@ def check_step(vt, step):
                           "{\"standings\": [...]}")
         if "station" in e:
             check_station(vt, e["station"])
+    if kind == "names":
+        try:
+            wire.check_names(step["names"], vt.stations)
+        except wire.WireError as e:
+            raise Refused(str(e))
 
 
 def do_step(vt, step):
@@ -722,6 +729,9 @@ def do_step(vt, step):
         vt.run(SETTLE_MS)
     elif "expect" in step:
         expect(vt, step["expect"])
+    elif "names" in step:
+        vt.serial_in.feed("names " + json.dumps({"names": step["names"]}))
+        vt.run(SETTLE_MS)
     else:
         vt.send({"k": "snap", "name": step["snap"], "s": s, "h": vt.height(s),
                  "img": _b64(bytes(vt.image(s)))})
@@ -799,12 +809,12 @@ def load_script(path):
 # ---- the command line -------------------------------------------------------------
 
 USAGE = ("usage: virtual.py --board FILE --journal DIR [--clock live|fast] [--seed S] "
-         "[--stations N] [--script FILE] [--line-fd FD]")
+         "[--stations N] [--script FILE] [--line-fd FD] [--names JSON]")
 
 
 def options(argv):
     opts = {"clock": "live", "seed": None, "stations": None, "script": None, "board": None,
-            "journal": None, "line-fd": None}
+            "journal": None, "line-fd": None, "names": None}
     i = 0
     while i < len(argv):
         key = argv[i][2:] if argv[i].startswith("--") else None
@@ -817,6 +827,13 @@ def options(argv):
     if opts["clock"] not in ("live", "fast"):
         raise Refused("--clock is live or fast, not %r" % opts["clock"])
     return opts
+
+
+def _json(text, what):
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise Refused("%s is JSON, not %r" % (what, text))
 
 
 def send(message):
@@ -850,6 +867,13 @@ def start(opts):
     vt = VirtualTable(board, opts["journal"], send, stations, seed, line_fd)
     if steps is not None:
         check_steps(vt, steps)
+    if opts["names"] is not None:  # as a laptop would send them once the table is up
+        step = {"names": _json(opts["names"], "--names")}
+        try:
+            check_step(vt, step)
+        except Refused as e:
+            raise Refused("--names: %s" % e)
+        do_step(vt, step)
     return vt, steps
 
 

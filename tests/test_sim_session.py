@@ -139,6 +139,38 @@ def test_a_recorded_session_plays_again_with_script(tmp_path):
     assert result.exit_code == 0, result.output
 
 
+def test_names_sent_while_recording_are_a_step_that_plays_again(tmp_path):
+    clock = Clock()
+    rec = sim.Recorder(tmp_path / "named.json", "direct", "n1", None, clock)
+    ui = sim.Terminal(sim.TableState(stations=4), rec.wrap(lambda line: None), lambda: (80, 24))
+    clock.t += 0.5
+    rec.names(["Ana", "Bo", "", "Dee"])  # --names, once the laptop's side is up
+    clock.t += 1.0
+    ui.key("enter")  # Meow Heist, four players
+    assert rec.steps == [{"wait": 500}, {"names": ["Ana", "Bo", "", "Dee"]}, {"wait": 850},
+                         {"station": 1, "press": "ok"}]
+    path = rec.save()
+    scenario = json.loads(path.read_text())
+    scenario["steps"] += [{"expect": {"station": 2, "text": "Bo", "row": 0}},
+                          {"expect": {"station": 3, "text": "P3", "row": 0}}]
+    path.write_text(json.dumps(scenario))
+    result = _headless("--script", str(path))
+    assert result.exit_code == 0, result.output
+
+
+def test_names_reach_a_headless_scenario_and_bad_ones_are_refused(tmp_path):
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps({"seed": "n2", "steps": [
+        {"station": 1, "press": "ok"},
+        {"expect": {"station": 1, "text": "Ana", "row": 0}},
+        {"expect": {"station": 4, "text": "Dee", "row": 0}}]}))
+    result = _headless("--script", str(script), "--names", "Ana,Bo,-,Dee")
+    assert result.exit_code == 0, result.output
+    result = _headless("--script", str(script), "--names", "Ana,ana")
+    assert result.exit_code != 0
+    assert "--names: stations 1 and 2 would both show" in result.output
+
+
 def test_record_is_for_a_session_played_by_hand(tmp_path):
     script = tmp_path / "s.json"
     script.write_text("[]")

@@ -30,6 +30,13 @@ def main() -> None:
     """catnip: the laptop side of the table companion."""
 
 
+def _names_given(given: str | None) -> list[str] | None:
+    """--names as the table takes them (`catnip names`' parsing), or None."""
+    from catnip_host.names_cli import parse
+
+    return parse((given,)) if given is not None else None
+
+
 @main.command()
 @click.option("--board", default=None, help="A shipped board (direct: 4 stations, mux: 8) or a "
               "board.json path.  [default: direct, or the scenario's]")
@@ -78,17 +85,15 @@ def sim(board: str | None, stations: int | None, journal: Path | None, seed: str
             if serve_port is not None:
                 raise click.UsageError("--serve follows the table as you play it; leave out "
                                        "--headless (or run catnip serve beside the table)")
-            if record is not None or names is not None:
-                raise click.UsageError("--record and --names are for the table played by hand; "
+            if record is not None:
+                raise click.UsageError("--record writes down a session played by hand; "
                                        "leave out --headless")
             outcome = virtual.run_script(script, board, journal, seed, snapshots, stations,
-                                         store=store)
+                                         store=store, names=_names_given(names))
             click.echo(virtual.report(outcome))
             raise SystemExit(outcome.status)
-        from catnip_host.names_cli import parse
-
         virtual.interactive(board, journal, seed, stations, script, store, serve_port,
-                            snapshots, record, parse((names,)) if names is not None else None)
+                            snapshots, record, _names_given(names))
     except virtual.SimError as e:
         raise click.ClickException(str(e)) from None
 

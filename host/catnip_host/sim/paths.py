@@ -4,6 +4,7 @@ that starts devsim/virtual.py under it (catnip deploy finds boards here too)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -53,7 +54,7 @@ def micropython() -> str:
 
 def command(board: Path, journal: Path, clock: str, seed: str | None = None,
             stations: int | None = None, script: Path | None = None,
-            line_fd: int | None = None) -> list[str]:
+            line_fd: int | None = None, names: list[str] | None = None) -> list[str]:
     args = [micropython(), str(VIRTUAL), "--board", str(board), "--journal", str(journal),
             "--clock", clock]
     if line_fd is not None:
@@ -64,6 +65,8 @@ def command(board: Path, journal: Path, clock: str, seed: str | None = None,
         args += ["--stations", str(stations)]
     if script is not None:
         args += ["--script", str(script)]
+    if names is not None:
+        args += ["--names", json.dumps(names)]
     return args
 
 

@@ -91,6 +91,8 @@ def interactive(board: str | None = None, journal: Path | None = None, seed: str
                     changed = True
                 if names is not None and (mirror is None or mirror.idle):
                     _send_names(table, mirror, names)
+                    if recorder is not None:
+                        recorder.names(names)
                     names = None
                 if table.proc.poll() is not None:
                     break

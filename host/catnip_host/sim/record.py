@@ -38,8 +38,14 @@ class Recorder:
 
     def note(self, line: str) -> None:
         step = _step(line)
-        if step is None:
-            return
+        if step is not None:
+            self.add(step)
+
+    def names(self, names: list[str]) -> None:
+        """The players' names as they went to the table, a step of their own."""
+        self.add({"names": list(names)})
+
+    def add(self, step: dict[str, Any]) -> None:
         now = self.clock()
         wait = int((now - self.last) * 1000) - self.busy_ms
         wait -= wait % SNAP_MS

@@ -42,16 +42,18 @@ def load_scenario(path: Path) -> dict[str, Any]:
 def run_script(script: Path, board: str | None = None, journal: Path | None = None,
                seed: str | None = None, snapshots: Path | None = None,
                stations: int | None = None, timeout: float = 600,
-               store: Path | None | bool = None) -> Outcome:
+               store: Path | None | bool = None, names: list[str] | None = None) -> Outcome:
     """Play a scenario file as fast as the table goes; a game it finished is
-    stored in `store` (None: the default store; False: nowhere)."""
+    stored in `store` (None: the default store; False: nowhere). `names` go
+    to the table first, as `catnip names` sends them."""
     data = load_scenario(script)
     board_path = board_file(board or data.get("board") or "direct")
     if stations is None and isinstance(data.get("stations"), int):
         stations = data["stations"]  # a recorded session names the stations it was played on
     with tempfile.TemporaryDirectory(prefix="catnip-sim-") as fresh:
         flash = journal or Path(fresh)
-        table = Table(command(board_path, flash, "fast", seed, stations, script.resolve()))
+        table = Table(command(board_path, flash, "fast", seed, stations, script.resolve(),
+                              names=names))
         state = TableState()
         try:
             table.proc.wait(timeout=timeout)
