@@ -313,3 +313,18 @@ def test_a_new_announcement_reaches_every_station_ahead_of_the_screen_under_it()
             assert_shows(rig.table.stations[k].oled, bytes(canvas.buf), "station %d whole" % k)
     finally:
         rig.close()
+
+
+def test_the_room_held_since_power_up_goes_to_the_first_game():
+    # On stock MicroPython catnip.start hands the app a room of heap taken at
+    # power-up; the game's code loads into it, so the app lets it go first.
+    rig = _rig("room")
+    try:
+        rig.app.room = bytearray(1024)
+        rig.run(100)
+        assert rig.app.room is not None  # setup keeps it
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        assert rig.app.room is None
+        assert rig.app.game is not None
+    finally:
+        rig.close()

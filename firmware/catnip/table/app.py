@@ -59,6 +59,7 @@ class App:
         self.scene = None
         self.calibration = None  # a catnip.table.calibrate.Session while the tray is calibrated
         self.ended = False  # the game in play is over and its end journaled (ending)
+        self.room = None  # heap held for the first game's code (catnip.start, stock MicroPython)
         self.wall = Wall(getattr(hw, "rtc", None), self.clock)
         self.names = flashfile.names(self.stations)  # the players' by station, from the laptop
         if line is not None:

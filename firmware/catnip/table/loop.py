@@ -212,6 +212,7 @@ def make_room(app, name):
     for other in NAMES:  # the setup screen read every game's description
         if other != name:
             forget("catnip.rules.%s_about" % other)
+    app.room = None  # the room held since power-up (catnip.start) is the game's to load into
     tidy()  # the game's code is about to load: give it the heap in one piece
 
 
