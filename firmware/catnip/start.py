@@ -8,7 +8,7 @@ from catnip import forget
 # free heap in pieces of 1-4 KB, and the game's rules and screens (some 20 KB
 # of code, a file opened for each module) no longer load. This room is taken
 # first, at the bottom of an empty heap, and let go as the game's code loads
-# (App._load), so that code loads into one piece. The catnip image runs its
+# (App.start and App.resume), so that code loads into one piece. The catnip image runs its
 # code from flash and takes no room.
 ROOM = 28 * 1024
 
@@ -19,11 +19,9 @@ def run():
     room = bytearray(ROOM) if _from_files() else None
     from catnip.boot import main
 
-    app = main()
+    app = main(room)
     del main
     forget("catnip.boot")
-    if app is not None:
-        app.room = room
     room = None  # the app's now: its first game lets it go
     if app is not None:
         app.loop.serve()

@@ -38,7 +38,8 @@ class App:
     default, the simulated table's in tests. `seeds()` gives each new game's
     seed (default: 128 random bits), so a test can play the same game twice."""
 
-    def __init__(self, hw, journal, line=None, weigh=None, clock=None, notices=(), seeds=None):
+    def __init__(self, hw, journal, line=None, weigh=None, clock=None, notices=(), seeds=None,
+                 room=None):
         self.hw = hw
         self.journal = journal
         self.line = line
@@ -59,7 +60,7 @@ class App:
         self.scene = None
         self.calibration = None  # a catnip.table.calibrate.Session while the tray is calibrated
         self.ended = False  # the game in play is over and its end journaled (ending)
-        self.room = None  # heap held for the first game's code (catnip.start, stock MicroPython)
+        self.room = room  # heap held for the first game's code (catnip.start, stock MicroPython)
         self.wall = Wall(getattr(hw, "rtc", None), self.clock)
         self.names = flashfile.names(self.stations)  # the players' by station, from the laptop
         if line is not None:
@@ -84,12 +85,22 @@ class App:
             self.weigh.stop()
         self.frame.all_dirty()
 
+    def _load(self, name):
+        """Before a game of `name` loads: the last title's game, its extras and the room go."""
+        if self.name is not None and self.name != name:
+            self.game = None
+            if self.side is not None:
+                self.side.stop()  # the tray's code with Stack O' Cats
+                self.side = None
+        self.room = None
+        make_room(self.name, name)
+
     def start(self, name, config, seats):
         # The press waits while the game's code loads from flash (a few
         # hundred ms on the Pico): its station says so at once. The game's
         # own screens follow on every station.
         self.frame.loading("Starting %s..." % TITLES.get(name, name), self.pressed)
-        make_room(self, name)
+        self._load(name)
         try:
             game = rules.new(name, config, self.seeds() if self.seeds is not None else None)
         except RuleError as e:  # settings the rules refuse: setup says why
@@ -115,7 +126,7 @@ class App:
         gid, header, _ = self.journal.resumable()
         self.frame.loading("Resuming %s..." % TITLES.get(header.get("game"), "the game"),
                            self.pressed)
-        make_room(self, header.get("game"))
+        self._load(header.get("game"))
         try:
             game = rules.rebuild(header, ((e[1], e[2]) for e in self.journal.entries(gid)
                                           if e[0] == "action"))

@@ -199,21 +199,17 @@ def unload(prefix):
         forget(name)
 
 
-def make_room(app, name):
-    """A game of `name` is about to start on `app`: another title's code
-    goes (with the game in play, and its extras at the table), and every
-    other game's description the setup screen read."""
-    if app.name is not None and app.name != name:
-        app.game = None
-        unload("catnip.rules." + app.name)  # stack_setup with stack
-        if app.side is not None:
-            app.side.stop()  # the tray's code with Stack O' Cats
-            app.side = None
+def make_room(last, name):
+    """A game of `name` is about to start after one of `last` (or None):
+    the last title's rules go, and every other game's description the
+    setup screen read; then the heap is collected in one piece for the
+    game's code."""
+    if last is not None and last != name:
+        unload("catnip.rules." + last)  # stack_setup with stack
     for other in NAMES:  # the setup screen read every game's description
         if other != name:
             forget("catnip.rules.%s_about" % other)
-    app.room = None  # the room held since power-up (catnip.start) is the game's to load into
-    tidy()  # the game's code is about to load: give it the heap in one piece
+    tidy()
 
 
 def tidy():
