@@ -27,9 +27,9 @@ from catnip import forget
 # The kinds and their fields (catnip.wire_kinds), under this module's names for both
 # ends; the module itself is dropped once read (on the Pico a module's globals take heap).
 from catnip.wire_kinds import (  # noqa: F401
-    MAX_SEQ, MAX_TIME, COMMANDS, STREAMED, PUSHED, ANSWER, BEGIN, ACT, END, SAY, LOST, SNAP,
+    MAX_SEQ, MAX_TIME, STREAMED, PUSHED, ANSWER, BEGIN, ACT, END, SAY, LOST, SNAP,
     TRAY, HELLO, SYNCED, GAP, GAMES, GAME, ENTRY, PAGE, ACKED, STARTED, ABORTED, CALIB, CLOCK,
-    NAMED, BYE, ERR, MESSAGES)
+    NAMED, BYE, ERR, how, commands as _commands, messages as _messages)
 
 forget("catnip.wire_kinds")
 
@@ -41,6 +41,25 @@ MAX_KIND = 12
 _V = b"1 "
 
 MAX_DEPTH = 32  # JSON nested deeper is refused: no real frame or file comes near it
+
+# COMMANDS and MESSAGES, what each command and frame carries, are built when
+# first read: dicts are made at import even from code frozen into flash, and
+# these would be some 2.5 KB of the Pico's heap that a table with no laptop
+# never reads (sending needs only how(); a laptop's commands are checked
+# against COMMANDS once one speaks).
+def __getattr__(name):
+    if name == "COMMANDS" or name == "MESSAGES":
+        return _table(name)
+    raise AttributeError(name)
+
+
+def _table(name):
+    table = globals().get(name)
+    if table is None:
+        table = _commands() if name == "COMMANDS" else _messages()
+        globals()[name] = table
+    return table
+
 
 _TYPES = {"n": int, "t": int, "s": str, "d": dict, "l": list, "b": bool}
 _NAMES = {"n": "int", "t": "int", "s": "str", "d": "dict", "l": "list", "b": "bool"}
@@ -79,16 +98,36 @@ def check_names(names, stations):
 
 
 def encode(kind, seq, fields, mark=TABLE):
-    """One frame as a bytearray, newline included. It grows in place (a
-    move's frames are some of the largest allocations on the Pico, and each
-    copy of one is garbage until the next collection): the JSON text and its
-    bytes are the only copies made."""
-    frame = bytearray(mark)
-    frame += ("%d %d %s " % (VERSION, seq, kind)).encode()
-    frame += json.dumps(fields, separators=(",", ":")).encode()
-    crc = crc32(memoryview(frame)[len(mark):]) & 0xFFFFFFFF
-    frame += (" %08x\n" % crc).encode()
+    """One frame as a bytearray, newline included, made at its final size:
+    a move's frames are some of the largest allocations on the Pico, and a
+    frame grown piece by piece needs a second stretch of free heap for each
+    copy, which a long game's fragmented heap may not have. The JSON text is
+    the only other copy made."""
+    head = "%d %d %s " % (VERSION, seq, kind)
+    text = _utf8(json.dumps(fields, separators=(",", ":")))
+    at = len(mark) + len(head)
+    end = at + len(text)
+    frame = bytearray(end + _TAIL_BYTES)
+    frame[:len(mark)] = mark
+    view = memoryview(frame)
+    view[len(mark):at] = _utf8(head)
+    view[at:end] = text
+    crc = crc32(view[len(mark):end]) & 0xFFFFFFFF
+    view[end:] = _utf8(_TAIL % crc)
     return frame
+
+
+_TAIL = " %08x\n"  # after the fields: a space, the CRC in hex, the newline
+_TAIL_BYTES = 10
+
+try:  # MicroPython: a str is its own UTF-8 buffer, so it goes into a frame uncopied
+    memoryview("")
+
+    def _utf8(text):
+        return memoryview(text)
+except TypeError:  # CPython
+    def _utf8(text):
+        return text.encode()
 
 
 def decode(line, mark=TABLE):
@@ -133,10 +172,11 @@ def decode(line, mark=TABLE):
 
 def command(kind, fields):
     """Check a laptop's command against COMMANDS; WireError says what is wrong."""
-    wants = COMMANDS.get(kind)
+    commands = _table("COMMANDS")
+    wants = commands.get(kind)
     if wants is None:
         raise WireError("unknown command %s; commands: %s"
-                        % (_show(kind), " ".join(sorted(COMMANDS))))
+                        % (_show(kind), " ".join(sorted(commands))))
     why = _mismatch(fields, wants, kind)
     if why is None:
         for name in fields:
@@ -150,7 +190,7 @@ def command(kind, fields):
 def message(seq, kind, fields):
     """Why a frame from the table does not fit MESSAGES (its kind, how it
     came, its fields), or None when it does."""
-    known = MESSAGES.get(kind)
+    known = _table("MESSAGES").get(kind)
     if known is None:
         return "a frame of unknown kind %s" % _show(kind)
     how = known[0]
@@ -163,7 +203,7 @@ def message(seq, kind, fields):
 
 def fields_problem(kind, fields):
     """Why these fields do not make a `kind` frame (MESSAGES), or None."""
-    known = MESSAGES.get(kind)
+    known = _table("MESSAGES").get(kind)
     if known is None:
         return "a frame of unknown kind %s" % _show(kind)
     return _mismatch(fields, known[1], kind)

@@ -66,10 +66,10 @@ class Line:
         """Whether a `kind` frame would go out now: pushed ones (the state
         now) only once a laptop has spoken. The caller can then spare
         building its fields."""
-        return self.heard or wire.MESSAGES.get(kind, (wire.ANSWER,))[0] != wire.PUSHED
+        return self.heard or wire.how(kind) != wire.PUSHED
 
     def send(self, kind, **fields):
-        how = wire.MESSAGES.get(kind, (wire.ANSWER,))[0]
+        how = wire.how(kind)
         if how == wire.PUSHED and not self.heard:
             return  # nobody asked for the state: a laptop asks when it connects
         if how == wire.STREAMED:  # numbered and kept for resync

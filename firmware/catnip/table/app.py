@@ -99,6 +99,9 @@ class App:
         # The press waits while the game's code loads from flash (a few
         # hundred ms on the Pico): its station says so at once. The game's
         # own screens follow on every station.
+        # Each step below leaves garbage among what the game keeps: collected
+        # after each (tidy), the next fills its holes, and a long game's moves
+        # find the rest of the heap in one piece (docs/pico.md).
         self.frame.loading("Starting %s..." % TITLES.get(name, name), self.pressed)
         self._load(name)
         try:
@@ -107,6 +110,7 @@ class App:
             self._setup()
             self.scene.problem = str(e)
             return
+        tidy()
         header = game.journal()  # seed and salt included: the journal keeps the secrets
         del header["log"], header["finished"]
         header["seats"] = seats
@@ -115,9 +119,11 @@ class App:
             header["names"] = names  # public: the records take them
         known = list(self.journal.lost)
         self.gid = self._journal(self.journal.begin, header)
+        tidy()
         self.record(self.journal.note, self.wall.note("began"))
         self._lost([g for g in self.journal.lost if g not in known])  # rotated out to make room
         self._play(name, game, seats, header.get("names"))
+        tidy()
         self.send(wire.BEGIN, gid=self.gid, header=game.header(), seats=seats, moves=0,
                   names=header.get("names"))
         self.send(wire.SNAP)
