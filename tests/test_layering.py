@@ -3,8 +3,8 @@ lazy ones inside functions alike) of firmware/ and host/:
 
 - every firmware module sits in a room of ROOMS, and imports only its own
   room and the rooms named beside it (and the interpreter's built-ins); the
-  pure rooms (`rules/`, `tray/`, `wire.py`, `keys.py`, `board.py`) import
-  only themselves and each other;
+  pure rooms (`rules/`, `tray/`, `wire.py` and its `wire_kinds.py`, `keys.py`,
+  `board.py`) import only themselves and each other;
 - each room that is a folder says in its opening comment what it may import;
 - only `drivers/` and `parts/hardware.py` import `machine`, plus the lazy
   uses named in LAZY_MACHINE, each of which runs once and only on the Pico;
@@ -24,7 +24,8 @@ HOST = ROOT / "host"
 PURE = {
     "catnip.rules": (),
     "catnip.tray": (),
-    "catnip.wire": (),
+    "catnip.wire": ("catnip.wire_kinds",),
+    "catnip.wire_kinds": (),
     "catnip.keys": (),
     "catnip.layout": ("catnip.rules",),
     "catnip.board": ("catnip.layout", "catnip.rules", "catnip.board_check"),

@@ -102,9 +102,13 @@ def test_sim_names_go_on_the_tables_own_input_without_a_mirror(tmp_path):
     assert json.loads((tmp_path / "names.json").read_text()) == ["Ana", "Bo"]
 
 
-def test_sim_names_are_for_the_table_played_by_hand(tmp_path):
+def test_sim_names_go_to_a_headless_scenario_checked_first(tmp_path):
     script = tmp_path / "s.json"
     script.write_text("[]")
-    result = CliRunner().invoke(main, ["sim", "--headless", "--script", str(script),
-                                       "--names", "Ana"])
-    assert result.exit_code == 2 and "played by hand" in result.output
+    result = CliRunner().invoke(main, ["sim", "--headless", "--no-store", "--script",
+                                       str(script), "--names", "Ana"])
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(main, ["sim", "--headless", "--no-store", "--script",
+                                       str(script), "--names", "A,B,C,D,E"])
+    assert result.exit_code == 1 and "--names: names are one per station, at most 4" \
+        in result.output

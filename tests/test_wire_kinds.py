@@ -22,6 +22,13 @@ def test_every_message_kind_has_its_name():
         assert getattr(wire, kind.upper()) == kind, kind
 
 
+def test_how_a_kind_is_sent_is_what_the_table_says():
+    # The line asks how() and never builds the table; the laptop checks by the table.
+    for kind, (how, _) in wire.MESSAGES.items():
+        assert wire.how(kind) == how, kind
+    assert wire.how("no-such-kind") == wire.ANSWER
+
+
 def _spelt(tree):
     """(line, kind) of each kind literal sent (`send("say", ...)`) or compared
     with a frame's kind (`kind == "say"`, `kind in ("end", "lost")`)."""

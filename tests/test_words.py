@@ -178,6 +178,35 @@ def test_a_name_given_to_a_seat_is_said_from_the_next_frame(tmp_path):
     store.close()
 
 
+def test_names_are_read_again_only_when_the_store_may_have_changed_them(tmp_path, monkeypatch):
+    """The names are the whole store's to read: a frame that changed no name
+    costs no reading, and a name given by another catnip (its own connection,
+    as `catnip players name` in a terminal) still shows from the next frame."""
+    from catnip_host import words
+
+    frames = _played("stack", {"players": 2}, "names")
+    store = Store(tmp_path / "s.sqlite3")
+    sid = store.session("e6614103e7", "b00t", "direct", "0.1.0")
+    keeper = type("Keeper", (), {"store": store, "session": sid})()
+    reads = []
+    monkeypatch.setattr("catnip_host.monitor.given",
+                        lambda *a: reads.append(a) or words.given(*a))
+    mirror = Mirror()
+    apply = named(mirror, keeper)
+    for seq, (kind_, f) in enumerate(frames[:6], 1):
+        apply(kind_, f)
+        store.frame(sid, seq, kind_, 1, wire.encode(kind_, seq, f)[:-1])
+    assert len(reads) == 2  # the first frame, then the one after the begin was stored
+    other = Store(tmp_path / "s.sqlite3")
+    players.name_seats(other, sid, ["P2=Bea"])
+    other.close()
+    for kind_, f in frames[6:]:
+        apply(kind_, f)
+    assert len(reads) == 3 and mirror.names == ("", "Bea")
+    assert any(line.startswith("Bea ") for line in mirror.feed), list(mirror.feed)
+    store.close()
+
+
 def test_a_field_the_words_do_not_know_is_said_plainly():
     w = Words(("Ann",))
     said = w.event({"type": "newer", "player": 0, "cards": [1, 2], "shape": {"a": None}})

@@ -24,7 +24,7 @@ def say(text):
 out = print  # where messages go besides the screens: the serial line
 
 
-def main():
+def main(room=None):
     """The app, ready to serve(); or None when it is not to run (the
     problems are shown, or BACK was held: the REPL stays)."""
     board = _read_board()
@@ -58,7 +58,8 @@ def start(board, hw):
     for text in notices:
         say(text)
     line = Line(sys.stdin.buffer, sys.stdout.buffer, None)
-    return App(hw, Journal(JOURNAL_DIR), line=line, weigh=_weigh(board, hw), notices=notices)
+    return App(hw, Journal(JOURNAL_DIR), line=line, weigh=_weigh(board, hw), notices=notices,
+               room=room)
 
 
 def _read_board():

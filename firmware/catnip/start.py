@@ -2,14 +2,35 @@
 # main.py on a stock MicroPython, the frozen one in the catnip image).
 from catnip import forget
 
+# On stock MicroPython (catnip as .mpy files on the flash) every import reads
+# its file through littlefs, some 1.3 KB in one piece, and copies the code
+# into the heap. By the time a game starts, power-up and setup have left the
+# free heap in pieces of 1-4 KB, and the game's rules and screens (some 20 KB
+# of code, a file opened for each module) no longer load. This room is taken
+# first, at the bottom of an empty heap, and let go as the game's code loads
+# (App.start and App.resume), so that code loads into one piece. The catnip image runs its
+# code from flash and takes no room.
+ROOM = 28 * 1024
+
 
 def run():
     """catnip.boot reads the board and builds the app, then leaves the heap
     (its code is needed only now); the app serves until the power goes."""
+    room = bytearray(ROOM) if _from_files() else None
     from catnip.boot import main
 
-    app = main()
+    app = main(room)
     del main
     forget("catnip.boot")
+    room = None  # the app's now: its first game lets it go
     if app is not None:
         app.loop.serve()
+
+
+def _from_files():
+    """Whether catnip's code runs from .mpy files (stock MicroPython)."""
+    try:
+        from catnip import release
+    except ImportError:  # a tree run as source: the laptop's heap
+        return False
+    return not release.FROZEN

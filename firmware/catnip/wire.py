@@ -18,54 +18,35 @@
 # FIELDS  a JSON object.
 # CRC     CRC-32 of everything from V to the end of FIELDS, 8 lower-case hex.
 #
-# The table's frames and commands are listed in docs/link.md.
+# The table's frames and commands are listed in docs/link.md; their kinds and
+# fields in catnip.wire_kinds.
 import json
 from binascii import crc32
+
+from catnip import forget
+# The kinds and their fields (catnip.wire_kinds), under this module's names for both
+# ends; the module itself is dropped once read (on the Pico a module's globals take heap).
+from catnip.wire_kinds import (  # noqa: F401
+    MAX_SEQ, MAX_TIME, STREAMED, PUSHED, ANSWER, BEGIN, ACT, END, SAY, LOST, SNAP,
+    TRAY, HELLO, SYNCED, GAP, GAMES, GAME, ENTRY, PAGE, ACKED, STARTED, ABORTED, CALIB, CLOCK,
+    NAMED, BYE, ERR, how, commands as _commands, messages as _messages)
+
+forget("catnip.wire_kinds")
 
 VERSION = 1
 RS = 0x1E
 TABLE = b"\x1e#"  # frames the table sends
 LAPTOP = b"\x1e>"  # frames a laptop sends
-MAX_SEQ = (1 << 30) - 1  # a small int on the Pico
 MAX_KIND = 12
-MAX_TIME = 1 << 33  # seconds since 1970: a one-off big int, past the year 2200
 _V = b"1 "
 
 MAX_DEPTH = 32  # JSON nested deeper is refused: no real frame or file comes near it
 
-# What each end may send, by kind: one table for both ends. A field's value
-# is a type code ("n" a number 0-MAX_SEQ, "t" seconds since 1970 up to
-# MAX_TIME, "s" text, "d" an object, "l" a list, "b" true/false, "a" any;
-# "?" after it: or null), an object's own fields as a dict, or a list of
-# one spec that each item meets, ("n", "s") each item such a pair.
-#
-# What the table sends, and how: STREAMED (numbered, kept for resync),
-# PUSHED (seq 0, no "re": the state now) or an ANSWER (seq 0, "re" = the
-# command's number). A newer table may add fields; the laptop reads these.
-STREAMED, PUSHED, ANSWER = 1, 2, 3
-# The kinds by name, for both ends to send and compare.
-BEGIN, ACT, END, SAY, LOST, SNAP, TRAY = "begin", "act", "end", "say", "lost", "snap", "tray"
-HELLO, SYNCED, GAP, GAMES, GAME, ENTRY, PAGE = (
-    "hello", "synced", "gap", "games", "game", "entry", "page")
-ACKED, STARTED, ABORTED, CALIB, CLOCK, NAMED, BYE, ERR = (
-    "acked", "started", "aborted", "calib", "clock", "named", "bye", "err")
-_STREAMED_KINDS = (BEGIN, ACT, END, SAY, LOST)
-_PUSHED_KINDS = (SNAP, TRAY)
-
-
-def how(kind):
-    """How the table sends a `kind` frame: STREAMED, PUSHED or ANSWER (any
-    kind not named above is an answer)."""
-    if kind in _STREAMED_KINDS:
-        return STREAMED
-    return PUSHED if kind in _PUSHED_KINDS else ANSWER
-
-
-# The tables of what each frame and command carries, COMMANDS and MESSAGES,
-# are built when first read: dicts are made at import even from code frozen
-# into flash, and these would be some 2.5 KB of the Pico's heap that a table
-# with no laptop never reads (it needs only how(); a laptop's commands are
-# checked against COMMANDS once one speaks).
+# COMMANDS and MESSAGES, what each command and frame carries, are built when
+# first read: dicts are made at import even from code frozen into flash, and
+# these would be some 2.5 KB of the Pico's heap that a table with no laptop
+# never reads (sending needs only how(); a laptop's commands are checked
+# against COMMANDS once one speaks).
 def __getattr__(name):
     if name == "COMMANDS" or name == "MESSAGES":
         return _table(name)
@@ -78,60 +59,6 @@ def _table(name):
         table = _commands() if name == "COMMANDS" else _messages()
         globals()[name] = table
     return table
-
-
-def _commands():
-    # Commands a laptop may send; any other field is refused.
-    return {
-        "hello": {},  # who are you: protocol, firmware, board, boot, last seq
-        "resync": {"from": "n"},  # every stream frame after this seq
-        "snapshot": {},  # the public state now, as a stream frame
-        "games": {},  # the journal's games and their status
-        "pull": {"gid": "n", "from": "n"},  # a finished game's entries, a page at a time
-        "ack": {"gid": "n"},  # the laptop has stored that game: the table may free it
-        "start": {"game": "s", "config": "d", "seats": "l"},  # begin a game
-        "abort": {},  # end the game in play without a result
-        "calibrate": {"step": "s"},  # a tray calibration step
-        "clock": {"time": "t"},  # set the clock: seconds since 1970-01-01 UTC
-        "names": {"names": ["s"]},  # the players' names by station ("": none), see check_names
-        "stop": {},  # stop the app and hand back the REPL
-    }
-
-
-def _messages():
-    # What the table sends: each kind's how() and its fields.
-    header = {"game": "s", "config": "d", "seed_commit": "s"}
-    fields = {
-        BEGIN: {"gid": "n", "header": header, "seats": ["n"], "moves": "n",
-                "names": "l?"},  # names: a name per seat, "" for none
-        ACT: {"gid": "n", "n": "n", "events": ["d"]},
-        END: {"gid": "n", "result": "d"},
-        SAY: {"text": "s"},
-        LOST: {"gid": "n", "game": "s", "status": "s", "why": "s"},
-        SNAP: {"gid": "n?", "game": "s?", "public": "d?"},
-        # The Stack O' Cats tray as the stations show it: what it proposes to the active
-        # player ("place", "collapse" or "cats"; conf 0: it asks), the lean
-        # [r, x, y] of four cells (catnip.tray.lean), what keeps it from weighing.
-        TRAY: {"proposes": "s?", "value": "n?", "conf": "n?", "lean": "l?", "fault": "s?"},
-        HELLO: {"proto": "n", "fw": "s", "board": "s", "uid": "s", "boot": "s",
-                "last": "n", "stations": "n", "game": "s?", "gid": "n?",
-                "src": "s?", "build": "s?"},  # build: "image", "files" or "source"
-        SYNCED: {"last": "n"},
-        GAP: {"first": "n", "last": "n"},
-        GAMES: {"games": [("n", "s")]},
-        GAME: {"gid": "n", "status": "s", "header": header},
-        ENTRY: {"gid": "n", "i": "n", "e": "l"},
-        PAGE: {"gid": "n", "next": "n", "done": "b", "damage": "s?"},
-        ACKED: {"gid": "n"},
-        STARTED: {"gid": "n"},
-        ABORTED: {"gid": "n?"},
-        CALIB: {"step": "s"},
-        CLOCK: {"time": "t"},
-        NAMED: {"names": ["s"]},
-        BYE: {"why": "s"},
-        ERR: {"why": "s"},
-    }
-    return {kind: (how(kind), spec) for kind, spec in fields.items()}
 
 
 _TYPES = {"n": int, "t": int, "s": str, "d": dict, "l": list, "b": bool}

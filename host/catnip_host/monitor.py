@@ -217,10 +217,18 @@ def _drawn(draw, state: dict):
 def named(mirror: Mirror, keeper: Keeper) -> Callable[[str, dict], None]:
     """A Keeper's on_frame: every frame applied to `mirror` with the names
     given so far to the session's seats, read from the store the Keeper
-    writes (in its own thread), so a name given meanwhile shows next."""
+    writes (in its own thread), so a name given meanwhile shows next. They
+    are read again only when the store says they may have changed
+    (Store.names_version): reading them means reading every game's names,
+    which over a long evening's store would cost more than the frame."""
+    read: list = [None, ()]  # [the store's names_version and session, the names]
+
     def on_frame(kind: str, fields: dict) -> None:
         if keeper.session is not None:
-            mirror.names = given(keeper.store, keeper.session)
+            version = (keeper.session, keeper.store.names_version())
+            if version != read[0]:
+                read[:] = [version, given(keeper.store, keeper.session)]
+            mirror.names = read[1]
         mirror.apply(kind, fields)
     return on_frame
 

@@ -168,6 +168,7 @@ def name_seats(store, session: int, pairs: list[str]) -> dict[int, str]:
         for seat, name in named.items():
             store.db.execute("INSERT OR REPLACE INTO seat_names (session, seat, name) "
                              "VALUES (?, ?, ?)", (session, seat, name))
+        store.renamed += 1
     return named
 
 
@@ -217,6 +218,7 @@ def merge(store, alias: str, into: str) -> None:
     after = replace(names, aliases={**names.aliases, alias: into})
     _refuse_twice_in_a_game(store, after, [s.id for s in store.sessions()])
     store.db.execute("INSERT INTO aliases (alias, name) VALUES (?, ?)", (alias, into))
+    store.renamed += 1
 
 
 def unmerge(store, alias: str) -> str:
@@ -227,4 +229,5 @@ def unmerge(store, alias: str) -> str:
         merged = ", ".join(sorted(names.aliases)) or "none"
         raise PlayerError(f"{alias!r} was never merged (merged names: {merged})")
     store.db.execute("DELETE FROM aliases WHERE alias = ?", (alias,))
+    store.renamed += 1
     return names.aliases[alias]

@@ -29,6 +29,7 @@ from urllib.parse import quote
 import orjson
 import platformdirs
 
+from catnip import wire
 from catnip_host.store_errors import StoreError, every_method_guarded, explained
 from catnip_host.store_schema import MIGRATIONS, SCHEMA_VERSION, statements
 
@@ -73,12 +74,16 @@ class SessionInfo:
 SQLITE_INTEGER = range(-(2**63), 2**63)
 BUSY_S = 10.0  # how long a write waits for another catnip's to end
 
+# The frames whose fields carry names for the seats (catnip_host.players.table_names).
+NAMING = frozenset((wire.BEGIN, wire.GAME))
+
 
 @every_method_guarded
 class Store:
     def __init__(self, path: Path | str | None = None, readonly: bool = False) -> None:
         self.path = Path(path) if path is not None else default_path()
         self.readonly = readonly
+        self.renamed = 0  # our own writes that can change a seat's name: see names_version()
         try:
             self.db = self._connect()
         except sqlite3.Error as e:
@@ -149,7 +154,17 @@ class Store:
         cur = self.db.execute(
             "INSERT INTO frames (session, at, seq, kind, gid, raw) VALUES (?, ?, ?, ?, ?, ?)",
             (session, time.time(), seq, kind, gid, raw.decode()))
+        if kind in NAMING:
+            self.renamed += 1
         return int(cur.lastrowid)
+
+    def names_version(self) -> tuple[int, int]:
+        """Differs from the last answer whenever the names seats go by may
+        have changed: another connection committed (SQLite's data_version), or
+        this one stored a frame that carries names or a name itself
+        (catnip_host.players counts those in `renamed`). Equal answers, equal
+        names: a reader of every frame need not read every name again."""
+        return self.db.execute("PRAGMA data_version").fetchone()[0], self.renamed
 
     def pulled_game(self, session: int, uid: str, gid: int, seed_commit: str,
                     frames: list[tuple[str, bytes]]) -> None:

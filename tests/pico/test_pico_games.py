@@ -55,11 +55,6 @@ def test_deploy_onto_the_image_removes_what_an_mpy_deploy_left(pico, tmp_path):
 
 
 @pytest.mark.xdist_group("others")
-@pytest.mark.xfail(strict=True, reason=(
-    "known regression: on stock MicroPython the .mpy files live in the heap, and the table now "
-    "runs out of it (MemoryError, 1,280 bytes) importing a game's rules as the game starts; the "
-    "catnip image (frozen) plays every game. strict: a pass means the regression is fixed and "
-    "this mark must go"))
 def test_stock_micropython_takes_the_mpy_files_boots_and_plays(tmp_path):
     """For a maker who already runs MicroPython: the firmware deployed as .mpy
     files onto the stock image, then a short game to its standings."""

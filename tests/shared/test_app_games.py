@@ -8,7 +8,7 @@ import os
 
 import tablebot
 from apprig import AppRig, remove_tree
-from catnip.table.app import rebuild
+from catnip.rules import rebuild
 from catnip.flash.journal import Journal
 
 # A folder of this run's own: several runs may share the machine's /tmp.

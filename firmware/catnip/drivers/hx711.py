@@ -52,13 +52,16 @@
 # arrays and every intermediate stays far below 2**30.
 # The wires and the clocking pass are catnip.drivers.hx711_pins; when each
 # chip converts, learned, is catnip.drivers.hx711_phases; why a read failed,
-# in words, is catnip.drivers.hx711_faults.
+# in words, is catnip.drivers.hx711_faults; the loops that wait for the chips
+# and hand out readings (read, read_async, run) are catnip.drivers.hx711_loops.
 import machine
 from array import array
 from machine import Pin
 
-from catnip.drivers.hx711_faults import (NO_DATA, STUCK_LOW, TOO_SLOW, WRONG_RATE,  # noqa: F401
-                                         SensorFault, describe)
+from catnip.drivers.hx711_faults import (NO_DATA, OK, RESTARTED, SETTLING,  # noqa: F401
+                                         STUCK_LOW, TOO_SLOW, WAIT, WRONG_RATE, SensorFault,
+                                         describe)
+from catnip.drivers.hx711_loops import Loops
 from catnip.drivers.hx711_phases import Phases
 from catnip.drivers.hx711_pins import Falls, SystemClock, native, pin, shift
 
@@ -80,18 +83,9 @@ _WRAP = const(0x1000000)
 _SETTLE_READINGS = const(3)  # the 4th conversion after a change is settled
 _POWER_DOWN_HOLD_US = const(100)  # PD_SCK high this long surely powers down
 _QUIET_PERCENT = const(80)  # no reload sooner than this share of the period
-_IRQ_US = const(100)  # a DOUT interrupt runs within this of the fall
-_SPIN_US = const(1500)  # a conversion due this soon is waited for on the spot
-_SPIN_STEP_US = const(25)
-
-# What one attempt at a reading gave, when it is not a fault code.
-_OK = const(0)
-_SETTLING = const(-1)
-_RESTARTED = const(-2)
-_WAIT = const(-3)  # a reload is due before a pass could end: wait self._wait_us
 
 
-class HX711Group:
+class HX711Group(Loops):
     """HX711s sharing one PD_SCK pin, each with its own DOUT pin.
 
     sck: GPIO number or machine.Pin wired to every PD_SCK.
@@ -212,106 +206,6 @@ class HX711Group:
         """True when every chip has a conversion waiting (all DOUTs low)."""
         return not self._not_ready()
 
-    def read(self, timeout_ms=None):
-        """Wait (blocking) for the next settled reading of every cell; return
-        the counts array (signed counts, one per cell). Cells that cannot be
-        read raise SensorFault, every time it is asked.
-
-        Called again within about a conversion period, read() follows the
-        chips; after a longer pause it restarts them in step first (four
-        conversions). For a steady stream use run()."""
-        _check_powered(self.powered)
-        clock = self._clock
-        timeout_ms = timeout_ms or self.timeout_ms
-        while True:
-            start = clock.ticks_ms()
-            missing = self._not_ready()
-            while missing:
-                if clock.ticks_diff(clock.ticks_ms(), start) >= timeout_ms:
-                    self._lost()
-                    raise self._failed(NO_DATA, missing)
-                clock.sleep_us(self._poll_us)
-                missing = self._not_ready()
-            status = self._attempt()
-            if status == _OK:
-                self.fault = 0
-                return self._result()
-            if status == _WAIT:
-                clock.sleep_us(self._wait_us)
-            elif status > 0:
-                raise self._failed(status, self._bad)
-
-    async def read_async(self):
-        """read() for asyncio: polls DOUT, letting other tasks run meanwhile.
-
-        Cells that cannot be read raise SensorFault once; later calls
-        wait quietly, trying again every conversion period, until every cell
-        answers again (then `fault` is 0 and settled readings resume)."""
-        _check_powered(self.powered)
-        return await self._serve(None, None)
-
-    async def run(self, on_counts, on_fault):
-        """Read for ever: on_counts(counts) after every settled reading,
-        on_fault(SensorFault) once when the cells cannot be read, then nothing
-        until they can again. Idles while powered down. One coroutine for
-        the whole session, so a reading allocates nothing."""
-        await self._serve(on_counts, on_fault)
-
-    async def _serve(self, on_counts, on_fault):
-        clock = self._clock
-        while True:
-            if not self.powered:
-                if on_counts is None:
-                    _check_powered(self.powered)
-                await clock.pause_ms(self.period_ms)
-                continue
-            start = clock.ticks_ms()
-            missing = self._not_ready()
-            while missing and self.powered:
-                if clock.ticks_diff(clock.ticks_ms(), start) >= self.timeout_ms:
-                    break
-                due = self._phases.due(missing, self._budget(), self._in_step)
-                if 0 <= due <= _SPIN_US:
-                    missing = self._spin(missing, due)
-                else:
-                    await clock.pause_ms(self._poll_ms)
-                    missing = self._not_ready()
-            if not self.powered:
-                continue
-            if missing:
-                code, cells = NO_DATA, missing
-                self._lost()
-            else:
-                status = self._attempt()
-                if status == _OK:
-                    self.fault = 0
-                    if on_counts is None:
-                        return self._result()
-                    on_counts(self._result())
-                    continue
-                if status == _WAIT:
-                    await clock.pause_ms((self._wait_us + 999) // 1000)
-                if status < 0:
-                    continue
-                code, cells = status, self._bad
-            if not self.fault:
-                error = self._failed(code, cells)
-                if on_fault is None:
-                    raise error
-                on_fault(error)
-            await clock.pause_ms(self.period_ms)
-
-    def _spin(self, missing, due):
-        # The last conversion is due within _SPIN_US: wait for it here, so
-        # the pass starts at the head of the gap it opens, not a poll later
-        # (an asyncio sleep can end milliseconds late while others run).
-        clock = self._clock
-        until = clock.ticks_add(clock.ticks_us(), due + _IRQ_US)
-        while missing and clock.ticks_diff(until, clock.ticks_us()) > 0:
-            clock.sleep_us(_SPIN_STEP_US)
-            missing = self._not_ready()
-        return missing
-
     def _result(self):
         return self.counts
 
@@ -349,7 +243,7 @@ class HX711Group:
         """Every DOUT is low: clock a word out of every chip, choosing the
         next input, if the pass surely ends before any chip converts again.
         Anything out of time restarts the chips in step (see _resync).
-        Return _OK (counts updated), _SETTLING (word dropped), _RESTARTED,
+        Return OK (counts updated), SETTLING (word dropped), RESTARTED,
         or a fault code (cells in self._bad)."""
         clock = self._clock
         start = clock.ticks_us()
@@ -357,7 +251,7 @@ class HX711Group:
         wait = self._phases.wait(start, self._budget(), self._in_step)
         if wait > 0:
             self._wait_us = wait
-            return _WAIT
+            return WAIT
         if wait < 0 and (not self._in_step or age + self._budget() > self._window_us or
                          clock.ticks_diff(clock.ticks_ms(), self._quiet_ms) > self._window_ms):
             return self._resync(TOO_SLOW, self._all)
@@ -386,10 +280,10 @@ class HX711Group:
         self._chip_input = self.input
         if word_input != self.input:
             self._settle = _SETTLE_READINGS
-            return _SETTLING
+            return SETTLING
         if self._settle:
             self._settle -= 1
-            return _SETTLING
+            return SETTLING
         self._unread_restarts = 0
         acc = self._acc
         counts = self.counts
@@ -402,7 +296,7 @@ class HX711Group:
             if v == MAX_COUNT or v == MIN_COUNT:
                 saturated |= 1 << i
         self.saturated = saturated
-        return _OK
+        return OK
 
     def _resync(self, again, cells):
         """Restart every chip in step. A DOUT low right after the restart is
@@ -415,7 +309,7 @@ class HX711Group:
         shorted = self._restart()
         if shorted:
             return self._fail(STUCK_LOW, shorted)
-        return _RESTARTED
+        return RESTARTED
 
     def _restart(self):
         """Power-cycle every chip at once; return the mask of DOUTs that stay
@@ -471,8 +365,3 @@ def _check_input(input):
     if input not in (A128, B32, A64):
         raise ValueError("input must be A128, B32 or A64 (channel A x128, channel B x32, "
                          "channel A x64), not %r" % (input,))
-
-
-def _check_powered(powered):
-    if not powered:
-        raise ValueError("the HX711 is powered down: call power_up() before reading")

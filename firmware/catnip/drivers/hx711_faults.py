@@ -1,7 +1,8 @@
-# Why HX711s could not be read: the fault codes, the SensorFault that
-# carries one with the cells concerned, and the words that tell whoever
-# wires the tray what to check. catnip.drivers.hx711 raises these; the table
-# catches SensorFault. It imports nothing.
+# Why HX711s could not be read: the fault codes (and what an attempt at a
+# reading gave when it was none), the SensorFault that carries one with the
+# cells concerned, and the words that tell whoever wires the tray what to
+# check. catnip.drivers.hx711 raises these; the table catches SensorFault.
+# It imports nothing.
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -14,6 +15,12 @@ NO_DATA = const(1)  # DOUT never went low: no chip, no power, or a cut wire
 STUCK_LOW = const(2)  # DOUT stayed low through a read: wire shorted to ground
 TOO_SLOW = const(3)  # no pass could be fitted between conversions
 WRONG_RATE = const(4)  # the chips convert faster than `rate` says
+
+# What one attempt at a reading gave, when it is not a fault code.
+OK = const(0)
+SETTLING = const(-1)
+RESTARTED = const(-2)
+WAIT = const(-3)  # a reload is due before a pass could end: wait the group's _wait_us
 
 
 class SensorFault(Exception):

@@ -35,3 +35,13 @@ def replay(record):
     from catnip.rules.engine import record_field, replay as _replay
 
     return _replay(game_class(record_field(record, "game")), record)
+
+
+def rebuild(header, moves=()):
+    """The game a journal's header begins (the same seed and salt, so its
+    commitment is the one the table announced), with `moves` ((player,
+    action) pairs, in order) played again; RuleError names a move refused."""
+    game = game_class(header["game"])(header["config"], header["seed"], header["salt"])
+    for player, action in moves:
+        game.act(player, action)
+    return game

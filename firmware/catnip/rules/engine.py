@@ -15,7 +15,7 @@
 # nothing and an accepted action can always be logged and replayed.
 from catnip.rules.log import Log
 from catnip.rules.rng import Rng, commit, new_salt, new_seed
-from catnip.rules.vet import RuleError, action_tuple, check_seed, describe, settings
+from catnip.rules.vet import RuleError, action_tuple, check_correct, check_seed, describe, settings
 
 # The action that takes back the last correctable result (CORRECTABLE) so its
 # player can report it again: logged and replayed like any other.
@@ -111,7 +111,7 @@ class Game:
         if action[0] == CORRECT:
             events = self._correct(player)
         else:
-            before = self._snapshot() if action[0] in self.CORRECTABLE else None
+            before = _snapshot(self) if action[0] in self.CORRECTABLE else None
             events = self.apply(player, action)
             # Any other accepted action closes the window: the next one acted.
             self.last = None if before is None else (player, before)
@@ -129,9 +129,6 @@ class Game:
         now (a card taken back before the reveal). None by default."""
         return False
 
-    def _snapshot(self):
-        return {k: _copy(v) for k, v in self.__dict__.items() if k not in _FIXED}
-
     def _correct(self, player):
         # The game as it was just before the result: its player reports again.
         before = self.last[1]
@@ -139,16 +136,6 @@ class Game:
             setattr(self, k, before[k])
         self.last = None
         return [{self.EVENT: CORRECT, "player": player}]  # public: no card, no value
-
-    def _check_correct(self, player, action):
-        if len(action) != 1:
-            raise RuleError("('correct',) takes nothing else: it takes back your last result "
-                            "so you can report it again")
-        if self.last is None:
-            raise RuleError("nothing to correct: %s" % self.CORRECTS)
-        if self.last[0] != player:
-            raise RuleError("only player %d can correct their last result, until anyone "
-                            "acts next" % self.last[0])
 
     def admit(self, player, action):
         """`action` as a tuple if `player` may act now and it is shaped like
@@ -158,7 +145,7 @@ class Game:
         if self.result() is not None:
             raise RuleError("the game is over; start a new one")
         if action[0] == CORRECT:
-            self._check_correct(player, action)
+            check_correct(player, action, self.last, self.CORRECTS)
             return action
         if player not in self.to_act() and not self.takes_back(player, action[0]):
             raise RuleError(
@@ -239,6 +226,12 @@ class Game:
             if k != "rng" and (k not in theirs or theirs[k] != v):
                 return False
         return True
+
+
+def _snapshot(game):
+    """What a correction restores: the game's every field but those no
+    action changes (_FIXED), copied."""
+    return {k: _copy(v) for k, v in game.__dict__.items() if k not in _FIXED}
 
 
 def _copy(x):

@@ -115,3 +115,17 @@ def action_tuple(action, example):
         raise RuleError("%r: item %d is %s, but an action holds words and whole numbers "
                         "only, e.g. %s" % (action[0], i, describe(item), example))
     return tuple(action)
+
+
+def check_correct(player, action, last, corrects):
+    """May `player` take back their last result with `action` ('correct',)?
+    `last` is the game's (player, snapshot) while a result may be corrected,
+    else None; `corrects` says what the game can correct. RuleError if not."""
+    if len(action) != 1:
+        raise RuleError("('correct',) takes nothing else: it takes back your last result "
+                        "so you can report it again")
+    if last is None:
+        raise RuleError("nothing to correct: %s" % corrects)
+    if last[0] != player:
+        raise RuleError("only player %d can correct their last result, until anyone "
+                        "acts next" % last[0])

@@ -12,13 +12,13 @@
 # The App decides; catnip.table.loop says when (the buttons, the screens,
 # the line and the tray on their own schedules) and catnip.ui.frame draws
 # what surrounds the scene (notices, the loading page, the table display).
-from catnip import forget, rules, wire
+from catnip import rules, wire
 from catnip.flash import flashfile
 from catnip.keys import LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, TABLE, TRAY
 from catnip.rules import TITLES
 from catnip.rules.engine import RuleError
 from catnip.parts.sound import Sound
-from catnip.table.loop import Loop, PicoClock, leave, tidy, unload
+from catnip.table.loop import Loop, PicoClock, leave, make_room, tidy, unload
 from catnip.table.wall import Wall
 from catnip.ui import draw
 from catnip.ui.frame import Frame
@@ -38,7 +38,8 @@ class App:
     default, the simulated table's in tests. `seeds()` gives each new game's
     seed (default: 128 random bits), so a test can play the same game twice."""
 
-    def __init__(self, hw, journal, line=None, weigh=None, clock=None, notices=(), seeds=None):
+    def __init__(self, hw, journal, line=None, weigh=None, clock=None, notices=(), seeds=None,
+                 room=None):
         self.hw = hw
         self.journal = journal
         self.line = line
@@ -59,6 +60,7 @@ class App:
         self.scene = None
         self.calibration = None  # a catnip.table.calibrate.Session while the tray is calibrated
         self.ended = False  # the game in play is over and its end journaled (ending)
+        self.room = room  # heap held for the first game's code (catnip.start, stock MicroPython)
         self.wall = Wall(getattr(hw, "rtc", None), self.clock)
         self.names = flashfile.names(self.stations)  # the players' by station, from the laptop
         if line is not None:
@@ -84,30 +86,22 @@ class App:
         self.frame.all_dirty()
 
     def _load(self, name):
-        """A game of `name` is about to start: another title's code goes."""
+        """Before a game of `name` loads: the last title's game, its extras and the room go."""
         if self.name is not None and self.name != name:
             self.game = None
-            unload("catnip.rules." + self.name)  # stack_setup with stack
             if self.side is not None:
                 self.side.stop()  # the tray's code with Stack O' Cats
                 self.side = None
-        for other in rules.NAMES:  # the setup screen read every game's description
-            if other != name:
-                forget("catnip.rules.%s_about" % other)
-        tidy()  # the game's code is about to load: give it the heap in one piece
+        self.room = None
+        make_room(self.name, name)
 
     def start(self, name, config, seats):
         # The press waits while the game's code loads from flash (a few
         # hundred ms on the Pico): its station says so at once. The game's
         # own screens follow on every station.
-        #
-        # Starting a game makes some 10 KB of garbage (the rules' setup, the
-        # journal's header and folder, the screens' modules) between the
-        # objects the game keeps. The heap is collected after each of those
-        # steps, so the next one's objects fill the holes it left: the game
-        # starts in one stretch of the heap, and its moves find the rest in
-        # one piece (a long game's frames and the journal's files need
-        # several hundred contiguous bytes at a time).
+        # Each step below leaves garbage among what the game keeps: collected
+        # after each (tidy), the next fills its holes, and a long game's moves
+        # find the rest of the heap in one piece (docs/pico.md).
         self.frame.loading("Starting %s..." % TITLES.get(name, name), self.pressed)
         self._load(name)
         try:
@@ -140,10 +134,8 @@ class App:
                            self.pressed)
         self._load(header.get("game"))
         try:
-            game = rebuild(header)
-            for entry in self.journal.entries(gid):
-                if entry[0] == "action":
-                    game.act(entry[1], entry[2])
+            game = rules.rebuild(header, ((e[1], e[2]) for e in self.journal.entries(gid)
+                                          if e[0] == "action"))
             seats = header["seats"]
             self.journal.resume(gid)
             self.gid = gid
@@ -402,8 +394,3 @@ class App:
         if not self.scene.banner and self.game.result() is not None:
             self._over()
 
-
-def rebuild(header):
-    """The game a journal header starts, before its first action: the same
-    seed and salt, so its commitment is the one the table announced."""
-    return rules.game_class(header["game"])(header["config"], header["seed"], header["salt"])

@@ -8,11 +8,13 @@
 # Also here: the Pico's clock, and the helpers that drop code from the heap
 # (on the Pico imported code takes heap): each scene's code is loaded when
 # the table enters it and dropped when it leaves, so setup's menus are not in
-# RAM during a game, nor the game's screens during setup.
+# RAM during a game, nor the game's screens during setup; and a title's code
+# makes room for the next title's (make_room).
 import asyncio
 import gc
 
 from catnip import forget
+from catnip.rules import NAMES
 
 POLL_MS = 10
 FRAME_MS = 20
@@ -68,6 +70,9 @@ class Loop:
         self.poll(now)
         self.tick(now)
         n = app.stations
+        if app.frame.headline(app.scene):  # a new announcement first, as run() sends it
+            for i in range(n):
+                app.hw.screens[(app.pressed + i) % n].flush(now)
         for i in range(n):  # the station pressed last first: its player waits
             self.refresh((app.pressed + i) % n, now)
         if app.hw.table is not None:
@@ -113,6 +118,13 @@ class Loop:
                 # on the Pico) and sending it (up to 25 ms), and between panels.
                 k = (app.pressed + i) % n
                 if frame.dirty[k]:
+                    if frame.headline(app.scene):
+                        # A move's announcement reaches every station first (a
+                        # few ms each, even when the move came mid-pass); each
+                        # screen under it follows.
+                        for j in range(n):
+                            app.hw.screens[(app.pressed + j) % n].flush(clock.ticks_ms())
+                            await clock.sleep_ms(0)
                     frame.redraw(k, app.scene)
                     await clock.sleep_ms(0)
                 app.hw.screens[k].flush(clock.ticks_ms())
@@ -185,6 +197,19 @@ def unload(prefix):
 
     for name in [m for m in sys.modules if m.startswith(prefix)]:
         forget(name)
+
+
+def make_room(last, name):
+    """A game of `name` is about to start after one of `last` (or None):
+    the last title's rules go, and every other game's description the
+    setup screen read; then the heap is collected in one piece for the
+    game's code."""
+    if last is not None and last != name:
+        unload("catnip.rules." + last)  # stack_setup with stack
+    for other in NAMES:  # the setup screen read every game's description
+        if other != name:
+            forget("catnip.rules.%s_about" % other)
+    tidy()
 
 
 def tidy():

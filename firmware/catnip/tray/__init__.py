@@ -30,12 +30,14 @@
 # count explains asks.
 #
 # Stages, one job each: sensor (is it alive), readings (still or moving, the
-# level), episode (what the load did while moving), counting (whole cats),
-# turn (the tower, the attempt, proposals), lean (where the weight sits),
-# calibration (what the maker measured), estimator (Tray: when each stage is
-# asked), feed (TrayFeed: the driver's callbacks); calibrator (Calibrator: the
-# maker's procedure, imported from catnip.tray.calibrator only while a tray is
-# calibrated: on the Pico imported code takes heap).
+# level), episode (what the load did while moving), calls (Caller: what the
+# load means when it comes to rest), counting (whole cats), turn (the tower,
+# the attempt, proposals), lean (where the weight sits), calibration (what
+# the maker measured), estimator (Tray: checks its input, runs the readings
+# and says when the Caller is asked), feed (TrayFeed: the driver's
+# callbacks); calibrator (Calibrator: the maker's procedure, imported from
+# catnip.tray.calibrator only while a tray is calibrated: on the Pico imported
+# code takes heap).
 from catnip.tray.calibration import Calibration
 from catnip.tray.common import ALL_ONES, FULL_SCALE, MIN_COUNT, TrayError
 from catnip.tray.estimator import Tray

@@ -1,16 +1,24 @@
 # The reading filter: the latest readings, whether they are still, and the
-# still level with the drift filter that follows it. Allocates nothing.
+# still level with the drift filter that follows it; the tray's state (still,
+# moving or measuring the zero) and its clock in readings. Allocates nothing.
 from array import array
 
 from catnip.tray.calibration import capture_length, capture_stats
-from catnip.tray.common import const, isqrt
+from catnip.tray.common import const, isqrt, scaled
 
 RING = const(16)  # recent readings (a power of two)
 MASK = const(15)
 SHORT = const(3)  # readings in the short flatness window
 FRAC = const(3)  # levels are kept x8, an eighth of a count
 
-# What still() says about the tray.
+# The tray's state (Readings.state): still since a verdict, moving (an
+# episode), or collecting a still second for the zero. A sensor fault is the
+# Tray's own: the state waits under it unchanged.
+SETTLED = const(0)
+MOVING = const(1)
+TARING = const(2)
+
+# What still() says about the tray (STILL is 0: nothing to call).
 STILL = const(0)
 LOST = const(1)  # half a second after the verdict: a loss not set back is a removal
 QUIET = const(2)  # half a second still: the turn is over
@@ -23,10 +31,16 @@ class Readings:
     While still, for half a second after a verdict the readings refine the
     verdict's level (their running mean); after that a slow filter (time
     constant ~3 s) follows drift and creep, which move the zero, never the
-    count."""
+    count.
+
+    `samples` counts the readings due since the tray started (each pushed,
+    and each missed), the clock every event's time is read from (ms())."""
 
     def __init__(self, cells, rate, noise, per_cat):
         self.cells = cells
+        self.rate = rate
+        self.samples = 0
+        self.state = MOVING
         # The flatness bands never narrow below a few hundredths of a cat:
         # a very quiet sensor would otherwise wait for a wobble to die far
         # below what a settled load means (a twentieth of a cat).
@@ -70,6 +84,7 @@ class Readings:
         self._trend = sigma * isqrt(1024 * 9 * q // (h * (q - h))) >> 2
 
     def push(self, y):
+        self.samples += 1
         i = self.i = (self.i + 1) & MASK
         self.ring[i] = y
         if self.seen < RING:
@@ -83,6 +98,10 @@ class Readings:
     def restart(self):
         self.seen = 0
         self._tare_fill = 0
+
+    def ms(self):
+        """The latest reading's time: milliseconds since the tray started."""
+        return scaled(self.samples, 1000, self.rate)
 
     # ---- still -----------------------------------------------------------
 
@@ -156,7 +175,8 @@ class Readings:
         return change
 
     def settle_at(self, m):
-        """A verdict at mean m: the still level starts from it."""
+        """A verdict at mean m: the tray is still, its level starts from it."""
+        self.state = SETTLED
         self.verdict_level = m
         self.level = self.near = m << FRAC
         self.quiet = 0

@@ -81,8 +81,8 @@ def routes(hub: Hub, store_path: Path) -> list[Route]:
                     if got is None:
                         yield b": still here\n\n"
                         continue
-                    seen, data = got
-                    yield b"id: %d\ndata: %s\n\n" % (seen, data)
+                    seen, message = got
+                    yield message
             finally:
                 streams["open"] -= 1
 

@@ -183,12 +183,9 @@ const DRAW = { heist, stack, purrfect };
 // Each part is drawn whole into a detached fragment, then the page's nodes
 // are brought to it in place: only a text or an attribute that differs is
 // written, so a move costs the browser the layout and paint of what it
-// changed, not of the whole page. Children with a key (data-k, the feed's
-// lines) are matched by it, so a new line at the top moves the others down
-// instead of rewriting every one.
+// changed, not of the whole page.
 function same(a, b) {
-  return a.nodeType === b.nodeType && a.nodeName === b.nodeName &&
-    (a.nodeType !== 1 || a.getAttribute("data-k") === b.getAttribute("data-k"));
+  return a.nodeType === b.nodeType && a.nodeName === b.nodeName;
 }
 
 // Styles go through the style object: the content security policy refuses
@@ -202,6 +199,7 @@ function attributes(into, from) {
       into.setAttribute(a.name, a.value);
     }
   }
+  if (!from.hasAttribute("style") && !into.hasAttribute("style")) return;  // most nodes
   const want = from.style, have = into.style;
   for (const name of Array.from(have)) {
     if (!want.getPropertyValue(name)) have.removeProperty(name);
@@ -214,20 +212,13 @@ function attributes(into, from) {
 
 function morph(into, from) {
   const next = Array.from(from.childNodes);
-  const keyed = new Map();
-  for (const c of Array.from(into.childNodes)) {
-    const k = c.nodeType === 1 && c.getAttribute("data-k");
-    if (k) keyed.set(k, c);
-  }
   next.forEach((n, i) => {
-    const k = n.nodeType === 1 && n.getAttribute("data-k");
-    let old = k ? keyed.get(k) : into.childNodes[i];
+    let old = into.childNodes[i];
     if (old && !same(old, n)) old = null;
     if (!old) {
       into.insertBefore(n, into.childNodes[i] || null);
       return;
     }
-    if (old !== into.childNodes[i]) into.insertBefore(old, into.childNodes[i] || null);
     if (n.nodeType === 1) {
       attributes(old, n);
       morph(old, n);
@@ -264,16 +255,29 @@ function drawGame(state, game) {
 
 // The feed's lines keep their place as newer ones come: each is keyed by
 // its position in the whole evening's feed (the state says how many lines
-// were ever told), and a line that is not said again is let go.
+// were ever told). Only the new lines are made (a move adds one or a few, at
+// the top), and only a line that is no longer said is taken away.
 function drawFeed(state, feed) {
-  const out = document.createDocumentFragment();
   const first = (state.told || state.feed.length) - state.feed.length;
+  const keep = new Set(state.feed.map((_, i) => String(first + i)));
+  const shown = new Map();
+  for (const li of Array.from(feed.childNodes)) {
+    const k = li.nodeType === 1 && li.getAttribute("data-k");
+    if (k && keep.has(k) && !shown.has(k)) shown.set(k, li); else li.remove();
+  }
+  let above = null;  // the line drawn just before, one older
   state.feed.forEach((item, i) => {
-    const li = el("li", "", sayItem(item));
-    li.setAttribute("data-k", String(first + i));
-    out.insertBefore(li, out.firstChild);
+    const k = String(first + i), text = sayItem(item);
+    let li = shown.get(k);
+    if (li) {
+      setText(li, text);
+    } else {
+      li = el("li", "", text);
+      li.setAttribute("data-k", k);
+    }
+    if (above ? li.nextSibling !== above : li !== feed.lastChild) feed.insertBefore(li, above);
+    above = li;
   });
-  morph(feed, out);
 }
 
 function drawTitle(state, title) {

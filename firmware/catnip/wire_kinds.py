@@ -1,0 +1,90 @@
+# The kinds of frame on the serial wire (catnip.wire has the frame format):
+# the commands a laptop may send and the messages the table sends, each with
+# the fields it carries. Data only; catnip.wire takes these names in, and
+# checks every frame against them, at both ends.
+#
+# PURE: imports nothing.
+
+MAX_SEQ = (1 << 30) - 1  # a small int on the Pico
+MAX_TIME = 1 << 33  # seconds since 1970: a one-off big int, past the year 2200
+
+# What each end may send, by kind: one table for both ends. A field's value
+# is a type code ("n" a number 0-MAX_SEQ, "t" seconds since 1970 up to
+# MAX_TIME, "s" text, "d" an object, "l" a list, "b" true/false, "a" any;
+# "?" after it: or null), an object's own fields as a dict, or a list of
+# one spec that each item meets, ("n", "s") each item such a pair.
+#
+# What the table sends, and how: STREAMED (numbered, kept for resync),
+# PUSHED (seq 0, no "re": the state now) or an ANSWER (seq 0, "re" = the
+# command's number). A newer table may add fields; the laptop reads these.
+STREAMED, PUSHED, ANSWER = 1, 2, 3
+# The kinds by name, for both ends to send and compare.
+BEGIN, ACT, END, SAY, LOST, SNAP, TRAY = "begin", "act", "end", "say", "lost", "snap", "tray"
+HELLO, SYNCED, GAP, GAMES, GAME, ENTRY, PAGE = (
+    "hello", "synced", "gap", "games", "game", "entry", "page")
+ACKED, STARTED, ABORTED, CALIB, CLOCK, NAMED, BYE, ERR = (
+    "acked", "started", "aborted", "calib", "clock", "named", "bye", "err")
+_STREAMED_KINDS = (BEGIN, ACT, END, SAY, LOST)
+_PUSHED_KINDS = (SNAP, TRAY)
+
+
+def how(kind):
+    """How the table sends a `kind` frame: STREAMED, PUSHED or ANSWER (any
+    kind not named above is an answer)."""
+    if kind in _STREAMED_KINDS:
+        return STREAMED
+    return PUSHED if kind in _PUSHED_KINDS else ANSWER
+
+
+def commands():
+    # Commands a laptop may send; any other field is refused.
+    return {
+        "hello": {},  # who are you: protocol, firmware, board, boot, last seq
+        "resync": {"from": "n"},  # every stream frame after this seq
+        "snapshot": {},  # the public state now, as a stream frame
+        "games": {},  # the journal's games and their status
+        "pull": {"gid": "n", "from": "n"},  # a finished game's entries, a page at a time
+        "ack": {"gid": "n"},  # the laptop has stored that game: the table may free it
+        "start": {"game": "s", "config": "d", "seats": "l"},  # begin a game
+        "abort": {},  # end the game in play without a result
+        "calibrate": {"step": "s"},  # a tray calibration step
+        "clock": {"time": "t"},  # set the clock: seconds since 1970-01-01 UTC
+        "names": {"names": ["s"]},  # the players' names by station ("": none), see check_names
+        "stop": {},  # stop the app and hand back the REPL
+    }
+
+
+def messages():
+    """What the table sends, by kind: how (STREAMED, PUSHED, ANSWER) and the fields."""
+    header = {"game": "s", "config": "d", "seed_commit": "s"}
+    return {
+        BEGIN: (STREAMED, {"gid": "n", "header": header, "seats": ["n"], "moves": "n",
+                           "names": "l?"}),  # names: a name per seat, "" for none
+        ACT: (STREAMED, {"gid": "n", "n": "n", "events": ["d"]}),
+        END: (STREAMED, {"gid": "n", "result": "d"}),
+        SAY: (STREAMED, {"text": "s"}),
+        LOST: (STREAMED, {"gid": "n", "game": "s", "status": "s", "why": "s"}),
+        SNAP: (PUSHED, {"gid": "n?", "game": "s?", "public": "d?"}),
+        # The Stack O' Cats tray as the stations show it: what it proposes to the active
+        # player ("place", "collapse" or "cats"; conf 0: it asks), the lean
+        # [r, x, y] of four cells (catnip.tray.lean), what keeps it from weighing.
+        TRAY: (PUSHED, {"proposes": "s?", "value": "n?", "conf": "n?", "lean": "l?",
+                        "fault": "s?"}),
+        HELLO: (ANSWER, {"proto": "n", "fw": "s", "board": "s", "uid": "s", "boot": "s",
+                         "last": "n", "stations": "n", "game": "s?", "gid": "n?",
+                         "src": "s?", "build": "s?"}),  # build: "image", "files" or "source"
+        SYNCED: (ANSWER, {"last": "n"}),
+        GAP: (ANSWER, {"first": "n", "last": "n"}),
+        GAMES: (ANSWER, {"games": [("n", "s")]}),
+        GAME: (ANSWER, {"gid": "n", "status": "s", "header": header}),
+        ENTRY: (ANSWER, {"gid": "n", "i": "n", "e": "l"}),
+        PAGE: (ANSWER, {"gid": "n", "next": "n", "done": "b", "damage": "s?"}),
+        ACKED: (ANSWER, {"gid": "n"}),
+        STARTED: (ANSWER, {"gid": "n"}),
+        ABORTED: (ANSWER, {"gid": "n?"}),
+        CALIB: (ANSWER, {"step": "s"}),
+        CLOCK: (ANSWER, {"time": "t"}),
+        NAMED: (ANSWER, {"names": ["s"]}),
+        BYE: (ANSWER, {"why": "s"}),
+        ERR: (ANSWER, {"why": "s"}),
+    }
