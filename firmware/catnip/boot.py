@@ -35,7 +35,7 @@ def main(room=None):
         say("BACK held at power-up: the app is skipped and the REPL is yours")
         _show_all(hw, ["REPL mode", "BACK was held", "at power-up"])
         return None
-    return start(board, hw)
+    return start(board, hw, room)
 
 
 def hardware(board):
@@ -49,7 +49,7 @@ def hardware(board):
     return hw
 
 
-def start(board, hw):
+def start(board, hw, room=None):
     from catnip.table.app import App
     from catnip.flash.journal import Journal
     from catnip.link.line import Line
