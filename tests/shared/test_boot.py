@@ -25,7 +25,7 @@ def _boot(board_text, hold_back=None, unplug=None, layout="direct"):
             table.advance(100)
         started = []
         real_start = boot.start
-        boot.start = lambda board, hw: started.append((board.name, boot._missing(board, hw)))
+        boot.start = lambda board, hw, room=None: started.append((board.name, boot._missing(board, hw)))
         try:
             assert boot.main() is None
         finally:
