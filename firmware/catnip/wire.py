@@ -25,7 +25,8 @@ from binascii import crc32
 
 from catnip import forget
 # The kinds and their fields (catnip.wire_kinds), under this module's names for both
-# ends; the module itself is dropped once read (on the Pico a module's globals take heap).
+# ends; sys.modules lets go of it once read (its few names stay, with the two
+# functions that build the tables when first asked for).
 from catnip.wire_kinds import (  # noqa: F401
     MAX_SEQ, MAX_TIME, STREAMED, PUSHED, ANSWER, BEGIN, ACT, END, SAY, LOST, SNAP,
     TRAY, HELLO, SYNCED, GAP, GAMES, GAME, ENTRY, PAGE, ACKED, STARTED, ABORTED, CALIB, CLOCK,
