@@ -121,6 +121,7 @@ class App:
             header["names"] = names  # public: the records take them
         known = list(self.journal.lost)
         self.gid = self.out.write(self.journal.begin, header)
+        _journal_log(game, self.journal, self.gid)
         tidy()
         self.out.record(self.journal.note, self.wall.note("began"))
         self.out.lost([g for g in self.journal.lost if g not in known])  # rotated out to make room
@@ -140,6 +141,7 @@ class App:
                                           if e[0] == "action"))
             seats = header["seats"]
             self.journal.resume(gid)
+            _journal_log(game, self.journal, gid)
             self.gid = gid
             self.out.record(self.journal.note, self.wall.note("resumed"))
         except (RuleError, ValueError, KeyError, TypeError) as e:
@@ -354,3 +356,13 @@ class App:
         if not self.scene.banner and self.game.result() is not None:
             self._over()
 
+
+
+def _journal_log(game, journal, gid):
+    """Once the journal records game `gid`, the game's log is the journal's
+    (catnip.flash.journal_log): its actions stay on flash, not in the heap
+    as well. A game the journal could not begin keeps its own."""
+    if gid is not None:
+        from catnip.flash.journal_log import JournalLog
+
+        game.log = JournalLog(journal, gid, len(game.log))
