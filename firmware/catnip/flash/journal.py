@@ -46,7 +46,7 @@ import os
 from binascii import crc32
 
 from catnip.flash.journal_files import (CHUNK, FRAME_MAX, GONE, KINDS, LOG, LOST, NEW,  # noqa: F401
-                                  RECORD_MAX, STATUSES, Game, JournalError, is_folder, read_at,
+                                  RECORD_MAX, STATUSES, Game, JournalError, is_folder, read_into,
                                   remove_tree, size, to_json, why)
 from catnip.rules.log import put_number, put_varint, put_word  # the log's own encoding
 
@@ -67,6 +67,7 @@ class Journal:
         self._live = None  # the Game being recorded
         self._stopped = None  # why recording stopped after a flash error
         self.lost = []  # (gid, status, title) removed unpulled, until a laptop hears of it
+        self._page = bytearray(PAGE_BYTES)  # a seal's copy of the tail: no new piece mid-game
         close_files()  # what another Journal holds open, this one may reread and mend
         try:
             _ensure_folder(self.root)
@@ -315,7 +316,7 @@ class Journal:
         # littlefs an erase per record after it; the next record reopens it.
         self.close()
         tail = self._file(game.gid, str(game.sealed))
-        data = read_at(tail, 0, game.fill)
+        data = read_into(tail, self._page, game.fill)
         end = game.sealed + game.fill
         open(self._file(game.gid, str(end)), "wb").close()
         with open(self._file(game.gid, LOG), "ab") as f:

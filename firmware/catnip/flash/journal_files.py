@@ -61,6 +61,17 @@ def read_at(path, offset, n):
         return f.read(n)
 
 
+def read_into(path, buf, n):
+    """The first n bytes of the file at `path`, read into `buf` when they
+    fit (a view of it, valid until the next read), else as read_at."""
+    if n > len(buf):
+        return read_at(path, 0, n)
+    view = memoryview(buf)
+    with open(path, "rb") as f:
+        got = f.readinto(view[:n])
+    return view[:got or 0]
+
+
 def why(e):
     return "error %s" % (e.args[0] if e.args else e)
 
