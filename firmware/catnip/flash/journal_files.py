@@ -42,6 +42,11 @@ def is_folder(path):
         return False
 
 
+def ensure_folder(path):
+    if not is_folder(path):
+        os.mkdir(path)
+
+
 def remove_tree(folder):
     for name in os.listdir(folder):
         os.remove(folder + "/" + name)
