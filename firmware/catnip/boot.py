@@ -41,11 +41,12 @@ def main(room=None):
 def hardware(board):
     """The drivers of every station of `board`. The board's station
     descriptions are done with then (the drivers hold what they need), so
-    they leave the heap: some 1.6 KB on seven stations."""
+    they leave the heap: some 1.6 KB on seven stations, and so does the
+    board's description."""
     from catnip.parts.hardware import Hardware
 
     hw = Hardware(board, len(board.stations))
-    board.stations = None
+    board.stations = board.about = None
     return hw
 
 

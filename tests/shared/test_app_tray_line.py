@@ -116,7 +116,8 @@ class Timed(Out):
 
     def write(self, b):
         super().write(b)
-        if b" tray {" in b:
+        # A frame may reach the stream in pieces: a tray frame is counted once its head is in.
+        while bytes(self.data).count(b" tray {") > len(self.tray_ms):
             self.tray_ms.append(self.clock.ticks_ms())
 
 

@@ -249,3 +249,44 @@ def test_a_text_stream_gets_the_same_frame_as_text():
     out = Text()
     Line(None, out, None).send("say", text="hi")
     assert out.text.encode() == encode("say", 1, {"text": "hi"})
+
+
+def test_the_line_sends_each_frame_byte_for_byte_as_encode_makes_it():
+    # Composed in the line's own buffer and kept in its ring (wrapping round
+    # it), or sent in pieces: the bytes are wire.encode's all the same, for
+    # text that is not ASCII, for a frame longer than the buffer, and for a
+    # console that takes text.
+    from catnip.link.line import FRAME_ROOM
+
+    line, out, got = _line()
+    texts = ["caf\u00e9 \u732b %d" % k + "x" * (k * 37 % 300) for k in range(40)]
+    texts.append("y" * (FRAME_ROOM + 200))
+    for k, text in enumerate(texts):
+        line.send("say", text=text)
+        assert bytes(out.data) == bytes(encode("say", k + 1, {"text": text}))
+        out.data = bytearray()
+    line.re = 6
+    line.send("games", games=[{"gid": k, "title": t} for k, t in enumerate(texts[:30])])
+    fields = {"games": [{"gid": k, "title": t} for k, t in enumerate(texts[:30])], "re": 6}
+    assert bytes(out.data) == bytes(encode("games", 0, fields))
+    out.data = bytearray()
+    line.feed(encode("resync", 9, {"from": 38}, LAPTOP))
+    again = [i for i in _answers(out) if i[2] == "say"]
+    assert [i[3]["text"] for i in again] == texts[38:]
+
+    class Console:
+        def __init__(self):
+            self.text = ""
+
+        def write(self, s):
+            if not isinstance(s, str):
+                raise TypeError("text only")
+            self.text += s
+
+    console = Console()
+    told = Line(None, console, None, boot="b00t")
+    told.send("say", text=texts[3])
+    told.re = 2
+    told.send("games", games=[texts[4]])
+    assert console.text == (encode("say", 1, {"text": texts[3]})
+                            + encode("games", 0, {"games": [texts[4]], "re": 2})).decode()

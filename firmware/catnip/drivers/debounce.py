@@ -24,6 +24,8 @@ except ImportError:  # CPython
 # The event kinds, pack/unpack and tick arithmetic live in catnip.keys (the
 # screens and the app read them too); they are named here for the drivers.
 MAX_BUTTONS = const(16)
+_RELEASED = const(16)  # MAX_BUTTONS: where a Debouncer's release times begin
+_REPEAT = const(32)  # and its repeat times
 
 
 class EventQueue:
@@ -66,6 +68,14 @@ class Debouncer:
     A button held for `stuck_ms` is reported STUCK once and stops repeating;
     its release reports RELEASE and UNSTUCK."""
 
+    # The timing every station shares, unless it is given another: a
+    # station's own copy would take its heap seven times over.
+    release_ms = 30
+    long_ms = 800
+    repeat_delay_ms = 450
+    repeat_ms = 120
+    stuck_ms = 20000
+
     def __init__(self, queue, station=0, repeat=0, release_ms=30, long_ms=800,
                  repeat_delay_ms=450, repeat_ms=120, stuck_ms=20000):
         if not 0 <= station < 256:
@@ -79,20 +89,20 @@ class Debouncer:
         self.queue = queue
         self.base = station << 8
         self.repeat = repeat
-        self.release_ms = release_ms
-        self.long_ms = long_ms
-        self.repeat_delay_ms = repeat_delay_ms
-        self.repeat_ms = repeat_ms
-        self.stuck_ms = stuck_ms
+        for name, value in (("release_ms", release_ms), ("long_ms", long_ms),
+                            ("repeat_delay_ms", repeat_delay_ms), ("repeat_ms", repeat_ms),
+                            ("stuck_ms", stuck_ms)):
+            if value != getattr(Debouncer, name):
+                setattr(self, name, value)
         self.down = 0  # debounced: pressed
         self.rising = 0  # pressed buttons that read released, not yet for release_ms
         self.done = 0  # pressed buttons whose LONG is reported
         self.stuck = 0
-        # Tick times per button. Lists, not arrays: a tick is a small int on
-        # every port, while the unix port's ticks overflow a 32-bit array slot.
-        self._pressed_at = [0] * MAX_BUTTONS
-        self._released_at = [0] * MAX_BUTTONS
-        self._repeat_at = [0] * MAX_BUTTONS
+        # Tick times per button: when pressed at [i], read released at
+        # [_RELEASED + i], due to repeat at [_REPEAT + i]. A list, not an
+        # array: a tick is a small int on every port, while the unix port's
+        # ticks overflow a 32-bit array slot.
+        self._at = [0] * (3 * MAX_BUTTONS)
         self._polled_at = 0  # the previous update
 
     def update(self, sample, now):
@@ -110,7 +120,7 @@ class Debouncer:
         if not self.down & bit:
             self._press(i, bit, now)
         elif sample & bit:
-            if self.rising & bit and ticks_diff(now, self._released_at[i]) >= self.release_ms \
+            if self.rising & bit and ticks_diff(now, self._at[_RELEASED + i]) >= self.release_ms \
                     and 2 * ticks_diff(now, self._polled_at) > self.release_ms:
                 self._release(i, bit)  # released long enough, unseen between late polls
                 self._press(i, bit, now)
@@ -121,8 +131,8 @@ class Debouncer:
             # Reads released: hold the long/repeat/stuck clocks until it
             # either stays released or turns out to be chatter.
             self.rising |= bit
-            self._released_at[i] = now
-        elif ticks_diff(now, self._released_at[i]) >= self.release_ms:
+            self._at[_RELEASED + i] = now
+        elif ticks_diff(now, self._at[_RELEASED + i]) >= self.release_ms:
             self._release(i, bit)
 
     def release_all(self):
@@ -133,25 +143,25 @@ class Debouncer:
 
     def _press(self, i, bit, now):
         self.down |= bit
-        self._pressed_at[i] = now
-        self._repeat_at[i] = ticks_add(now, self.repeat_delay_ms)
+        self._at[i] = now
+        self._at[_REPEAT + i] = ticks_add(now, self.repeat_delay_ms)
         self.queue.push(self.base | PRESS << 4 | i)
 
     def _held(self, i, bit, now):
         if self.stuck & bit:
             return
-        if ticks_diff(now, self._pressed_at[i]) >= self.stuck_ms:
+        if ticks_diff(now, self._at[i]) >= self.stuck_ms:
             self.stuck |= bit
             self.queue.push(self.base | STUCK << 4 | i)
         elif self.repeat & bit:
-            due = self._repeat_at[i]
+            due = self._at[_REPEAT + i]
             if ticks_diff(now, due) >= 0:
                 due = ticks_add(due, self.repeat_ms)
                 # A late poll gives one repeat, not a burst to catch up.
-                self._repeat_at[i] = due if ticks_diff(due, now) > 0 \
+                self._at[_REPEAT + i] = due if ticks_diff(due, now) > 0 \
                     else ticks_add(now, self.repeat_ms)
                 self.queue.push(self.base | REPEAT << 4 | i)
-        elif not self.done & bit and ticks_diff(now, self._pressed_at[i]) >= self.long_ms:
+        elif not self.done & bit and ticks_diff(now, self._at[i]) >= self.long_ms:
             self.done |= bit
             self.queue.push(self.base | LONG << 4 | i)
 

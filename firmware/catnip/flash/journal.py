@@ -46,8 +46,8 @@ import os
 from binascii import crc32
 
 from catnip.flash.journal_files import (CHUNK, FRAME_MAX, GONE, KINDS, LOG, LOST, NEW,  # noqa: F401
-                                  RECORD_MAX, STATUSES, Game, JournalError, is_folder, read_at,
-                                  remove_tree, size, to_json, why)
+                                  RECORD_MAX, STATUSES, Game, JournalError, ensure_folder,
+                                  is_folder, read_into, remove_tree, size, to_json, why)
 from catnip.rules.log import put_number, put_varint, put_word  # the log's own encoding
 
 _HELD = []  # (journal, path, file): the one tail file kept open, if any
@@ -67,9 +67,10 @@ class Journal:
         self._live = None  # the Game being recorded
         self._stopped = None  # why recording stopped after a flash error
         self.lost = []  # (gid, status, title) removed unpulled, until a laptop hears of it
+        self._page = bytearray(PAGE_BYTES)  # a seal's copy of the tail: no new piece mid-game
         close_files()  # what another Journal holds open, this one may reread and mend
         try:
-            _ensure_folder(self.root)
+            ensure_folder(self.root)
         except OSError as e:
             self.problems.append("the journal folder %s cannot be used (%s): no game will be "
                                  "saved; check the flash" % (self.root, why(e)))
@@ -93,7 +94,7 @@ class Journal:
         if "log" in header:
             raise JournalError("the header holds the start of the game only: leave out 'log' "
                                "(the journal records each action as it happens)")
-        frame = _frame(b"h", to_json(header, "header"), 0, 0)
+        frame = _frame(b"h", to_json(header, "header"), 0, 0, False)
         if not is_folder(self.root):
             raise JournalError("the journal folder %s cannot be used: no game can be saved; "
                                "check the flash" % self.root)
@@ -164,13 +165,13 @@ class Journal:
         game = self._recording()
         if not isinstance(data, dict):
             raise JournalError("a note is a dict, e.g. {'tray': 'placed', 'answer': 3}")
-        self._append(_frame(b"n", to_json(data, "note"), game.records, game.chain), 1)
+        self._append(_frame(b"n", to_json(data, "note"), game.records, game.chain, False), 1)
 
     def finish(self, result):
         """The game ended: record its result; it stays until a laptop pulls it."""
         game = self._recording()
-        self._append(_frame(b"e", to_json(result, "result"), game.records, game.chain), 1,
-                     bounded=False)
+        self._append(_frame(b"e", to_json(result, "result"), game.records, game.chain, False),
+                     1, bounded=False)
         game.ended = True
         self._mark(game.gid, "finished")
 
@@ -267,7 +268,8 @@ class Journal:
 
     def _append(self, frames, count, bounded=True):
         game = self._live
-        n = len(frames)
+        parts = frames if isinstance(frames, list) else (frames,)
+        n = sum(len(part) for part in parts)
         if bounded and game.sealed + game.fill + n > self.max_game_bytes:
             raise JournalError("game %d has filled the %d bytes the journal keeps for a game; "
                                "end or abandon it" % (game.gid, self.max_game_bytes))
@@ -275,13 +277,14 @@ class Journal:
             if game.fill and game.fill + n > PAGE_BYTES:
                 self._seal(game)
             f = _tail(self, self._file(game.gid, str(game.sealed)))
-            f.write(frames)
+            for part in parts:
+                f.write(part)
             f.flush()  # committed, as a close would: it is on flash from here
         except OSError as e:
             self._refused(game, e)
         game.fill += n
         game.records += count
-        game.chain = _last_crc(frames, 0)
+        game.chain = _last_crc(parts[-1], 0)
 
     def ready(self):
         """Seal a nearly full tail now, while nobody waits (the loop's idle turn): the
@@ -315,7 +318,7 @@ class Journal:
         # littlefs an erase per record after it; the next record reopens it.
         self.close()
         tail = self._file(game.gid, str(game.sealed))
-        data = read_at(tail, 0, game.fill)
+        data = read_into(tail, self._page, game.fill)
         end = game.sealed + game.fill
         open(self._file(game.gid, str(end)), "wb").close()
         with open(self._file(game.gid, LOG), "ab") as f:
@@ -375,25 +378,23 @@ def close_files():
             pass
 
 
-def _frame(kind, payload, number, chain):
-    # Record `number` of its game, its CRC carried on from `chain`, the CRC
-    # of the record before it.
+def _frame(kind, payload, number, chain, whole=True):
+    # Record `number`, its CRC carried on from `chain` (the record before's);
+    # not `whole`, its pieces (head, payload, CRC): a long payload is not copied.
     if len(payload) > RECORD_MAX:
         raise JournalError("a record of %d bytes is more than the journal takes (%d); "
                            "keep notes short" % (len(payload), RECORD_MAX))
     frame = bytearray(kind)
     frame.append(number & 0xFF)
     put_varint(frame, len(payload))
+    crc = (crc32(payload, crc32(frame, chain)) & 0xFFFFFFFF).to_bytes(4, "little")
+    if not whole:
+        return [frame, payload, crc]
     frame += payload
-    frame += (crc32(frame, chain) & 0xFFFFFFFF).to_bytes(4, "little")
+    frame += crc
     return frame
 
 
 def _last_crc(frames, otherwise):
     # The CRC that ends these frames, or `otherwise` when there are none.
     return int.from_bytes(frames[-4:], "little") if frames else otherwise
-
-
-def _ensure_folder(path):
-    if not is_folder(path):
-        os.mkdir(path)

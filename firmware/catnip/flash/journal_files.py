@@ -42,6 +42,11 @@ def is_folder(path):
         return False
 
 
+def ensure_folder(path):
+    if not is_folder(path):
+        os.mkdir(path)
+
+
 def remove_tree(folder):
     for name in os.listdir(folder):
         os.remove(folder + "/" + name)
@@ -59,6 +64,17 @@ def read_at(path, offset, n):
     with open(path, "rb") as f:
         f.seek(offset)
         return f.read(n)
+
+
+def read_into(path, buf, n):
+    """The first n bytes of the file at `path`, read into `buf` when they
+    fit (a view of it, valid until the next read), else as read_at."""
+    if n > len(buf):
+        return read_at(path, 0, n)
+    view = memoryview(buf)
+    with open(path, "rb") as f:
+        got = f.readinto(view[:n])
+    return view[:got or 0]
 
 
 def why(e):

@@ -16,14 +16,28 @@
 # poll(), into one preallocated buffer; a command longer than MAX_IN is
 # refused, whatever else arrives is answered with an "err" frame naming the
 # problem. The line never blocks and never costs a station a press.
+#
+# A frame is composed where it stays: its JSON written straight into one
+# buffer taken at power-up (FRAME_ROOM), then copied into the ring (a
+# stream frame) or sent from there in pieces (any other). A move's frames
+# then ask the heap for no stretch of their own size, which a long game's
+# fragmented heap may not have: only a frame longer than FRAME_ROOM does.
+import io
+import json
 import select
+import sys
 from array import array
+from binascii import crc32
 
 from catnip import wire
 
 MAX_IN = 256
-RING_BYTES = 4096
-_SHORTEST = 16  # bytes: no frame is shorter (marker, version, seq, kind, CRC)
+RING_BYTES = 3072  # some three of Meow Heist's largest moves, a dozen of the other games'
+_AVERAGE = 32  # bytes: the ring counts frames for this many a frame, at most (a gap past that)
+FRAME_ROOM = 1024  # a move's largest frame (Meow Heist's final scoring) fits
+_CHUNK = 128  # a frame that is not kept leaves in pieces of this size
+_TAIL_BYTES = 10  # " %08x\n": a space, the CRC, the newline (as catnip.wire.encode)
+_MICRO = sys.implementation.name == "micropython"  # its json.dump writes bytes
 _NL = 10
 _BETWEEN = -1  # not in a frame: a printable byte makes the line stray
 _SKIP = -2  # the rest of a refused command, up to its newline
@@ -50,12 +64,14 @@ class Line:
         # overwritten: frames kept a while as objects of their own would
         # leave holes all over the Pico's heap as they go.
         self._ring = bytearray(ring)
-        self._lens = array("H", bytes(2 * (ring // _SHORTEST + 1)))  # each frame's bytes
+        self._lens = array("H", bytes(2 * (ring // _AVERAGE + 1)))  # each frame's bytes
         self._first = 0  # index in _lens of the oldest frame kept
         self._count = 0  # frames kept
         self._start = 0  # where in _ring the oldest begins
         self._used = 0  # bytes kept
         self._in = bytearray(MAX_IN)
+        self._scratch = _scratch()  # the frame being composed
+        self._chunk = memoryview(bytearray(_CHUNK))
         self._n = _BETWEEN  # bytes of the frame being read, or _BETWEEN, _SKIP
         self._stray = False  # a line that is not a frame is being read
         self._poll = None
@@ -72,51 +88,113 @@ class Line:
         how = wire.how(kind)
         if how == wire.PUSHED and not self.heard:
             return  # nobody asked for the state: a laptop asks when it connects
+        seq = 0
         if how == wire.STREAMED:  # numbered and kept for resync
             self.seq += 1
-            frame = wire.encode(kind, self.seq, fields)
-            self._keep(frame)
-        elif how == wire.PUSHED:  # the state now, superseded by the next: not kept
-            frame = wire.encode(kind, 0, fields)
-        else:
+            seq = self.seq
+        elif how != wire.PUSHED:  # an answer (a pushed frame is the state now, not kept)
             if kind == wire.HELLO:
                 fields.update(proto=wire.VERSION, boot=self.boot, last=self.seq, uid=_uid())
             fields["re"] = self.re
-            frame = wire.encode(kind, 0, fields)
-        self._write(frame)
+        n = self._compose(kind, seq, fields)
+        if how != wire.STREAMED or not self._keep(n):
+            self._send_scratch(n)
+        if n > FRAME_ROOM:
+            self._scratch = _scratch()  # the grown buffer goes: the heap keeps FRAME_ROOM
 
     def error(self, why, re=None):
         if re is not None:
             self.re = re
         self.send(wire.ERR, why=why)
 
-    def _write(self, frame):
+    def _compose(self, kind, seq, fields):
+        """The frame's marker, head and JSON (as catnip.wire.encode makes
+        them) into the scratch buffer; their length."""
+        s = self._scratch
+        s.seek(0)
+        s.write(wire.TABLE)
+        s.write(("%d %d %s " % (wire.VERSION, seq, kind)).encode())
+        if _MICRO:
+            json.dump(fields, s, separators=(",", ":"))
+        else:  # CPython's json writes text
+            s.write(json.dumps(fields, separators=(",", ":")).encode())
+        return s.tell()
+
+    def _write(self, *pieces):
         try:
             try:
-                self.out.write(frame)
-            except TypeError:
-                self.out.write(frame.decode())  # a text stream (a console, a test's log)
+                for piece in pieces:
+                    self.out.write(piece)
+            except TypeError:  # a text stream (a console, a test's log): the frame whole
+                self.out.write(b"".join(bytes(p) for p in pieces).decode())
         except OSError:
             pass  # nobody listening: the ring keeps what a laptop may ask again
 
-    def _keep(self, frame):
-        ring, size, n = self._ring, len(self._ring), len(frame)
-        while self._count and (self._used + n > size or self._count == len(self._lens)):
+    def _send_scratch(self, n):
+        """The composed frame (n bytes before its CRC), sent from the
+        scratch buffer in pieces, its CRC reckoned on the way."""
+        s, chunk, mark = self._scratch, self._chunk, len(wire.TABLE)
+        s.seek(0)
+        crc, at = 0, 0
+        try:
+            try:
+                while at < n:
+                    piece = chunk if n - at >= _CHUNK else chunk[:n - at]
+                    s.readinto(piece)
+                    crc = crc32(piece[mark:] if at == 0 else piece, crc)
+                    self.out.write(piece)
+                    at += len(piece)
+                self.out.write(_tail(crc))
+            except TypeError:  # a text stream (a console, a test's log): the frame whole
+                s.seek(0)
+                text = s.read(n)
+                self.out.write((text + _tail(crc32(text[mark:]))).decode())
+        except OSError:
+            pass  # nobody listening: a laptop asks for the state when it is back
+
+    def _keep(self, n):
+        """The composed frame (n bytes before its CRC) into the ring, the
+        oldest kept making room, then sent from there. False when it is
+        longer than the ring: it is sent, and a laptop that missed it hears
+        of a gap."""
+        ring, size = self._ring, len(self._ring)
+        total = n + _TAIL_BYTES
+        while self._count and (self._used + total > size or self._count == len(self._lens)):
             gone = self._lens[self._first]  # the oldest makes room
             self._first = (self._first + 1) % len(self._lens)
             self._start = (self._start + gone) % size
             self._used -= gone
             self._count -= 1
-        if n > size:
-            return  # longer than the ring: a laptop that missed it hears of a gap
+        if total > size:
+            return False
         at = (self._start + self._used) % size
-        head = min(n, size - at)
-        view = memoryview(frame)
-        ring[at:at + head] = view[:head]
-        ring[:n - head] = view[head:]
-        self._lens[(self._first + self._count) % len(self._lens)] = n
+        s = self._scratch
+        s.seek(0)
+        for piece in self._views(at, n):
+            s.readinto(piece)
+        mark = len(wire.TABLE)
+        crc = 0
+        for piece in self._views(at + mark, n - mark):
+            crc = crc32(piece, crc)
+        tail = _tail(crc)
+        i = 0
+        for piece in self._views(at + n, _TAIL_BYTES):
+            piece[:] = tail[i:i + len(piece)]
+            i += len(piece)
+        self._lens[(self._first + self._count) % len(self._lens)] = total
         self._count += 1
-        self._used += n
+        self._used += total
+        self._write(*self._views(at, total))
+        return True
+
+    def _views(self, at, n):
+        """The ring's n bytes from `at` (wrapping round) as one or two views."""
+        size = len(self._ring)
+        at %= size
+        view = memoryview(self._ring)
+        if at + n <= size:
+            return (view[at:at + n],)
+        return (view[at:], view[:at + n - size])
 
     def _kept(self, index):
         """The `index`-th frame kept (0: the oldest), as bytes."""
@@ -212,6 +290,17 @@ class Line:
                 self.on_command(kind, fields)
         except Exception as e:  # noqa: BLE001 (a command must never stop the table)
             self.error("%s failed: %s" % (kind, e))
+
+
+def _scratch():
+    try:
+        return io.BytesIO(FRAME_ROOM)  # MicroPython: that much room, taken now
+    except TypeError:  # CPython's BytesIO takes no size
+        return io.BytesIO()
+
+
+def _tail(crc):
+    return b" %08x\n" % (crc & 0xFFFFFFFF)
 
 
 def _boot_id():

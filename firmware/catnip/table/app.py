@@ -25,6 +25,7 @@ from catnip.ui import draw
 from catnip.ui.frame import Frame
 
 SETUP_FILE = "setup.json"
+ROOM_BYTES = 1536  # kept whole while a game starts (see _room)
 # What a scene's key() may answer (or None): the first item of its tuple.
 # ("act", seat, action), ("start", game, config, seats), ("resume",),
 # ("calibrate",), ("end",) the game in play, ("rematch",), ("setup",).
@@ -106,6 +107,7 @@ class App:
         # find the rest of the heap in one piece (docs/pico.md).
         self.frame.loading("Starting %s..." % TITLES.get(name, name), self.pressed)
         self._load(name)
+        room = _room()
         try:
             game = rules.new(name, config, self.seeds() if self.seeds is not None else None)
         except RuleError as e:  # settings the rules refuse: setup says why
@@ -121,10 +123,12 @@ class App:
             header["names"] = names  # public: the records take them
         known = list(self.journal.lost)
         self.gid = self.out.write(self.journal.begin, header)
+        _journal_log(game, self.journal, self.gid)
         tidy()
         self.out.record(self.journal.note, self.wall.note("began"))
         self.out.lost([g for g in self.journal.lost if g not in known])  # rotated out to make room
         self._play(name, game, seats, header.get("names"))
+        room = None  # noqa: F841
         tidy()
         self.out.send(wire.BEGIN, gid=self.gid, header=game.header(), seats=seats, moves=0,
                       names=header.get("names"))
@@ -140,6 +144,7 @@ class App:
                                           if e[0] == "action"))
             seats = header["seats"]
             self.journal.resume(gid)
+            _journal_log(game, self.journal, gid)
             self.gid = gid
             self.out.record(self.journal.note, self.wall.note("resumed"))
         except (RuleError, ValueError, KeyError, TypeError) as e:
@@ -354,3 +359,23 @@ class App:
         if not self.scene.banner and self.game.result() is not None:
             self._over()
 
+
+
+def _room():
+    # A piece of the heap kept whole while a game starts, free again once it
+    # has: what loading leaves behind is in small holes, and the journal's
+    # files (1.1 KB each on littlefs) and the first moves need a larger one.
+    try:
+        return bytearray(ROOM_BYTES)
+    except MemoryError:
+        return None
+
+
+def _journal_log(game, journal, gid):
+    """Once the journal records game `gid`, the game's log is the journal's
+    (catnip.flash.journal_log): its actions stay on flash, not in the heap
+    as well. A game the journal could not begin keeps its own."""
+    if gid is not None:
+        from catnip.flash.journal_log import JournalLog
+
+        game.log = JournalLog(journal, gid, len(game.log))
