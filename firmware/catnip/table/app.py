@@ -360,7 +360,6 @@ class App:
             self._over()
 
 
-
 def _room():
     # A piece of the heap kept whole while a game starts, free again once it
     # has: what loading leaves behind is in small holes, and the journal's
