@@ -262,7 +262,7 @@ class App:
                 self.resume()
             else:
                 self.start(out[1], out[2], out[3])
-            flashfile.save(SETUP_FILE, remembered)  # after: the press's station answers first
+            flashfile.keep(SETUP_FILE, remembered)  # after: the press's station answers first
         elif word == "rematch":
             self.start(self.name, self.game.config, self.seats)
         elif word == "setup":
