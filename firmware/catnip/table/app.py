@@ -15,8 +15,7 @@
 from catnip import rules, wire
 from catnip.flash import flashfile
 from catnip.keys import LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, TABLE, TRAY
-from catnip.rules import TITLES
-from catnip.rules.engine import RuleError
+from catnip.rules import TITLES, RuleError  # not the engine: a game's start loads it
 from catnip.parts.sound import Sound
 from catnip.table.loop import Loop, PicoClock, leave, make_room, tidy, unload
 from catnip.table.out import Out
