@@ -48,6 +48,13 @@ PRESS_EVERY_S = 0.25  # a press may come before every station has redrawn: event
 # Stack O' Cats game played with 40 ms taps ends as planned): the INT line's
 # fall wakes the reader.
 HOLD_MS = 150
+# On stock MicroPython catnip's code lives in the heap, and the collection
+# after each press (the loop's idle turn) marks it all: some 120 ms with no
+# button read, against 10-30 ms on the catnip image. A release and the next
+# press inside such a turn are never seen (the expander is read as still
+# held), so the stock check presses at a steadier pace: 250 ms between a
+# release and the next press.
+STOCK_PRESS_EVERY_S = 0.4
 RESUME_S = 1.0  # see resume_takes()
 RESUME_PER_MOVE_S = 0.05
 SETTLE_S = 1.5  # a press's redraws and journal writes are over this long after it
@@ -449,6 +456,11 @@ def first_pixels(run: Run, after: float) -> float | None:
     return None
 
 
+def pace(uf2: Path | None) -> float:
+    """Seconds from a press to the next on the firmware `uf2`."""
+    return STOCK_PRESS_EVERY_S if uf2 == STOCK else PRESS_EVERY_S
+
+
 def presses(plan: list[list], start: float, every: float = PRESS_EVERY_S,
             first_takes: float = 0.0) -> list[dict]:
     """A plan's [station, button] presses as scenario actions from `start`;
@@ -557,8 +569,9 @@ def start(flash: Path, work: Path, game: str, options: dict, seats: list[int],
     `game` starts: the Pico draws its seed and journals the game's header."""
     state = read_flash(flash, work / "state-setup")
     setup = plan(game, options, seats, state, "setup")
-    return boot(flash, work / "run-setup", _end_of(setup["presses"]),
-                presses(setup["presses"], BOOTED_S), uf2=uf2)[0]
+    step = pace(uf2)
+    return boot(flash, work / "run-setup", BOOTED_S + len(setup["presses"]) * step + SETTLE_S,
+                presses(setup["presses"], BOOTED_S, step), uf2=uf2)[0]
 
 
 def finish(flash: Path, work: Path, game: str, options: dict, seats: list[int],
@@ -576,13 +589,15 @@ def finish(flash: Path, work: Path, game: str, options: dict, seats: list[int],
     expected = plan(game, options, seats, state, "game")
     todo, runs, cuts = expected, [], []
     start_s = BOOTED_S  # the last boot's app read its buttons in time for this
+    step = pace(uf2)
+    most = round(BOOT_PRESSES * PRESS_EVERY_S / step)  # 20 s of table time a boot
     while True:
-        scenario = presses(todo["presses"], start_s,
+        scenario = presses(todo["presses"], start_s, step,
                            first_takes=resume_takes(todo.get("moves_before") or 0))
         cut = cut_at(todo, scenario) if cut_at is not None else None
-        unplugged = cut is None and linked is None and len(scenario) > BOOT_PRESSES
+        unplugged = cut is None and linked is None and len(scenario) > most
         if unplugged:
-            scenario = scenario[:BOOT_PRESSES]
+            scenario = scenario[:most]
             cut = scenario[-1]["t"] + SETTLE_S
         until = scenario[-1]["t"] + SETTLE_S if cut is None else cut
         if linked is not None and cut is None:
@@ -610,8 +625,3 @@ def finish(flash: Path, work: Path, game: str, options: dict, seats: list[int],
                      "moves_kept": todo["moves_before"]})
     journal = read_flash(flash, work / "final")
     return Played(expected, runs, runs[-1].screens(), journal, cuts)
-
-
-def _end_of(plan_presses: list) -> float:
-    """When the last press and the redraws it causes are over."""
-    return BOOTED_S + len(plan_presses) * PRESS_EVERY_S + SETTLE_S
