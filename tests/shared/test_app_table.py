@@ -292,3 +292,35 @@ def test_the_room_held_since_power_up_goes_to_the_first_game():
         assert rig.app.game is not None
     finally:
         rig.close()
+
+
+def test_the_loop_says_once_when_the_buttons_are_first_read():
+    # catnip.start prints catnip.start.READY then: a press released before
+    # the first read is never seen, so whoever presses (the pico tier's
+    # rig) waits for it.
+    import asyncio
+
+    rig = _rig("ready")
+    app = rig.app
+    polls = []
+    real_poll = app.hw.poll
+
+    def poll(now):
+        polls.append(now)
+        return real_poll(now)
+
+    app.hw.poll = poll
+    said = []
+
+    async def serving():
+        app.loop.ready = lambda: said.append(len(polls))  # as Loop.serve(ready) sets it
+        asyncio.create_task(app.loop.run())
+        await rig.live(100)
+
+    try:
+        asyncio.run(serving())
+        assert said == [1], said  # once, right after the first read
+        assert len(polls) > 3, polls  # and not again as the loop polls on
+        assert app.loop.ready is None
+    finally:
+        rig.close()

@@ -75,9 +75,12 @@ class Journal:
             self.problems.append("the journal folder %s cannot be used (%s): no game will be "
                                  "saved; check the flash" % (self.root, why(e)))
             return
+        names = sorted(os.listdir(self.root))
+        if not names:
+            return  # a table fresh from the box: nothing to read back
         from catnip.flash import journal_scan as scan
 
-        for name in sorted(os.listdir(self.root)):
+        for name in names:
             try:
                 scan.adopt(self, name)
             except (OSError, ValueError, scan.Damaged) as e:

@@ -15,8 +15,7 @@
 from catnip import rules, wire
 from catnip.flash import flashfile
 from catnip.keys import LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, TABLE, TRAY
-from catnip.rules import TITLES
-from catnip.rules.engine import RuleError
+from catnip.rules import TITLES, RuleError  # not the engine: a game's start loads it
 from catnip.parts.sound import Sound
 from catnip.table.loop import Loop, PicoClock, leave, make_room, tidy, unload
 from catnip.table.out import Out
@@ -267,7 +266,7 @@ class App:
                 self.resume()
             else:
                 self.start(out[1], out[2], out[3])
-            flashfile.save(SETUP_FILE, remembered)  # after: the press's station answers first
+            flashfile.keep(SETUP_FILE, remembered)  # after: the press's station answers first
         elif word == "rematch":
             self.start(self.name, self.game.config, self.seats)
         elif word == "setup":

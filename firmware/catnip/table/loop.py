@@ -27,6 +27,7 @@ class Loop:
         self.app = app
         self.now = app.clock.ticks_ms()  # when the events in hand happened (poll)
         self.collect = False  # a press or a move: collect the heap once its screens are out
+        self.ready = None  # called once the buttons are first read (serve)
 
     def poll(self, now):
         """Read the buttons and carry out every event waiting; True if there
@@ -82,10 +83,14 @@ class Loop:
             app.weigh.poll()
         self._idle()
 
-    def serve(self):
+    def serve(self, ready=None):
         """Run the table until the laptop stops it (catnip.link.remote); the REPL
-        follows. Ctrl-C on the line is data meanwhile, not an interrupt."""
+        follows. Ctrl-C on the line is data meanwhile, not an interrupt.
+        ready() is called once, when the buttons have been read the first
+        time: from then on a press counts."""
         import micropython
+
+        self.ready = ready
 
         micropython.kbd_intr(-1)
         try:
@@ -147,8 +152,12 @@ class Loop:
             app.out.record(app.journal.ready)
 
     async def _buttons(self):
+        ready, self.ready = self.ready, None
         while True:
             self._read_buttons()
+            if ready is not None:
+                ready()
+                ready = None
             await self.app.clock.sleep_ms(POLL_MS)
 
     async def _changed(self, changed):
