@@ -279,6 +279,42 @@ def test_the_station_that_starts_a_game_says_so_while_its_code_loads():
         rig.close()
 
 
+def test_a_new_announcement_reaches_every_station_ahead_of_the_screen_under_it():
+    # A move's announcement goes out to every station first (its rows only:
+    # a few ms a panel on the Pico), then each screen under it. In between a
+    # station shows its screen as it was, with the announcement over it; in
+    # the end exactly what its own redraw gives.
+    from catnip.drivers.ssd1306 import Canvas
+    from oled import assert_shows
+
+    rig = _rig("headline", "mux")
+    try:
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1, 2])
+        app = rig.app
+        rig.run(100)
+        n = app.stations
+        before = [rig.lines(k) for k in range(n)]
+        while not app.scene.banner:
+            app.act(*tablebot.choose(app.game, "heist"))
+        frame = app.frame
+        assert frame.headline(app.scene), "a new announcement is put up ahead"
+        assert not frame.headline(app.scene), "and only once"
+        for k in range(n):
+            app.hw.screens[k].flush(rig.table.ticks_ms())
+        shown = draw_first(app.scene.banner[0])
+        for k in range(n):
+            lines = rig.lines(k)
+            assert shown in " ".join(lines), lines
+            assert lines[0] == before[k][0], (lines, before[k])  # the screen above: as it was
+        rig.run(100)
+        for k in range(n):
+            canvas = Canvas()
+            app.scene.draw(k, canvas)
+            assert_shows(rig.table.stations[k].oled, bytes(canvas.buf), "station %d whole" % k)
+    finally:
+        rig.close()
+
+
 def test_the_room_held_since_power_up_goes_to_the_first_game():
     # On stock MicroPython catnip.start hands the app a room of heap taken at
     # power-up; the game's code loads into it, so the app lets it go first.

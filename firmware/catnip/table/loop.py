@@ -70,6 +70,9 @@ class Loop:
         self.poll(now)
         self.tick(now)
         n = app.stations
+        if app.frame.headline(app.scene):  # a new announcement first, as run() sends it
+            for i in range(n):
+                app.hw.screens[(app.pressed + i) % n].flush(now)
         for i in range(n):  # the station pressed last first: its player waits
             self.refresh((app.pressed + i) % n, now)
         if app.hw.table is not None:
@@ -115,6 +118,13 @@ class Loop:
                 # on the Pico) and sending it (up to 25 ms), and between panels.
                 k = (app.pressed + i) % n
                 if frame.dirty[k]:
+                    if frame.headline(app.scene):
+                        # A move's announcement reaches every station first (a
+                        # few ms each, even when the move came mid-pass); each
+                        # screen under it follows.
+                        for j in range(n):
+                            app.hw.screens[(app.pressed + j) % n].flush(clock.ticks_ms())
+                            await clock.sleep_ms(0)
                     frame.redraw(k, app.scene)
                     await clock.sleep_ms(0)
                 app.hw.screens[k].flush(clock.ticks_ms())

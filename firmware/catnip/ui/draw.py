@@ -168,15 +168,22 @@ def notice(fb, what, high=False):
 def banner(fb, what):
     """An announcement over a station's bottom lines, lit, on top of the
     station's own screen: no pixel row above it, so the row it leaves shows
-    whole."""
-    overlay(fb, what, 1, 4, False, 0)
+    whole. Returns its first row: from there down, the rows are the
+    announcement's alone, whatever the station shows above it."""
+    return overlay(fb, what, 1, 4, False, 0)
+
+
+_WRAPPED = [None, None]  # the text overlay() last wrapped, and its lines
 
 
 def overlay(fb, what, c, most=4, high=False, rim=None):
     """`what` over the bottom lines of a screen (as many as it needs, up to
     `most`), or `high` under the title, lit (c=1, by default with a pixel
-    row above it to set it off: `rim`) or dark (c=0)."""
-    lines = wrap(what)
+    row above it to set it off: `rim`) or dark (c=0). Returns its first row."""
+    if _WRAPPED[0] != what:  # every station shows the same announcement: wrapped once
+        _WRAPPED[1] = wrap(what)
+        _WRAPPED[0] = what
+    lines = _WRAPPED[1]
     if len(lines) > most:
         cut(fb, lines[most])
         lines = lines[:most]
@@ -185,3 +192,4 @@ def overlay(fb, what, c, most=4, high=False, rim=None):
     fb.fill_rect(0, top * 8 - rim, WIDTH, len(lines) * 8 + rim, c)
     for i, line in enumerate(lines):
         fb.text(line, 0, (top + i) * 8, 1 - c)
+    return top

@@ -154,6 +154,19 @@ class Play:
         view (an announcement goes over its bottom lines)."""
         return None
 
+    def public_only(self, station):
+        """Whether `station` shows the table's public screen and nothing of its
+        own (nobody sits there, no menu, no reason for a press): every such
+        station shows the same pixels, so they are drawn once."""
+        return self.seat(station) is None and self.menu[station] is None and \
+            self.viewing[station] is None and not self.ending[station] and \
+            not self.error[station]
+
+    def headed(self, station):
+        """Whether `station` shows the announcement up now (over its bottom
+        lines: a station showing why its last press was refused does not)."""
+        return bool(self.banner) and not self.error[station]
+
     def draw(self, station, fb):
         self._draw(station, fb)
         if self.banner and not self.error[station]:  # the reason for a press first
