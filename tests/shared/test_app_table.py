@@ -146,6 +146,31 @@ def test_an_announcement_goes_over_each_stations_own_view_and_takes_no_press():
         rig.close()
 
 
+def test_the_announcement_ok_brings_up_has_its_time_too():
+    # OK moves the announcements on, and each stays 2.5 s otherwise: the one
+    # OK brought up too. Left up, the standings after a game's last move
+    # would wait for a press nobody knows is due.
+    from catnip.ui.play import BANNER_MS
+
+    rig = _rig("ok then time")
+    try:
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        app = rig.app
+        while len(app.scene.banner) < 3:
+            tablebot.read_out(app)
+            app.act(*tablebot.choose(app.game, "heist"))
+        rig.run(100)
+        banners = len(app.scene.banner)
+        rig.tap(0, "ok")
+        assert len(app.scene.banner) == banners - 1
+        rig.run(BANNER_MS - 200)
+        assert len(app.scene.banner) == banners - 1, "it had its whole time"
+        rig.run(400)
+        assert len(app.scene.banner) == banners - 2, "and went by itself"
+    finally:
+        rig.close()
+
+
 def test_the_last_move_is_shown_on_every_station_before_the_standings():
     # The last safe's reveal is the game's climax: it runs like any other,
     # and the standings follow once it has been read (OK, or its time).
@@ -204,6 +229,38 @@ def test_the_heap_is_collected_once_a_press_has_its_screens_out():
         tablebot.do(rig, 1, ("play", app.game.view(1)["hand"][0]))
         rig.run(200)
         assert len(collected) >= 2 and all(collected), collected  # a move's screens out too
+    finally:
+        loop_module.tidy = real
+        rig.close()
+
+
+def test_the_idle_turn_waits_until_every_button_is_up():
+    # The idle turn reads no button while it works (a game's end: some 150 ms
+    # on the Pico). Over a release that no poll saw, a press and the next one
+    # would read as a single press (an announcement left up, the standings
+    # never shown): it waits until the press's button is up.
+    import catnip.table.loop as loop_module
+
+    rig = _rig("held")
+    real = loop_module.tidy
+    try:
+        app = rig.app
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        rig.run(200)
+        collected = []
+        loop_module.tidy = lambda: collected.append(rig.table.ticks_ms())
+        station = rig.table.stations[1]
+        station.press("down")
+        pressed = rig.table.ticks_ms()
+        rig.run(400)  # its screens are out long before the button comes up
+        assert collected == [], collected
+        assert True not in app.frame.dirty
+        station.release("down")
+        released = rig.table.ticks_ms()
+        rig.run(200)
+        assert len(collected) == 1 and collected[0] > released >= pressed + 400, collected
+        rig.hold(0, "ok", 1200)  # held past a long press: still one turn, after it
+        assert len(collected) == 2, collected
     finally:
         loop_module.tidy = real
         rig.close()

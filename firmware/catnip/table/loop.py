@@ -14,6 +14,7 @@ import asyncio
 import gc
 
 from catnip import forget
+from catnip.keys import OFFLINE, ONLINE, PRESS, RELEASE, STUCK
 from catnip.rules import NAMES
 
 POLL_MS = 10
@@ -27,6 +28,8 @@ class Loop:
         self.app = app
         self.now = app.clock.ticks_ms()  # when the events in hand happened (poll)
         self.collect = False  # a press or a move: collect the heap once its screens are out
+        self.held = bytearray(len(app.hw.screens))  # per station, its buttons down (bits)
+        self.down = False  # some button is down: the idle turn waits for its release
 
     def poll(self, now):
         """Read the buttons and carry out every event waiting; True if there
@@ -39,6 +42,7 @@ class Loop:
             event = app.hw.next()
             if event is None:
                 break
+            self._hold(event)
             app.on_event(event)
             handled = True
         app.sound.update(now)
@@ -142,14 +146,39 @@ class Loop:
                 if True in frame.dirty:
                     break
 
+    def _hold(self, event):
+        # Which buttons are down, from the events: PRESS sets a button's bit,
+        # its RELEASE clears it; a stuck button, or a station lost or back,
+        # holds nothing up.
+        station, kind, button = event
+        held = self.held
+        if station >= len(held):
+            return  # the tray's or the table display's reports
+        if kind == PRESS:
+            held[station] |= 1 << button
+        elif kind == RELEASE or kind == STUCK:
+            held[station] &= ~(1 << button)
+        elif kind == OFFLINE or kind == ONLINE:
+            held[station] = 0
+        else:
+            return
+        self.down = False
+        for bits in held:
+            if bits:
+                self.down = True
+
     def _idle(self):
         # What no press should wait for, done once a press's screens are all
         # out, while the players read them: a collection (10-30 ms on the
         # Pico; left to an allocation, it lands in the middle of the next
         # press, and asking gc.mem_free() whether one is due costs 8 ms), a
         # finished game's end, and the journal's seal of a full tail (an erase).
+        # Not while a button is down: the loop reads no button meanwhile (a
+        # game's end takes some 150 ms on the Pico), and a release that no
+        # poll sees joins that press to the next into one. Once it is up, the
+        # next press is a finger's travel away.
         app = self.app
-        if self.collect and True not in app.frame.dirty:
+        if self.collect and not self.down and True not in app.frame.dirty:
             self.collect = False
             tidy()
             if app.scene.kind == "play" and app.game.result() is not None:

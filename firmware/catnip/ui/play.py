@@ -144,8 +144,14 @@ class Play:
             self.banner_at = now if self.banner else None
 
     def banner_due(self, now):
-        return self.banner and now is not None and self.banner_at is not None and \
-            ticks_diff(now, self.banner_at) >= BANNER_MS
+        """Whether the announcement up has had its time at `now`. One that
+        came up by OK (which knows no time) has its time from here."""
+        if not self.banner or now is None:
+            return False
+        if self.banner_at is None:
+            self.banner_at = now
+            return False
+        return ticks_diff(now, self.banner_at) >= BANNER_MS
 
     # ---- screens ----------------------------------------------------------
 
