@@ -39,6 +39,7 @@ class Table:
         self.remote = Remote(self)
         # As App.wall: the games from now on carry the laptop's date.
         self.wall = SimpleNamespace(set=lambda t: setattr(self, "time", t))
+        self.out = self  # as App.out: the line's messages and the notices
 
     def command(self, word, fields):
         self.remote.command(word, fields)

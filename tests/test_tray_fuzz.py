@@ -35,6 +35,15 @@ def test_feed_and_confirm_let_out_only_tray_errors(r) -> None:
     _through("Tray feed/confirm", r)
 
 
+def test_none_fell_after_a_collapse_off_an_empty_tower_keeps_the_tower_on_the_tray() -> None:
+    # More cats than in play settle (asked, unanswered, so the tower stays
+    # empty), then 9 leave the tray: "how many fell?" answered 0 must not
+    # put 9 back on a tower the tray holds only 3 of.
+    from tray_doors import door_tray
+
+    door_tray([("hold", 13, 45), ("hold", 4, 8), ("confirm", 2, 0)])
+
+
 def test_the_doors_name_what_was_wrong() -> None:
     from catnip.tray import Calibration, Tray, TrayError
     from catnip.tray.calibrator import Calibrator

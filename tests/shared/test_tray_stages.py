@@ -290,7 +290,7 @@ def test_a_placement_proposes_the_cat_added_and_no_height():
     t.placed(1, 3, 97)
     v = t.verdict(3, 0)
     assert (v["kind"], v["ask"], v["default"], v["conf"]) == ("placed", "added", 1, 97), v
-    assert t.confirm(v["id"], 1, 0)["kind"] == "placed" and not t.attempt
+    assert t.confirm(v["id"], 1, 0, 3)["kind"] == "placed" and not t.attempt
     t.begin_attempt(3)
     t.placed(2, 5, 99)
     assert t.verdict(5, 0)["ask"] == "cats" and t.tower == 5  # two at once: count them
@@ -309,9 +309,9 @@ def test_an_attempt_gives_one_verdict_and_closes_on_its_answer():
     assert v["kind"] == "collapse" and v["n"] == -1 and v["ask"] == "fell" and v["conf"] == 90
     again = t.verdict(1, 0)  # asked again: made again, the old one gone
     assert again["id"] != v["id"] and v["id"] not in t.pending
-    assert "from 0 to 10" in message(TrayError, t.confirm, again["id"], 11, 0)
+    assert "from 0 to 10" in message(TrayError, t.confirm, again["id"], 11, 0, 1)
     assert t.attempt  # a refused answer changes nothing
-    record = t.confirm(again["id"], 2, 0)
+    record = t.confirm(again["id"], 2, 0, 1)
     assert record["kind"] == "collapse" and not t.attempt and t.pending == {}
     assert t.tower == 0
 
@@ -389,7 +389,7 @@ def test_a_question_about_the_count_stays_within_the_game():
     assert (ask["min"], ask["default"], ask["max"]) == (0, 7, 7)
     for bad in (8, -1, True, 3.0, None):
         assert "cats must be a whole number from 0 to 7" in message(
-            TrayError, t.confirm, ask["id"], bad, 0)
+            TrayError, t.confirm, ask["id"], bad, 0, 7)
 
 
 # ---- lean and gains -------------------------------------------------------------

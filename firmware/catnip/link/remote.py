@@ -25,7 +25,7 @@ class Remote:
                   gid=app.gid, **build())
 
     def _snapshot(self, line, fields):
-        self.app.send(wire.SNAP)
+        self.app.out.send(wire.SNAP)
         if self.app.weigh is not None:
             self.app.weigh.retell()
         line.send(wire.SYNCED, last=line.seq)

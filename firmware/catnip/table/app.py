@@ -19,6 +19,7 @@ from catnip.rules import TITLES
 from catnip.rules.engine import RuleError
 from catnip.parts.sound import Sound
 from catnip.table.loop import Loop, PicoClock, leave, make_room, tidy, unload
+from catnip.table.out import Out
 from catnip.table.wall import Wall
 from catnip.ui import draw
 from catnip.ui.frame import Frame
@@ -51,6 +52,7 @@ class App:
         self.sound = Sound(hw.buzzer)
         self.frame = Frame(hw, self.clock)
         self.loop = Loop(self)
+        self.out = Out(self)  # the journal's writes, the line, the notices
         self.game = None
         self.name = None
         self.seats = None
@@ -67,8 +69,8 @@ class App:
             line.on_command = self.command
         self._setup()
         for text in list(notices) + list(journal.problems):
-            self.say(text)
-        self._lost(journal.lost)
+            self.out.say(text)
+        self.out.lost(journal.lost)
 
     # ---- scenes -------------------------------------------------------------
 
@@ -118,15 +120,15 @@ class App:
         if any(names):
             header["names"] = names  # public: the records take them
         known = list(self.journal.lost)
-        self.gid = self._journal(self.journal.begin, header)
+        self.gid = self.out.write(self.journal.begin, header)
         tidy()
-        self.record(self.journal.note, self.wall.note("began"))
-        self._lost([g for g in self.journal.lost if g not in known])  # rotated out to make room
+        self.out.record(self.journal.note, self.wall.note("began"))
+        self.out.lost([g for g in self.journal.lost if g not in known])  # rotated out to make room
         self._play(name, game, seats, header.get("names"))
         tidy()
-        self.send(wire.BEGIN, gid=self.gid, header=game.header(), seats=seats, moves=0,
-                  names=header.get("names"))
-        self.send(wire.SNAP)
+        self.out.send(wire.BEGIN, gid=self.gid, header=game.header(), seats=seats, moves=0,
+                      names=header.get("names"))
+        self.out.send(wire.SNAP)
 
     def resume(self):
         gid, header, _ = self.journal.resumable()
@@ -139,20 +141,20 @@ class App:
             seats = header["seats"]
             self.journal.resume(gid)
             self.gid = gid
-            self.record(self.journal.note, self.wall.note("resumed"))
+            self.out.record(self.journal.note, self.wall.note("resumed"))
         except (RuleError, ValueError, KeyError, TypeError) as e:
             # Written by other firmware, or damaged in a way no CRC saw: the
             # game stays on flash for a laptop, and the table starts afresh.
             self.journal.abandon(gid)
-            self.say("Game %d cannot be resumed (%s); it stays in the journal" % (gid, e))
+            self.out.say("Game %d cannot be resumed (%s); it stays in the journal" % (gid, e))
             self._setup()
             return
         self.gid = gid
         self._play(header["game"], game, seats, header.get("names"))
-        self.send(wire.BEGIN, gid=gid, header=game.header(), seats=seats, moves=len(game.log),
-                  names=header.get("names"))
-        self.send(wire.SNAP)
-        self.say("Resumed %s, %d moves in" % (TITLES[header["game"]], len(game.log)))
+        self.out.send(wire.BEGIN, gid=gid, header=game.header(), seats=seats, moves=len(game.log),
+                      names=header.get("names"))
+        self.out.send(wire.SNAP)
+        self.out.say("Resumed %s, %d moves in" % (TITLES[header["game"]], len(game.log)))
         if game.result() is not None:
             self._over()
 
@@ -181,9 +183,9 @@ class App:
             return
         self.ended = True
         result = self.game.result()
-        self.record(self.journal.note, self.wall.note("ended"))
-        self.record(self.journal.finish, result)
-        self.send(wire.END, gid=self.gid, result=result)
+        self.out.record(self.journal.note, self.wall.note("ended"))
+        self.out.record(self.journal.finish, result)
+        self.out.send(wire.END, gid=self.gid, result=result)
         if self.side is not None:
             self.side.ended(result)
         import catnip.ui.end  # noqa: F401
@@ -213,7 +215,7 @@ class App:
         if kind == OFFLINE or kind == ONLINE:
             self.frame.dirty[station] = True
             if self.scene.kind != "setup":  # setup lists the stations that answer
-                self.say("Station %d is back" % (station + 1) if kind == ONLINE else
+                self.out.say("Station %d is back" % (station + 1) if kind == ONLINE else
                          "Station %d: not answering: check its cable" % (station + 1))
             return
         self.pressed = station  # its screen is refreshed first
@@ -271,8 +273,8 @@ class App:
     def end_game(self, why):
         """The game in play is abandoned (from a station's menu, or the
         laptop): the journal says so, the table says `why`, setup follows."""
-        self.record(self.journal.abandon)
-        self.say(why)
+        self.out.record(self.journal.abandon)
+        self.out.say(why)
         self._setup()
 
     def calibrate(self, station):
@@ -312,14 +314,14 @@ class App:
             self.sound.play("error", self.loop.now)
             self.frame.dirty[self.seats[seat]] = True
             return
-        self.record(self.journal.action, seat, action)
+        self.out.record(self.journal.action, seat, action)
         if self.side is not None:
             record = self.side.acted(seat, action)
             if record is not None:
-                self.record(self.journal.note, record)
+                self.out.record(self.journal.note, record)
         self.loop.collect = True
-        self.send(wire.ACT, gid=self.gid, n=len(self.game.log), events=events)
-        self.send(wire.SNAP)
+        self.out.send(wire.ACT, gid=self.gid, n=len(self.game.log), events=events)
+        self.out.send(wire.SNAP)
         for ev in events:
             tune = self.scene.ui.sound(ev)
             if tune is not None:
@@ -333,52 +335,10 @@ class App:
         note, as the tray's records are."""
         record = self.side.answer(seat, value) if self.side is not None else None
         if record is not None:
-            self.record(self.journal.note, record)
+            self.out.record(self.journal.note, record)
         self.frame.all_dirty()
 
-    # ---- the journal ----------------------------------------------------------
-
-    def record(self, write, *args):
-        """A write to the game's journal: none when the journal could not
-        begin it (the table was told then), so the fault is said once."""
-        if self.gid is not None:
-            self._journal(write, *args)
-
-    def _journal(self, write, *args):
-        from catnip.flash.journal import JournalError
-
-        try:
-            return write(*args)
-        except (JournalError, OSError) as e:
-            # The game goes on in RAM; a power cut now would lose its tail.
-            self.say("Journal: %s" % e)
-            return None
-
-    # ---- out ------------------------------------------------------------------
-
-    def say(self, text):
-        """A message for the whole table: every station's bottom line (the
-        frame keeps a few, each once: catnip.ui.frame), the line."""
-        if self.frame.notice(text, self.loop.now):
-            self.send(wire.SAY, text=text)
-
-    def _lost(self, games):
-        """Say on every station and on the line (kept for a laptop's resync)
-        that these games were removed before a laptop pulled them; the
-        journal keeps the list until a laptop acknowledges each."""
-        for gid, status, title in games:
-            why = "removed to make room before a laptop pulled it"
-            self.say("Game %d (%s, %s) was %s" % (gid, TITLES.get(title, title), status, why))
-            self.send(wire.LOST, gid=gid, game=title, status=status, why=why)
-
-    def send(self, kind, **fields):
-        if self.line is None or not self.line.wants(kind):
-            return  # (a snapshot with no laptop listening: its state is not even built)
-        if kind == wire.SNAP:
-            fields["gid"] = self.gid if self.game is not None else None
-            fields["game"] = self.name
-            fields["public"] = self.game.public() if self.game is not None else None
-        self.line.send(kind, **fields)
+    # ---- the laptop ----------------------------------------------------------
 
     def command(self, word, fields):
         """A command from the laptop (catnip.link.line; catnip.link.remote carries it out)."""

@@ -340,7 +340,7 @@ class Session:
         fields.update(saved=True, file=self.path)
         if reply is not None:
             reply(None, fields)
-        self.app.say("Tray calibrated: one cat is %d counts, noise %s of a cat"
+        self.app.out.say("Tray calibrated: one cat is %d counts, noise %s of a cat"
                      % (cal.per_cat, percent(fields["noise_pm"])))
         self.end()
 

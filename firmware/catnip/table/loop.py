@@ -183,7 +183,7 @@ class Loop:
             tidy()
             if app.scene.kind == "play" and app.game.result() is not None:
                 app.ending()
-            app.record(app.journal.ready)
+            app.out.record(app.journal.ready)
 
     async def _buttons(self):
         while True:

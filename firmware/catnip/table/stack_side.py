@@ -14,7 +14,7 @@ class Side:
     def begin(self, scene):
         """The game starts (or resumes) on `scene` (catnip.ui.play.Play)."""
         if self.weigh is not None:
-            self.weigh.begin(scene, self.app.frame.all_dirty, self.app.send)
+            self.weigh.begin(scene, self.app.frame.all_dirty, self.app.out.send)
 
     def acted(self, seat, action):
         """A player's report was accepted: what the tray made of it, as a
@@ -35,7 +35,7 @@ class Side:
             name = self.app.chosen().get("clowder", "Clowder")
             rank = highscores.add([name], result["scores"][0])
             if rank is not None:
-                self.app.say("Clowder high score: rank %d" % rank)
+                self.app.out.say("Clowder high score: rank %d" % rank)
         if self.weigh is not None:
             self.weigh.finished()
 

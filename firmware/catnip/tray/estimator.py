@@ -179,7 +179,7 @@ class Tray:
         "conf", "t"} (and "kind" for an attempt's verdict). A bad answer
         raises TrayError and changes nothing."""
         c = self.count
-        record = self.turn.confirm(pid, value, self.readings.ms())
+        record = self.turn.confirm(pid, value, self.readings.ms(), c.cats)
         if record["ask"] == "cats" and ("kind" not in record or value != c.cats):
             c.cats = value
             c.conf = 100

@@ -182,9 +182,9 @@ class Turn:
 
     # ---- answers ---------------------------------------------------------
 
-    def confirm(self, pid, value, t):
-        """Check and apply an answer; the record to journal. A "cats" answer
-        the caller applies to the count."""
+    def confirm(self, pid, value, t, cats):
+        """Check and apply an answer, with `cats` on the tray; the record to
+        journal. A "cats" answer the caller applies to the count."""
         p = self.pending.get(pid) if is_int(pid) else None
         if p is None:
             raise TrayError("no open question %r: it was answered or replaced" % (pid,), "id")
@@ -196,8 +196,10 @@ class Turn:
         if what == "fell":
             # The tower lost `value` cats, not the ones that left the tray,
             # which came off it already.
+            # No more than the tray holds: the cats that left it may have
+            # been counted off a tower that was already empty.
             self.tower += p.get("left", 0) - value
-            self.fit(self.tower)
+            self.fit(cats)
         record = {"ev": "confirmed", "id": pid, "ask": what, "default": p["default"],
                   "value": value, "conf": p["conf"], "t": t}
         if "kind" in p:

@@ -46,7 +46,7 @@ class Screen:
         if s.station is None:  # the laptop calibrates: a station may only stop it
             if button == BACK:
                 s._drop_reply("Stopped at station %d: nothing was saved." % (station + 1))
-                s.app.say("Tray calibration stopped at station %d" % (station + 1))
+                s.app.out.say("Tray calibration stopped at station %d" % (station + 1))
                 s.end()
             return
         if s.measuring is not None:
