@@ -84,29 +84,26 @@ def paragraph(fb, s, row=1, last=ROWS - 2):
 
 
 def items(fb, labels, cursor, top=1, rows=6, pinned=0):
-    """A scrolling list with the cursor's item lit. The first `pinned` items
-    stay in place when the list is too long for its rows and the rest
-    scroll below them (there must be a row left to scroll in)."""
+    """A scrolling list with the cursor's item lit (just its width: a
+    whole-width bar moved costs every column of two rows on each panel).
+    The first `pinned` items stay in place when the list is too long for its
+    rows and the rest scroll below them (there must be a row left to scroll
+    in)."""
     if pinned and len(labels) > rows and pinned < rows:
         for i in range(pinned):
-            if i == cursor:
-                bar(fb, top + i, labels[i])
-            else:
-                text(fb, top + i, labels[i])
+            text(fb, top + i, labels[i], 0, i == cursor)
         labels, cursor, top, rows = labels[pinned:], cursor - pinned, top + pinned, rows - pinned
     first = 0
     if cursor >= rows:
         first = cursor - rows + 1
     for i in range(first, min(len(labels), first + rows)):
-        row = top + i - first
-        if i == cursor:
-            bar(fb, row, labels[i])
-        else:
-            text(fb, row, labels[i])
+        text(fb, top + i - first, labels[i], 0, i == cursor)
+    # The marks sit in the last columns: dark where the cursor's box reaches them.
+    lit = len(labels[cursor]) * 8 > WIDTH - 6 if 0 <= cursor < len(labels) else False
     if first > 0:
-        mark(fb, top, True, 1 if cursor != first else 0)
+        mark(fb, top, True, 0 if lit and cursor == first else 1)
     if first + rows < len(labels):
-        mark(fb, top + rows - 1, False, 1 if cursor - first != rows - 1 else 0)
+        mark(fb, top + rows - 1, False, 0 if lit and cursor - first == rows - 1 else 1)
 
 
 def mark(fb, row, up, c):
