@@ -266,6 +266,51 @@ def test_the_idle_turn_waits_until_every_button_is_up():
         rig.close()
 
 
+def test_a_press_while_the_game_end_is_journaled_is_read():
+    # A game's end holds the loop (journal writes and a rename, some 180 ms
+    # on the Pico) right after the last move's release: a press made and let
+    # go meanwhile must still be read, or every press after it lands a step
+    # off. Here the end's first write takes 100 ms with a press going down,
+    # the next 100 ms more, over its release.
+    from catnip.drivers.debounce import PRESS, RELEASE
+
+    rig = _rig("end-press")
+    try:
+        app = rig.app
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        journal = app.journal
+        note, finish = journal.note, journal.finish
+        station = rig.table.stations[1]
+
+        def slow_note(data):
+            note(data)
+            station.tap("up", hold_ms=150)
+            rig.table.advance(100)
+
+        def slow_finish(result):
+            finish(result)
+            rig.table.advance(100)
+
+        journal.note, journal.finish = slow_note, slow_finish
+        seen = []
+        real = app.on_event
+
+        def on_event(event):
+            if app.ended and event[0] == 1:
+                seen.append(event[1])
+            real(event)
+
+        app.on_event = on_event
+        while not app.ended:
+            step = tablebot.next_press(app, "heist", {}, [0, 1])
+            assert step is not None and app.scene.kind == "play", step
+            rig.tap(step[0], tablebot.NAMES[step[1]])
+        rig.run(300)
+        assert seen == [PRESS, RELEASE], seen
+    finally:
+        rig.close()
+
+
 def test_a_press_on_the_shared_int_line_is_read_at_once():
     # With the expanders' INT line wired, the line's fall wakes the button
     # reader: a press is read when it happens, not at the next 10 ms poll.

@@ -178,17 +178,22 @@ class App:
     def ending(self):
         """The game is over: its end journaled and told, once. Done while the
         players read the last move (the loop's idle turn), with the standings'
-        code loaded from flash, so the press that brings them does not wait."""
+        code loaded from flash, so the press that brings them does not wait.
+        The buttons are read between its steps: it holds the loop longer
+        than a press lasts."""
         if self.ended:
             return
         self.ended = True
         result = self.game.result()
         self.out.record(self.journal.note, self.wall.note("ended"))
+        self.loop.sample()
         self.out.record(self.journal.finish, result)
+        self.loop.sample()
         self.out.send(wire.END, gid=self.gid, result=result)
         if self.side is not None:
             self.side.ended(result)
         import catnip.ui.end  # noqa: F401
+        self.loop.sample()
 
     def _over(self):
         self.ending()

@@ -181,9 +181,19 @@ class Loop:
         if self.collect and not self.down and True not in app.frame.dirty:
             self.collect = False
             tidy()
+            self.sample()
             if app.scene.kind == "play" and app.game.result() is not None:
                 app.ending()
             app.out.record(app.journal.ready)
+
+    def sample(self):
+        """The buttons read now, what they say left queued for the next poll:
+        between the steps of work that holds the loop longer than a press
+        lasts (a game's end, some 180 ms on the Pico: the press after the
+        last move came and went unread), so a press made meanwhile is seen,
+        and its release."""
+        app = self.app
+        app.hw.poll(app.clock.ticks_ms())
 
     async def _buttons(self):
         while True:
