@@ -234,6 +234,37 @@ def test_the_heap_is_collected_once_a_press_has_its_screens_out():
         rig.close()
 
 
+def test_a_release_read_after_another_stations_press_leaves_that_station_first():
+    # The station pressed last is redrawn and sent first: its player is
+    # looking at it. A release is read 30 ms after the button came up, so one
+    # may come after the next station's press; it is no one looking.
+    rig = _rig("first")
+    try:
+        app = rig.app
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1, 2])
+        rig.run(200)
+        rig.table.stations[0].press("down")
+        rig.run(60)
+        rig.table.stations[0].release("down")
+        rig.table.stations[2].press("down")  # read at the next poll, the release later
+        rig.run(60)
+        rig.table.stations[2].release("down")
+        rig.run(10)
+        order = []
+        real = app.frame.redraw
+
+        def redraw(k, scene):
+            order.append(k)
+            real(k, scene)
+
+        app.frame.redraw = redraw
+        app.frame.all_dirty()
+        rig.run(10)
+        assert order and order[0] == 2, order
+    finally:
+        rig.close()
+
+
 def test_the_idle_turn_waits_until_every_button_is_up():
     # The idle turn reads no button while it works (a game's end: some 150 ms
     # on the Pico). Over a release that no poll saw, a press and the next one

@@ -223,7 +223,11 @@ class App:
                 self.out.say("Station %d is back" % (station + 1) if kind == ONLINE else
                          "Station %d: not answering: check its cable" % (station + 1))
             return
-        self.pressed = station  # its screen is refreshed first
+        if kind == PRESS or kind == LONG or kind == REPEAT:
+            # Its screen is refreshed first: a finger is on it. A release (or
+            # a stuck button) is not someone looking: read late, after another
+            # station's press, it would put its station ahead of that press.
+            self.pressed = station
         if kind != RELEASE:
             self.loop.collect = True  # once its screens are out (the loop's idle turn)
         self.key(station, button, kind)
