@@ -182,17 +182,22 @@ class App:
     def ending(self):
         """The game is over: its end journaled and told, once. Done while the
         players read the last move (the loop's idle turn), with the standings'
-        code loaded from flash, so the press that brings them does not wait."""
+        code loaded from flash, so the press that brings them does not wait.
+        The buttons are read between its steps: it holds the loop longer
+        than a press lasts."""
         if self.ended:
             return
         self.ended = True
         result = self.game.result()
         self.out.record(self.journal.note, self.wall.note("ended"))
+        self.loop.sample()
         self.out.record(self.journal.finish, result)
+        self.loop.sample()
         self.out.send(wire.END, gid=self.gid, result=result)
         if self.side is not None:
             self.side.ended(result)
         import catnip.ui.end  # noqa: F401
+        self.loop.sample()
 
     def _over(self):
         self.ending()
@@ -222,7 +227,11 @@ class App:
                 self.out.say("Station %d is back" % (station + 1) if kind == ONLINE else
                          "Station %d: not answering: check its cable" % (station + 1))
             return
-        self.pressed = station  # its screen is refreshed first
+        if kind == PRESS or kind == LONG or kind == REPEAT:
+            # Its screen is refreshed first: a finger is on it. A release (or
+            # a stuck button) is not someone looking: read late, after another
+            # station's press, it would put its station ahead of that press.
+            self.pressed = station
         if kind != RELEASE:
             self.loop.collect = True  # once its screens are out (the loop's idle turn)
         self.key(station, button, kind)
