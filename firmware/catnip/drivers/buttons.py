@@ -34,8 +34,8 @@ except AttributeError:  # CPython
     async def sleep_ms(ms):
         await asyncio.sleep(ms / 1000)
 
-from catnip.drivers.debounce import (OFFLINE, ONLINE, Debouncer, EventQueue, ticks_add,
-                                     ticks_diff, unpack)
+from catnip.drivers.debounce import (MAX_BUTTONS, OFFLINE, ONLINE, Debouncer, EventQueue,
+                                     ticks_add, ticks_diff, unpack)
 
 
 class GpioSource:
@@ -144,11 +144,13 @@ class Buttons:
     def _fell(self, pin):
         self.changed.set()
 
-    def add(self, source, repeat=0):
+    def add(self, source, repeat=0, width=MAX_BUTTONS):
         """Add a source; its events carry the returned station number.
-        `repeat`: mask of its buttons that repeat while held."""
+        `repeat`: mask of its buttons that repeat while held; `width`: its
+        highest button bit + 1 (the debouncer keeps times for that many)."""
         n = len(self.stations)
-        self.stations.append(_Station(source, Debouncer(self.queue, n, repeat, **self.timing)))
+        self.stations.append(_Station(source, Debouncer(self.queue, n, repeat, width=width,
+                                                        **self.timing)))
         return n
 
     def poll(self, now):

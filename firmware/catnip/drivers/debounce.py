@@ -24,8 +24,6 @@ except ImportError:  # CPython
 # The event kinds, pack/unpack and tick arithmetic live in catnip.keys (the
 # screens and the app read them too); they are named here for the drivers.
 MAX_BUTTONS = const(16)
-_RELEASED = const(16)  # MAX_BUTTONS: where a Debouncer's release times begin
-_REPEAT = const(32)  # and its repeat times
 
 
 class EventQueue:
@@ -61,9 +59,10 @@ class EventQueue:
 
 
 class Debouncer:
-    """Turns samples of up to 16 buttons into events pushed to `queue`.
+    """Turns samples of `width` (up to 16) buttons into events pushed to
+    `queue`.
 
-    Bit i of a sample is button i (1 = pressed). Buttons in `repeat` repeat
+    Bit i of a sample is button i (1 = pressed), i < width. Buttons in `repeat` repeat
     while held (for up/down navigation); the others report one LONG instead.
     A button held for `stuck_ms` is reported STUCK once and stops repeating;
     its release reports RELEASE and UNSTUCK."""
@@ -77,11 +76,14 @@ class Debouncer:
     stuck_ms = 20000
 
     def __init__(self, queue, station=0, repeat=0, release_ms=30, long_ms=800,
-                 repeat_delay_ms=450, repeat_ms=120, stuck_ms=20000):
+                 repeat_delay_ms=450, repeat_ms=120, stuck_ms=20000, width=MAX_BUTTONS):
         if not 0 <= station < 256:
             raise ValueError("station %r: a station number is 0..255" % (station,))
-        if not 0 <= repeat < 1 << MAX_BUTTONS:
-            raise ValueError("repeat mask 0x%x names buttons beyond the 16 a source has" % repeat)
+        if not 0 < width <= MAX_BUTTONS:
+            raise ValueError("width %r: a source has 1 to %d buttons" % (width, MAX_BUTTONS))
+        if not 0 <= repeat < 1 << width:
+            raise ValueError("repeat mask 0x%x names buttons beyond the %d a source has"
+                             % (repeat, width))
         if not 0 < release_ms < long_ms < stuck_ms or not 0 < repeat_delay_ms < stuck_ms \
                 or repeat_ms <= 0:
             raise ValueError("button timing needs 0 < release_ms < long_ms < stuck_ms and "
@@ -98,11 +100,12 @@ class Debouncer:
         self.rising = 0  # pressed buttons that read released, not yet for release_ms
         self.done = 0  # pressed buttons whose LONG is reported
         self.stuck = 0
-        # Tick times per button: when pressed at [i], read released at
-        # [_RELEASED + i], due to repeat at [_REPEAT + i]. A list, not an
-        # array: a tick is a small int on every port, while the unix port's
-        # ticks overflow a 32-bit array slot.
-        self._at = [0] * (3 * MAX_BUTTONS)
+        # Tick times per button i: when pressed at [3 * i], read released
+        # at [3 * i + 1], due to repeat at [3 * i + 2], for the source's
+        # `width` bits only (a station's four buttons: 12 slots, not 48).
+        # A list, not an array: a tick is a small int on every port, while
+        # the unix port's ticks overflow a 32-bit array slot.
+        self._at = [0] * (3 * width)
         self._polled_at = 0  # the previous update
 
     def update(self, sample, now):
@@ -120,7 +123,7 @@ class Debouncer:
         if not self.down & bit:
             self._press(i, bit, now)
         elif sample & bit:
-            if self.rising & bit and ticks_diff(now, self._at[_RELEASED + i]) >= self.release_ms \
+            if self.rising & bit and ticks_diff(now, self._at[3 * i + 1]) >= self.release_ms \
                     and 2 * ticks_diff(now, self._polled_at) > self.release_ms:
                 self._release(i, bit)  # released long enough, unseen between late polls
                 self._press(i, bit, now)
@@ -131,37 +134,37 @@ class Debouncer:
             # Reads released: hold the long/repeat/stuck clocks until it
             # either stays released or turns out to be chatter.
             self.rising |= bit
-            self._at[_RELEASED + i] = now
-        elif ticks_diff(now, self._at[_RELEASED + i]) >= self.release_ms:
+            self._at[3 * i + 1] = now
+        elif ticks_diff(now, self._at[3 * i + 1]) >= self.release_ms:
             self._release(i, bit)
 
     def release_all(self):
         """Release every held button at once: its source went away."""
-        for i in range(MAX_BUTTONS):
+        for i in range(len(self._at) // 3):
             if self.down & 1 << i:
                 self._release(i, 1 << i)
 
     def _press(self, i, bit, now):
         self.down |= bit
-        self._at[i] = now
-        self._at[_REPEAT + i] = ticks_add(now, self.repeat_delay_ms)
+        self._at[3 * i] = now
+        self._at[3 * i + 2] = ticks_add(now, self.repeat_delay_ms)
         self.queue.push(self.base | PRESS << 4 | i)
 
     def _held(self, i, bit, now):
         if self.stuck & bit:
             return
-        if ticks_diff(now, self._at[i]) >= self.stuck_ms:
+        if ticks_diff(now, self._at[3 * i]) >= self.stuck_ms:
             self.stuck |= bit
             self.queue.push(self.base | STUCK << 4 | i)
         elif self.repeat & bit:
-            due = self._at[_REPEAT + i]
+            due = self._at[3 * i + 2]
             if ticks_diff(now, due) >= 0:
                 due = ticks_add(due, self.repeat_ms)
                 # A late poll gives one repeat, not a burst to catch up.
-                self._at[_REPEAT + i] = due if ticks_diff(due, now) > 0 \
+                self._at[3 * i + 2] = due if ticks_diff(due, now) > 0 \
                     else ticks_add(now, self.repeat_ms)
                 self.queue.push(self.base | REPEAT << 4 | i)
-        elif not self.done & bit and ticks_diff(now, self._at[i]) >= self.long_ms:
+        elif not self.done & bit and ticks_diff(now, self._at[3 * i]) >= self.long_ms:
             self.done |= bit
             self.queue.push(self.base | LONG << 4 | i)
 

@@ -116,7 +116,7 @@ class Hardware:
             source, bits = _source(stations[k]["buttons"], port)
             keys, repeat = _keymap(bits)
             self._keys.append(keys)
-            self.buttons.add(source, repeat)
+            self.buttons.add(source, repeat, max(bits) + 1)
         self.health = StationEvents(players, SCREEN + 1)  # part 0: the buttons
         self.table = None
         if board.table is not None:
