@@ -40,6 +40,8 @@ _NONE = const(0xFF)  # a page's first column when nothing in it changed
 _WINDOW_COST = const(9)  # bytes a window of its own adds: its command and a data header
 _CTRL_CMD = const(0x00)  # Co=0, D/C#=0: all following bytes are commands
 _CTRL_DATA = const(0x40)  # Co=0, D/C#=1: all following bytes are GDDRAM data
+_CHANGED = const(1)  # a panel's _due: some page's span is marked
+_WHOLE = const(2)  # and: the whole frame goes at the next show()
 
 _DISPLAY_OFF = const(0xAE)
 _DISPLAY_ON = const(0xAF)
@@ -153,21 +155,27 @@ class SSD1306:
     should show, then show(). Any I2C failure raises OSError and the next
     show() resends the whole frame."""
 
+    # What every panel shares unless it is built otherwise: seven stations'
+    # instance dicts stay small (each attribute is a slot on the heap).
+    width = WIDTH
+    _flipped = False
+    _contrast = 0xCF
+
     def __init__(self, i2c, addr=0x3C, height=64, flip=False, contrast=0xCF):
         if height not in (32, 64):
             raise ValueError("SSD1306 height is 64 or 32 rows, not %r" % (height,))
         self.i2c = i2c
         self.addr = addr
-        self.width = WIDTH
         self.height = height
         self.pages = height // 8
         self.frame = bytearray(self.pages * WIDTH)  # what the panel is to show
         self._spans = bytearray(2 * self.pages)  # per page: first and last column not sent yet
         _forget(self._spans, self.pages)
-        self._unsent = False  # some mark is set
-        self._flipped = flip
-        self._contrast = contrast
-        self._resend = True
+        self._due = _WHOLE  # what show() has to send: _CHANGED, _WHOLE
+        if flip:
+            self._flipped = True
+        if contrast != SSD1306._contrast:
+            self._contrast = contrast
         self.init_display()
 
     def take(self, canvas, top=0):
@@ -175,7 +183,7 @@ class SSD1306:
         to show, from page `top` down (the pages above stay as they were);
         True if that changes anything. Sends nothing."""
         if _take(canvas.buf, self.frame, self._spans, top, self.pages):
-            self._unsent = True
+            self._due |= _CHANGED
             return True
         return False
 
@@ -205,7 +213,7 @@ class SSD1306:
             _CHARGE_PUMP, _PUMP_ON,  # the pump must run before display on
             _DISPLAY_ON,
         )))
-        self._resend = True
+        self._due = _WHOLE
         self.show()
 
     def _command(self, op, arg=-1):
@@ -235,7 +243,7 @@ class SSD1306:
         self._flipped = bool(on)
         self._command(0xA0 if on else 0xA1)
         self._command(0xC0 if on else 0xC8)
-        self._resend = True
+        self._due = _WHOLE
         self.show()
 
     def sleep(self, on):
@@ -253,10 +261,11 @@ class SSD1306:
         """Take `canvas` if given, then send the bands that changed."""
         if canvas is not None:
             self.take(canvas)
-        full = self._resend
-        if not full and not self._unsent:
+        due = self._due
+        if not due:
             return  # nothing changed: the screen loop asks every panel often
-        self._resend = True  # stays set if a transfer below fails
+        full = due & _WHOLE
+        self._due = _WHOLE  # stays so if a transfer below fails
         spans = self._spans
         top = last = -1  # the pages top..last share the window first..end
         first = end = 0
@@ -282,7 +291,7 @@ class SSD1306:
         if top >= 0:
             self._send(top, last, first, end)
         _forget(spans, self.pages)
-        self._unsent = self._resend = False
+        self._due = 0
 
     def _send(self, top, last, first, end):
         # Columns first..end of pages top..last, as a window _STEP columns wide

@@ -28,9 +28,15 @@ except ImportError:  # CPython
 SCREEN = const(1)  # the part a report names; the buttons are part 0
 
 _STATUS_OFF = const(0x40)  # status byte D6: display off (datasheet 8.1.5, command table)
+# A Screen's _state, one int: the settings still to send at the next flush,
 _CONTRAST = const(1)
 _INVERT = const(2)
 _SLEEP = const(4)
+_PENDING = const(7)
+# and what the panel is to be: inverted, asleep, in need of initialising.
+_INVERTED = const(8)
+_ASLEEP = const(16)
+_COLD = const(32)
 _STATUS = bytearray(1)  # the status byte read by a probe: one for every panel
 
 
@@ -41,19 +47,22 @@ class Screen(SSD1306):
     keeps its state in `online` only. Draw on a canvas, take(canvas), then
     flush(now); show() is the driver's raw transfer, which raises."""
 
+    # Shared by every panel unless it is built otherwise (a station's
+    # instance dict holds only its own: seven of them add up on the Pico).
+    restarts = 0  # panels found reset behind catnip's back
+    _retry_ms = 500
+    _probe_ms = 1000
+
     def __init__(self, i2c, oled, queue=None, station=0, retry_ms=500, probe_ms=1000):
         self.online = None  # None until the first flush, then True or False
-        self.restarts = 0  # panels found reset behind catnip's back
         self._queue = queue
         self._code = station << 8 | SCREEN
-        self._retry_ms = retry_ms
-        self._probe_ms = probe_ms
-        self._retry_at = 0
-        self._probe_at = 0
-        self._inverted = False
-        self._asleep = False
-        self._pending = 0  # settings to send at the next flush
-        self._cold = True  # the panel needs initialising
+        if retry_ms != Screen._retry_ms:
+            self._retry_ms = retry_ms
+        if probe_ms != Screen._probe_ms:
+            self._probe_ms = probe_ms
+        self._at = 0  # offline: when to retry; online: when to probe
+        self._state = _COLD
         super().__init__(i2c, oled["addr"], oled["height"], oled["flip"])
 
     # ---- what the UI calls: no bus traffic -------------------------------
@@ -62,50 +71,47 @@ class Screen(SSD1306):
         """Initialise the panel and resend the whole frame at the next flush()
         (the driver's constructor calls this too, so building a Screen sends
         nothing)."""
-        self._cold = True
+        self._state |= _COLD
 
     def contrast(self, value):
         if not 0 <= value <= 255:
             raise ValueError("contrast is 0..255, not %r" % (value,))
         self._contrast = value
-        self._pending |= _CONTRAST
+        self._state |= _CONTRAST
 
     def invert(self, on):
-        self._inverted = bool(on)
-        self._pending |= _INVERT
+        self._state = (self._state | _INVERTED if on else self._state & ~_INVERTED) | _INVERT
 
     def sleep(self, on):
         """Display and charge pump off (on=True), or back on. Waking
         initialises the panel afresh: asleep, it cannot tell catnip that it
         lost power meanwhile."""
-        self._asleep = bool(on)
         if on:
-            self._pending |= _SLEEP
+            self._state |= _ASLEEP | _SLEEP
         else:
-            self._pending &= ~_SLEEP
-            self._cold = True
+            self._state = self._state & ~(_ASLEEP | _SLEEP) | _COLD
 
     def flip(self, on):
         # The remap applies to data written after it: resend everything.
         self._flipped = bool(on)
-        self._cold = True
+        self._state |= _COLD
 
     # ---- the bus ----------------------------------------------------------
 
     def flush(self, now):
         """Bring the panel up to date at `now` (ms ticks). Never raises OSError."""
-        if self.online is False and ticks_diff(now, self._retry_at) < 0:
+        if self.online is False and ticks_diff(now, self._at) < 0:
             return
         try:
-            if not self._cold and ticks_diff(now, self._probe_at) >= 0:
-                self._probe_at = ticks_add(now, self._probe_ms)
+            if not self._state & _COLD and ticks_diff(now, self._at) >= 0:
+                self._at = ticks_add(now, self._probe_ms)
                 self._probe()
-            if self._cold:
+            if self._state & _COLD:
                 self._start()
-                self._probe_at = ticks_add(now, self._probe_ms)
+                self._at = ticks_add(now, self._probe_ms)
             else:
                 self.show()
-            if self._pending:
+            if self._state & _PENDING:
                 self._settings()
         except OSError:
             self._lost(now)
@@ -116,29 +122,30 @@ class Screen(SSD1306):
 
     def _start(self):
         SSD1306.init_display(self)  # contrast and flip included
-        self._cold = False
         # init_display() leaves the panel upright, not inverted, awake.
-        self._pending = (_INVERT if self._inverted else 0) | (_SLEEP if self._asleep else 0)
+        state = self._state & (_INVERTED | _ASLEEP)
+        self._state = state | (_INVERT if state & _INVERTED else 0) | \
+            (_SLEEP if state & _ASLEEP else 0)
 
     def _settings(self):
-        pending = self._pending
-        if pending & _CONTRAST:
+        state = self._state
+        if state & _CONTRAST:
             SSD1306.contrast(self, self._contrast)
-        if pending & _INVERT:
-            SSD1306.invert(self, self._inverted)
-        if pending & _SLEEP:
+        if state & _INVERT:
+            SSD1306.invert(self, state & _INVERTED)
+        if state & _SLEEP:
             SSD1306.sleep(self, True)
-        self._pending = 0
+        self._state = state & ~_PENDING
 
     def _probe(self):
         self.i2c.readfrom_into(self.addr, _STATUS)
-        if _STATUS[0] & _STATUS_OFF and not self._asleep:
+        if _STATUS[0] & _STATUS_OFF and not self._state & _ASLEEP:
             self.restarts += 1
-            self._cold = True
+            self._state |= _COLD
 
     def _lost(self, now):
-        self._cold = True
-        self._retry_at = ticks_add(now, self._retry_ms)
+        self._state |= _COLD
+        self._at = ticks_add(now, self._retry_ms)
         if self.online is not False:
             self.online = False
             self._report(OFFLINE)
