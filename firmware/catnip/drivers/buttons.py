@@ -71,6 +71,12 @@ class ExpanderSource:
     """Buttons on an I/O expander (PCF8574 or MCP23017 driver), optionally on
     a channel of a TCA9548A. `irq`: the expander's INT is on the shared line."""
 
+    # Unless given: the table's stations reach their mux through a Channel
+    # (catnip.parts.hardware), and each attribute of its own is heap.
+    mux = None
+    channel = None
+    irq = False
+
     def __init__(self, expander, buttons, mux=None, channel=None, irq=False):
         if (mux is None) != (channel is None):
             raise ValueError("an expander behind a mux needs both mux and channel")
@@ -78,9 +84,11 @@ class ExpanderSource:
             raise ValueError("button mask 0x%x: name 1 to 16 expander pins" % buttons)
         self.expander = expander
         self.buttons = buttons
-        self.mux = mux
-        self.channel = channel
-        self.irq = irq
+        if mux is not None:
+            self.mux = mux
+            self.channel = channel
+        if irq:
+            self.irq = True
 
     def setup(self):
         self._select()

@@ -6,6 +6,10 @@
 # read is a single byte; the chip's open-drain INT goes low when an input
 # changes and is released by the next read or write.
 
+# The byte every transfer carries: each is complete when the call returns,
+# so the stations' chips share it (no heap per chip).
+_BYTE = bytearray(1)
+
 
 class PCF8574:
     def __init__(self, i2c, addr=0x20):
@@ -15,18 +19,17 @@ class PCF8574:
         self.addr = addr
         self.latch = 0xFF  # what the chip holds after power-on
         self.buttons = 0
-        self._buf = bytearray(1)
 
     def write(self, value):
         """Set the output latch: 0 drives low, 1 leaves the pin as an input."""
-        self._buf[0] = value
-        self.i2c.writeto(self.addr, self._buf)
+        _BYTE[0] = value
+        self.i2c.writeto(self.addr, _BYTE)
         self.latch = value & 0xFF
 
     def read(self):
         """The level of all eight pins."""
-        self.i2c.readfrom_into(self.addr, self._buf)
-        return self._buf[0]
+        self.i2c.readfrom_into(self.addr, _BYTE)
+        return _BYTE[0]
 
     def pin(self, n, value=None):
         """Read pin n, or drive it (0) / release it to input (1)."""
@@ -42,5 +45,5 @@ class PCF8574:
 
     def pressed(self):
         """Mask of buttons held down, as read now."""
-        self.i2c.readfrom_into(self.addr, self._buf)
-        return ~self._buf[0] & self.buttons
+        self.i2c.readfrom_into(self.addr, _BYTE)
+        return ~_BYTE[0] & self.buttons

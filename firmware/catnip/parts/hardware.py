@@ -110,11 +110,14 @@ class Hardware:
         self.canvas = Canvas()
         self.screens = []
         self._keys = []  # per station: source bit -> button number
+        keymaps = {}  # stations wired alike share one table
         for k in range(players):
             port = self._port(stations[k])
             self.screens.append(Screen(port, stations[k]["oled"], queue, k, retry_ms))
             source, bits = _source(stations[k]["buttons"], port)
-            keys, repeat = _keymap(bits)
+            if bits not in keymaps:
+                keymaps[bits] = _keymap(bits)
+            keys, repeat = keymaps[bits]
             self._keys.append(keys)
             self.buttons.add(source, repeat, max(bits) + 1)
         self.health = StationEvents(players, SCREEN + 1)  # part 0: the buttons
