@@ -68,7 +68,14 @@ class Purrfect(Game):
             self._deal()
 
     def _deal(self):
-        deck = [c for cat in self.cats for c in range(cat * HAND, cat * HAND + HAND)]
+        # The deck in one piece of its own size, not a list grown card by
+        # card: a long game's heap may have no hole for the list's last step.
+        deck = bytearray(len(self.cats) * HAND)
+        i = 0
+        for cat in self.cats:
+            for c in range(cat * HAND, cat * HAND + HAND):
+                deck[i] = c
+                i += 1
         self.rng.shuffle(deck)
         for i, card in enumerate(deck):
             self.owner[card] = i // HAND
