@@ -68,6 +68,20 @@ class Loop:
             app.frame.redraw(k, app.scene)
         app.hw.screens[k].flush(now)
 
+    def headline(self):
+        """A new announcement out to every station now, the station pressed
+        last first, ahead of any screen under it: its rows alike on every
+        panel, drawn once. The buttons are sampled between panels (up to
+        7 ms each on the Pico). False if there was none."""
+        app = self.app
+        if not app.frame.headline(app.scene):
+            return False
+        n = app.stations
+        for i in range(n):
+            app.hw.screens[(app.pressed + i) % n].flush(app.clock.ticks_ms())
+            self.sample()
+        return True
+
     def step(self, now):
         """One pass of everything, for tests and the virtual table: poll, then
         every screen."""
@@ -75,9 +89,7 @@ class Loop:
         self.poll(now)
         self.tick(now)
         n = app.stations
-        if app.frame.headline(app.scene):  # a new announcement first, as run() sends it
-            for i in range(n):
-                app.hw.screens[(app.pressed + i) % n].flush(now)
+        self.headline()  # a new announcement first, as a press's handling sends it
         for i in range(n):  # the station pressed last first: its player waits
             self.refresh((app.pressed + i) % n, now)
         if app.hw.table is not None:
@@ -218,8 +230,12 @@ class Loop:
     def _read_buttons(self):
         clock = self.app.clock
         if self.poll(clock.ticks_ms()):
-            # The player who pressed is watching their screen: it is redrawn
-            # and sent now, not at the screen loop's next turn.
+            # A move's announcement goes to every station at once: the other
+            # players learn of it from those rows, so they do not wait for
+            # the pressed station's whole screen to be drawn and sent, nor
+            # for the screen loop's next turn. Then the player who pressed,
+            # who is watching their screen: it is redrawn and sent now.
+            self.headline()
             self.refresh(self.app.pressed, clock.ticks_ms())
 
     async def _line(self):
