@@ -189,7 +189,8 @@ class Loop:
         # out, while the players read them: a collection (10-30 ms on the
         # Pico; left to an allocation, it lands in the middle of the next
         # press, and asking gc.mem_free() whether one is due costs 8 ms), a
-        # finished game's end, and the journal's seal of a full tail (an erase).
+        # finished game's end, and the journal's erases (a full tail sealed, its folder
+        # compacted).
         # Not while a button is down: the loop reads no button meanwhile (a
         # game's end takes some 150 ms on the Pico), and a release that no
         # poll sees joins that press to the next into one. Once it is up, the
@@ -201,7 +202,7 @@ class Loop:
             self.sample()
             if app.scene.kind == "play" and app.game.result() is not None:
                 app.ending()
-            app.out.record(app.journal.ready)
+            app.out.record(app.journal.ready, self.sample)  # buttons read between its erases
 
     def sample(self):
         """The buttons read now, what they say left queued for the next poll:
