@@ -297,8 +297,8 @@ class Journal:
                 game.commits += 3
             if game.commits >= COMPACT_AFTER:
                 self.close()
-                compact(self._file(game.gid, NEW), COMPACT_MOST, between)
-                game.commits = 0
+                if compact(self._file(game.gid, NEW), COMPACT_MOST, between):
+                    game.commits = 0
                 _tail(self, self._file(game.gid, str(game.sealed)))
         except OSError as e:
             self._refused(game, e)

@@ -133,16 +133,17 @@ def compact(path, most, between=None):
     """Make littlefs compact the folder of `path` now, while nobody waits:
     empty commits (`path` made and removed: a cut between leaves it empty,
     for the next start-up to remove) until one was a compaction (ERASE_MS),
-    at most `most`; `between()` after each that was not. True if one was."""
+    at most `most`; after each that was not, `between()`, which says True
+    to stop (someone pressed: the next wait carries on). False if stopped."""
     for _ in range(most):
         t = ticks_ms()
         open(path, "wb").close()
         os.remove(path)
         if ticks_diff(ticks_ms(), t) >= ERASE_MS:
             return True
-        if between is not None:
-            between()
-    return False
+        if between is not None and between():
+            return False
+    return True
 
 
 def last_crc(frames, otherwise):
