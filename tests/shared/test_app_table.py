@@ -208,19 +208,38 @@ def draw_first(text):
     return draw.wrap(text)[0]
 
 
+def _heist_minding_tidy(tag, mind):
+    """A two-player Meow Heist started on a rig whose loop calls mind(rig)
+    where it would collect the heap (catnip.table.loop.tidy), until
+    rig.close()."""
+    import catnip.table.loop as loop_module
+
+    rig = _rig(tag)
+    real, close = loop_module.tidy, rig.close
+
+    def closing():
+        loop_module.tidy = real
+        close()
+
+    rig.close = closing
+    try:
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        rig.run(200)
+    except Exception:
+        rig.close()
+        raise
+    loop_module.tidy = lambda: mind(rig)
+    return rig
+
+
 def test_the_heap_is_collected_once_a_press_has_its_screens_out():
     # On the Pico a collection holds the loop for 10-30 ms: the app makes it
     # while the players read a press's screens, not in the middle of a press.
-    import catnip.table.loop as loop_module
-
-    rig = _rig("collect")
-    real = loop_module.tidy
+    collected = []
+    rig = _heist_minding_tidy("collect", lambda rig: collected.append(
+        True not in rig.app.frame.dirty))
     try:
         app = rig.app
-        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
-        rig.run(200)
-        collected = []
-        loop_module.tidy = lambda: collected.append(True not in app.frame.dirty)
         rig.run(200)
         assert collected == []  # no press: nothing to collect
         rig.tap(1, "down")  # the cursor moves: one collection, its release none
@@ -230,7 +249,6 @@ def test_the_heap_is_collected_once_a_press_has_its_screens_out():
         rig.run(200)
         assert len(collected) >= 2 and all(collected), collected  # a move's screens out too
     finally:
-        loop_module.tidy = real
         rig.close()
 
 
@@ -270,16 +288,10 @@ def test_the_idle_turn_waits_until_every_button_is_up():
     # on the Pico). Over a release that no poll saw, a press and the next one
     # would read as a single press (an announcement left up, the standings
     # never shown): it waits until the press's button is up.
-    import catnip.table.loop as loop_module
-
-    rig = _rig("held")
-    real = loop_module.tidy
+    collected = []
+    rig = _heist_minding_tidy("held", lambda rig: collected.append(rig.table.ticks_ms()))
     try:
         app = rig.app
-        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
-        rig.run(200)
-        collected = []
-        loop_module.tidy = lambda: collected.append(rig.table.ticks_ms())
         station = rig.table.stations[1]
         station.press("down")
         pressed = rig.table.ticks_ms()
@@ -293,7 +305,6 @@ def test_the_idle_turn_waits_until_every_button_is_up():
         rig.hold(0, "ok", 1200)  # held past a long press: still one turn, after it
         assert len(collected) == 2, collected
     finally:
-        loop_module.tidy = real
         rig.close()
 
 

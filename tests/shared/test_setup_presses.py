@@ -46,18 +46,24 @@ def _power_on(folder):
     return AppRig(Journal(folder + "/journal"), board=setupplay.BOARD)
 
 
-def _in_folder(name):
+def _in_folder(name, body):
+    """body(path) run in a fresh folder of its own, as the table's flash;
+    afterwards the folder is gone and flashfile opens files again."""
+    here = os.getcwd()
     path = ROOT + "-" + name
     remove_tree(path)
     os.mkdir(path)
     os.chdir(path)
-    return path
+    try:
+        body(path)
+    finally:
+        flashfile._open = open
+        os.chdir(here)
+        remove_tree(path)
 
 
 def test_seats_and_first_player_are_remembered_on_flash():
-    here = os.getcwd()
-    path = _in_folder("seats")
-    try:
+    def body(path):
         flashfile.save("setup.json", {"game": "stack", "seats": [1, 3, 6], "start": 2})
         rig = _power_on(path)
         setup = rig.app.scene
@@ -70,23 +76,20 @@ def test_seats_and_first_player_are_remembered_on_flash():
         saved = flashfile.load("setup.json")
         assert saved["seats"] == [1, 3, 6] and saved["start"] == 2
         rig.close()
-    finally:
-        os.chdir(here)
-        remove_tree(path)
+
+    _in_folder("seats", body)
 
 
 def test_a_setup_chosen_again_is_not_written_again():
     # Resuming at every power-up must not rewrite setup.json: each write
     # lengthens littlefs's log of the folder, which every later lookup reads.
-    here = os.getcwd()
-    path = _in_folder("again")
-    opened = []
+    def body(path):
+        opened = []
 
-    def counted(name, mode="r"):
-        opened.append(name)
-        return open(name, mode)
+        def counted(name, mode="r"):
+            opened.append(name)
+            return open(name, mode)
 
-    try:
         flashfile.save("setup.json", {"game": "stack", "seats": [1, 3, 6], "start": 2})
         rig = _power_on(path)
         rig.tap(0, "ok")  # Start game: the same three, P3 first, and what is now remembered
@@ -99,20 +102,15 @@ def test_a_setup_chosen_again_is_not_written_again():
         assert opened == [], opened
         assert flashfile.load("setup.json") == kept
         rig.close()
-    finally:
-        flashfile._open = open
-        os.chdir(here)
-        remove_tree(path)
+
+    _in_folder("again", body)
 
 
 def test_keep_writes_only_what_changed_and_all_or_nothing():
-    here = os.getcwd()
-    path = _in_folder("keep")
-
     def cut(name, mode="r"):
         raise OSError(5)
 
-    try:
+    def body(path):
         assert flashfile.keep("setup.json", {"game": "heist"})  # missing: written
         flashfile._open = cut
         assert not flashfile.keep("setup.json", {"game": "heist"})  # the same: not written
@@ -122,16 +120,12 @@ def test_keep_writes_only_what_changed_and_all_or_nothing():
         except OSError:
             pass
         assert flashfile.load("setup.json") == {"game": "heist"}  # the old one, whole
-    finally:
-        flashfile._open = open
-        os.chdir(here)
-        remove_tree(path)
+
+    _in_folder("keep", body)
 
 
 def test_a_remembered_setup_that_is_not_this_tables_is_ignored():
-    here = os.getcwd()
-    path = _in_folder("bad")
-    try:
+    def body(path):
         for bad in ([0, 0, 1], [0, 9], ["a"], [True, 1], 3, []):
             flashfile.save("setup.json", {"game": "heist", "seats": bad, "start": 7})
             rig = _power_on(path)
@@ -139,15 +133,12 @@ def test_a_remembered_setup_that_is_not_this_tables_is_ignored():
             assert setup.seats == [0, 1, 2, 3, 4, 5], (bad, setup.seats)  # the most Heist seats
             assert setup.start == 0
             rig.close()
-    finally:
-        os.chdir(here)
-        remove_tree(path)
+
+    _in_folder("bad", body)
 
 
 def test_players_counts_down_and_wraps_to_the_most():
-    here = os.getcwd()
-    path = _in_folder("players")
-    try:
+    def body(path):
         rig = _power_on(path)
         setup = rig.app.scene
         seen = []
@@ -159,6 +150,5 @@ def test_players_counts_down_and_wraps_to_the_most():
         assert seen == [5, 4, 3, 2, 6, 5], seen
         assert setup.seats == [0, 1, 2, 3, 4]
         rig.close()
-    finally:
-        os.chdir(here)
-        remove_tree(path)
+
+    _in_folder("players", body)

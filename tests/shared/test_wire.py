@@ -236,17 +236,20 @@ def test_hello_says_who_is_answering():
     assert (f["proto"], f["boot"], f["last"], f["re"], f["app"]) == (1, "b00t", 1, 4, "catnip")
 
 
+class _TextOnly:
+    """A console that takes text, never bytes (a REPL's stdout)."""
+
+    def __init__(self):
+        self.text = ""
+
+    def write(self, s):
+        if not isinstance(s, str):
+            raise TypeError("text only")
+        self.text += s
+
+
 def test_a_text_stream_gets_the_same_frame_as_text():
-    class Text:
-        def __init__(self):
-            self.text = ""
-
-        def write(self, s):
-            if not isinstance(s, str):
-                raise TypeError("text only")
-            self.text += s
-
-    out = Text()
+    out = _TextOnly()
     Line(None, out, None).send("say", text="hi")
     assert out.text.encode() == encode("say", 1, {"text": "hi"})
 
@@ -274,16 +277,7 @@ def test_the_line_sends_each_frame_byte_for_byte_as_encode_makes_it():
     again = [i for i in _answers(out) if i[2] == "say"]
     assert [i[3]["text"] for i in again] == texts[38:]
 
-    class Console:
-        def __init__(self):
-            self.text = ""
-
-        def write(self, s):
-            if not isinstance(s, str):
-                raise TypeError("text only")
-            self.text += s
-
-    console = Console()
+    console = _TextOnly()
     told = Line(None, console, None, boot="b00t")
     told.send("say", text=texts[3])
     told.re = 2

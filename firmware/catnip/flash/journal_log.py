@@ -6,7 +6,7 @@
 # pages that grew a few bytes at a time among what the moves kept. The table
 # itself only counts moves; replay, records and tests read the actions as
 # from catnip.rules.log.Log.
-from catnip.rules.log import Log
+from catnip.rules.log import Log, entry_at
 
 
 class JournalLog:
@@ -36,14 +36,7 @@ class JournalLog:
                 yield (entry[1], entry[2])
 
     def __getitem__(self, i):
-        if i < 0:
-            i += self._count
-        if not 0 <= i < self._count:
-            raise IndexError("log index out of range")
-        for k, entry in enumerate(self):
-            if k == i:
-                return entry
-        raise IndexError("the journal holds fewer actions than the game took")
+        return entry_at(self, self._count, i)
 
     def __eq__(self, other):
         if isinstance(other, (Log, JournalLog, list, tuple)) and len(other) == self._count:

@@ -112,13 +112,7 @@ class Log:
             raise IndexError("the log ends %d actions short" % left)
 
     def __getitem__(self, i):
-        if i < 0:
-            i += self._count
-        if not 0 <= i < self._count:
-            raise IndexError("log index out of range")
-        for k, entry in enumerate(self):
-            if k == i:
-                return entry
+        return entry_at(self, self._count, i)
 
     def __eq__(self, other):
         # Two logs of the same actions pack to the same bytes and word table:
@@ -187,6 +181,19 @@ class Log:
 
     def __repr__(self):
         return "Log(%r)" % list(self)
+
+
+def entry_at(entries, count, i):
+    """Entry i (negative: from the end) of a log `count` entries long, read
+    from its start: a packed log is walked, not indexed."""
+    if i < 0:
+        i += count
+    if not 0 <= i < count:
+        raise IndexError("log index out of range")
+    for k, entry in enumerate(entries):
+        if k == i:
+            return entry
+    raise IndexError("the log holds fewer actions than it counts")
 
 
 def _number(item):
