@@ -175,3 +175,20 @@ def test_bad_timing_is_refused():
     assert "stuck_ms" in message(ValueError, Debouncer, q, long_ms=30000)
     assert "16" in message(ValueError, Debouncer, q, repeat=1 << 16)
     assert "0..255" in message(ValueError, Debouncer, q, station=256)
+
+
+def test_the_queue_tells_whether_a_press_is_waiting_without_taking_it():
+    # The journal's work between moves stops for a press waiting, not for
+    # the release of the one before; the events stay for the loop, in order.
+    q = EventQueue(size=4)
+    assert not q.waiting(PRESS)
+    for _ in range(3):  # around the ring's end
+        q.push(2 << 8 | RELEASE << 4 | 1)
+        q.pop()
+    q.push(2 << 8 | RELEASE << 4 | 1)
+    assert q.waiting(RELEASE) and not q.waiting(PRESS)
+    q.push(3 << 8 | PRESS << 4 | 2)
+    q.push(3 << 8 | RELEASE << 4 | 2)
+    assert q.waiting(PRESS) and q.count == 3
+    assert q.pop() == 2 << 8 | RELEASE << 4 | 1 and q.pop() == 3 << 8 | PRESS << 4 | 2
+    assert not q.waiting(PRESS)

@@ -506,3 +506,26 @@ def test_an_ended_game_whose_rename_was_cut_counts_as_finished():
     os.rename("%s/%d.finished" % (root, gid), "%s/%d.playing" % (root, gid))
     j = Journal(root)
     assert j.games() == [(gid, "finished")] and j.resumable() is None and j.problems == []
+
+
+def test_the_folders_compaction_stops_for_a_press_and_carries_on_at_the_next_wait():
+    # ready() makes the game's folder compact by empty commits while nobody
+    # waits; between() is asked after each and, saying True (a press is
+    # waiting), stops it: the next ready() does it, and the records are
+    # those written, none lost and nothing added.
+    import catnip.flash.journal_files as files
+
+    root = scratch()
+    j = Journal(root)
+    gid = j.begin(HEADER)
+    for player, action in actions(files.COMPACT_AFTER):
+        j.action(player, action)
+    asked = []
+    j.ready(lambda: asked.append(1) or True)
+    assert len(asked) == 1 and j._live.commits >= files.COMPACT_AFTER, (asked, j._live.commits)
+    j.ready(lambda: asked.append(1) or False)
+    assert j._live.commits == 0 and len(asked) > 1
+    j.action(*actions(1)[0])
+    assert "new" not in os.listdir(root + "/%d.playing" % gid)  # the empty commits' file
+    assert [e[1:] for e in Journal(root).entries(gid)] == \
+        [(p, tuple(a)) for p, a in actions(files.COMPACT_AFTER) + actions(1)]

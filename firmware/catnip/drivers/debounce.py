@@ -57,6 +57,14 @@ class EventQueue:
     def clear(self):
         self._head = self.count = 0
 
+    def waiting(self, kind):
+        """Whether an event of `kind` (PRESS, RELEASE...) is waiting."""
+        ring, size = self._ring, len(self._ring)
+        for i in range(self._head, self._head + self.count):
+            if ring[i - size if i >= size else i] >> 4 & 15 == kind:
+                return True
+        return False
+
 
 class Debouncer:
     """Turns samples of `width` (up to 16) buttons into events pushed to

@@ -15,38 +15,35 @@
 # The folder's suffix is the game's status, changed by one atomic rename.
 # The tail file stays open between records, flushed after each (on littlefs
 # lfs_file_sync, the commit a close makes): an open takes 1,150 bytes in one
-# piece (its cache and file), which a long game's heap seldom has. One journal
-# file at most is open; whoever unmounts the flash calls close_files() first.
-# Records are appended to the small tail file; littlefs keeps a file under
-# 512 bytes inline in its folder's metadata, so an append costs a metadata
-# commit and seldom an erase. When the tail would pass PAGE_BYTES it is
-# appended to `log` in one go and a new tail starts, named by its offset, so
-# a cut between those two steps is recognised and undone; ready() does it
-# ahead, while nobody waits, once the tail is nearly full. (Appending each
-# record to one big file makes littlefs copy its last block to a freshly
-# erased one on every flush: an erase, ~45 ms on the Pico, per action. And
-# keeping every page as its own file slows each commit as the folder grows.)
-#
+# piece, which a long game's heap seldom has. One journal file at most is
+# open; whoever unmounts the flash calls close_files() first. littlefs keeps
+# a file under 512 bytes inline in its folder's metadata, so an append costs
+# a metadata commit, and an erase only when the folder's metadata block is
+# full and compacted: ready() makes that happen while nobody waits, as it
+# seals a tail nearly PAGE_BYTES long (appended to `log` in one go; a new
+# tail starts, named by its offset, so a cut between is recognised and
+# undone). Appending each record to one big file would copy its last block
+# to a freshly erased one on every flush; every page its own file would slow
+# each commit as the folder grows.
 # A record is one frame: kind (1 byte), its number in the game (1 byte, mod
 # 256), payload length (varint), payload, CRC-32 of all that (4 bytes,
 # little-endian) carried on from the record before's CRC (0 for the header),
 # so a record missing, repeated or moved fails its check. Kinds:
 #   h header (JSON)  w word (UTF-8)  a action (varints)  n note (JSON)  e end, the result (JSON)
-# Journals written before records were numbered use the capitals, with no
-# number and a CRC of the record alone; they are still read. A numbered
-# game always has a tail file (a seal makes the next before it moves the
-# old), so a tail that went missing is seen too.
+# Journals written before records were numbered (the capitals: no number, a
+# CRC of the record alone) are still read. A numbered game always has a tail
+# (a seal makes the next before it moves the old): a missing one is seen too.
 # An action is the player, then each item: an int n as zigzag(n) << 1, a word
-# as (its index among the game's W frames) << 1 | 1, so ("offer", 18, 20) is
-# four payload bytes and ten on flash. Compact frames keep a 1,400-action game
-# near 16 KB and its check at start-up short; the length and the CRC make a
-# torn or damaged record certain to be noticed.
+# as (its index among the game's W frames) << 1 | 1: ("offer", 18, 20) is four
+# payload bytes, ten on flash, so a 1,400-action game is near 16 KB; the
+# length and the CRC make a torn or damaged record certain to be noticed.
 import os
 from binascii import crc32
 
-from catnip.flash.journal_files import (CHUNK, FRAME_MAX, GONE, KINDS, LOG, LOST, NEW,  # noqa: F401
-                                  RECORD_MAX, STATUSES, Game, JournalError, ensure_folder,
-                                  is_folder, read_into, remove_tree, size, to_json, why)
+from catnip.flash.journal_files import (CHUNK, COMPACT_AFTER, COMPACT_MOST, ERASE_MS,  # noqa
+    FRAME_MAX, GONE, KINDS, LOG, LOST, NEW, RECORD_MAX, STATUSES, Game, JournalError, compact,
+    ensure_folder, is_folder, last_crc as _last_crc, read_into, remove_tree, size, ticks_diff,
+    ticks_ms, to_json, why)
 from catnip.rules.log import put_number, put_varint, put_word  # the log's own encoding
 
 _HELD = []  # (journal, path, file): the one tail file kept open, if any
@@ -273,6 +270,7 @@ class Journal:
         if bounded and game.sealed + game.fill + n > self.max_game_bytes:
             raise JournalError("game %d has filled the %d bytes the journal keeps for a game; "
                                "end or abandon it" % (game.gid, self.max_game_bytes))
+        t = ticks_ms()
         try:
             if game.fill and game.fill + n > PAGE_BYTES:
                 self._seal(game)
@@ -282,19 +280,26 @@ class Journal:
             f.flush()  # committed, as a close would: it is on flash from here
         except OSError as e:
             self._refused(game, e)
+        game.commits = 0 if ticks_diff(ticks_ms(), t) >= ERASE_MS else game.commits + 1
         game.fill += n
         game.records += count
         game.chain = _last_crc(parts[-1], 0)
 
-    def ready(self):
-        """Seal a nearly full tail now, while nobody waits (the loop's idle turn): the
-        seal copies a block of the log (a flash erase, some 45 ms on the
-        Pico), which the next record then does not wait for."""
+    def ready(self, between=None):
+        """While nobody waits (the idle turn), what the next record would wait for (an
+        erase each): a nearly full tail sealed, the folder compacted (between() between)."""
         game = self._live
-        if game is None or self._stopped is not None or game.fill <= PAGE_BYTES - AHEAD_BYTES:
+        if game is None or self._stopped is not None:
             return
         try:
-            self._seal(game)
+            if game.fill > PAGE_BYTES - AHEAD_BYTES:
+                self._seal(game)
+                game.commits += 3
+            if game.commits >= COMPACT_AFTER:
+                self.close()
+                if compact(self._file(game.gid, NEW), COMPACT_MOST, between):
+                    game.commits = 0
+                _tail(self, self._file(game.gid, str(game.sealed)))
         except OSError as e:
             self._refused(game, e)
 
@@ -393,8 +398,3 @@ def _frame(kind, payload, number, chain, whole=True):
     frame += payload
     frame += crc
     return frame
-
-
-def _last_crc(frames, otherwise):
-    # The CRC that ends these frames, or `otherwise` when there are none.
-    return int.from_bytes(frames[-4:], "little") if frames else otherwise

@@ -4,6 +4,20 @@
 # catnip, so neither of the two imports the other for them.
 import json
 import os
+import sys
+
+if sys.platform == "rp2":
+    from time import ticks_diff, ticks_ms
+else:
+    # A laptop's folder, or a test's: no flash erase to time, and a clock
+    # that stands still does the same work on every run (a busy machine
+    # would make some commits look slow, and the power-cut tests count the
+    # file operations).
+    def ticks_ms():
+        return 0
+
+    def ticks_diff(a, b):
+        return a - b
 
 RECORD_MAX = 2048  # largest JSON payload (a header, a note, a result)
 FRAME_MAX = RECORD_MAX + 8  # no frame is longer: a torn one is shorter
@@ -14,6 +28,13 @@ LOG = "log"
 LOST = "lost"  # games removed to make room before a laptop heard of it
 NEW = "new"  # a file being rewritten without its torn end
 GONE = ".gone"  # a game being rotated out: removed at the next start if cut
+# littlefs appends each commit to its folder's metadata block (4 KB on the
+# Pico, a commit at least 256 bytes) and, when one does not fit, compacts
+# the folder into the other block of its pair: an erase, 45 ms on the Pico,
+# plus the copy. A record that falls on it keeps its press waiting that long.
+COMPACT_AFTER = 4  # commits since the folder's last compaction: it is made to compact now
+COMPACT_MOST = 8  # empty commits at most: 16 commits fill any 4 KB block
+ERASE_MS = 30  # a commit this slow was a compaction (a commit alone: some 5 ms)
 
 
 class JournalError(Exception):
@@ -33,6 +54,7 @@ class Game:
         self.fill = 0  # bytes in the tail
         self.records = 0  # records written: the next one's number
         self.chain = 0  # the last record's CRC, which the next one's carries on
+        self.commits = COMPACT_AFTER  # to its folder since littlefs compacted it (unknown: many)
 
 
 def is_folder(path):
@@ -108,3 +130,25 @@ def plain(x, depth):
                 return False
         return True
     return False
+
+
+def compact(path, most, between=None):
+    """Make littlefs compact the folder of `path` now, while nobody waits:
+    empty commits (`path` made and removed: a cut between leaves it empty,
+    for the next start-up to remove) until one was a compaction (ERASE_MS),
+    at most `most`; after each that was not, `between()`, which says True
+    to stop (someone pressed: the next wait carries on). False if stopped."""
+    for _ in range(most):
+        t = ticks_ms()
+        open(path, "wb").close()
+        os.remove(path)
+        if ticks_diff(ticks_ms(), t) >= ERASE_MS:
+            return True
+        if between is not None and between():
+            return False
+    return True
+
+
+def last_crc(frames, otherwise):
+    """The CRC that ends these frames, or `otherwise` when there are none."""
+    return int.from_bytes(frames[-4:], "little") if frames else otherwise

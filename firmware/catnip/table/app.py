@@ -233,7 +233,7 @@ class App:
             # station's press, it would put its station ahead of that press.
             self.pressed = station
         if kind != RELEASE:
-            self.loop.collect = True  # once its screens are out (the loop's idle turn)
+            self.loop.collect = self.loop.flash = True  # once its screens are out (idle turn)
         self.key(station, button, kind)
 
     def key(self, station, button, kind):
@@ -332,7 +332,7 @@ class App:
             record = self.side.acted(seat, action)
             if record is not None:
                 self.out.record(self.journal.note, record)
-        self.loop.collect = True
+        self.loop.collect = self.loop.flash = True
         self.out.send(wire.ACT, gid=self.gid, n=len(self.game.log), events=events)
         self.out.send(wire.SNAP)
         for ev in events:

@@ -28,6 +28,7 @@ class Loop:
         self.app = app
         self.now = app.clock.ticks_ms()  # when the events in hand happened (poll)
         self.collect = False  # a press or a move: collect the heap once its screens are out
+        self.flash = False  # a press or a move: the journal's erases once its screens are out
         self.ready = None  # called once the buttons are first read (serve)
         self.held = bytearray(len(app.hw.screens))  # per station, its buttons down (bits)
         self.down = False  # some button is down: the idle turn waits for its release
@@ -68,6 +69,20 @@ class Loop:
             app.frame.redraw(k, app.scene)
         app.hw.screens[k].flush(now)
 
+    def headline(self):
+        """A new announcement out to every station now, the station pressed
+        last first, ahead of any screen under it: its rows alike on every
+        panel, drawn once. The buttons are sampled between panels (up to
+        7 ms each on the Pico). False if there was none."""
+        app = self.app
+        if not app.frame.headline(app.scene):
+            return False
+        n = app.stations
+        for i in range(n):
+            app.hw.screens[(app.pressed + i) % n].flush(app.clock.ticks_ms())
+            self.sample()
+        return True
+
     def step(self, now):
         """One pass of everything, for tests and the virtual table: poll, then
         every screen."""
@@ -75,9 +90,7 @@ class Loop:
         self.poll(now)
         self.tick(now)
         n = app.stations
-        if app.frame.headline(app.scene):  # a new announcement first, as run() sends it
-            for i in range(n):
-                app.hw.screens[(app.pressed + i) % n].flush(now)
+        self.headline()  # a new announcement first, as a press's handling sends it
         for i in range(n):  # the station pressed last first: its player waits
             self.refresh((app.pressed + i) % n, now)
         if app.hw.table is not None:
@@ -176,20 +189,38 @@ class Loop:
         # What no press should wait for, done once a press's screens are all
         # out, while the players read them: a collection (10-30 ms on the
         # Pico; left to an allocation, it lands in the middle of the next
-        # press, and asking gc.mem_free() whether one is due costs 8 ms), a
-        # finished game's end, and the journal's seal of a full tail (an erase).
-        # Not while a button is down: the loop reads no button meanwhile (a
-        # game's end takes some 150 ms on the Pico), and a release that no
-        # poll sees joins that press to the next into one. Once it is up, the
-        # next press is a finger's travel away.
+        # press, and asking gc.mem_free() whether one is due costs 8 ms) and
+        # a finished game's end, not while a button is down: the loop reads
+        # no button meanwhile (a game's end takes some 150 ms on the Pico),
+        # and a release that no poll sees joins that press to the next into
+        # one. Once it is up, the next press is a finger's travel away. And
+        # the journal's erases (a full tail sealed, its folder compacted),
+        # which need no button up: the buttons are read between its commits,
+        # and it stops for a press, to carry on at the next turn.
         app = self.app
-        if self.collect and not self.down and True not in app.frame.dirty:
+        if True in app.frame.dirty:
+            return
+        if self.collect and not self.down:
             self.collect = False
             tidy()
             self.sample()
             if app.scene.kind == "play" and app.game.result() is not None:
                 app.ending()
-            app.out.record(app.journal.ready)
+        if self.flash:
+            self.flash = False
+            app.out.record(app.journal.ready, self._pressed)
+            if self.flash is None:  # stopped for a press: the next turn carries on
+                self.flash = True
+
+    def _pressed(self):
+        # Between the journal's commits: the buttons read; True if one was
+        # pressed, so it stops and the press is handled (a release waits).
+        self.sample()
+        queue = getattr(getattr(self.app.hw, "buttons", None), "queue", None)
+        if queue is not None and queue.waiting(PRESS):
+            self.flash = None
+            return True
+        return False
 
     def sample(self):
         """The buttons read now, what they say left queued for the next poll:
@@ -218,8 +249,12 @@ class Loop:
     def _read_buttons(self):
         clock = self.app.clock
         if self.poll(clock.ticks_ms()):
-            # The player who pressed is watching their screen: it is redrawn
-            # and sent now, not at the screen loop's next turn.
+            # A move's announcement goes to every station at once: the other
+            # players learn of it from those rows, so they do not wait for
+            # the pressed station's whole screen to be drawn and sent, nor
+            # for the screen loop's next turn. Then the player who pressed,
+            # who is watching their screen: it is redrawn and sent now.
+            self.headline()
             self.refresh(self.app.pressed, clock.ticks_ms())
 
     async def _line(self):
