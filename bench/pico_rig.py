@@ -34,12 +34,27 @@ PLAN = ROOT / "tests" / "pico" / "plan.py"
 BIN = Path(sys.executable).parent
 FS_OFFSET = 0xA0000  # RPI_PICO: littlefs in the last 1,408 KB of the 2 MB flash
 FS_BLOCK = 4096
-BOOTED_S = 2.0  # the app is up well before this after power-on (about 1.2 s)
+# Presses begin once the app says it reads the buttons (catnip.start.READY on
+# its serial line), as players wait for their screens: READY_AFTER_S after it,
+# and never before BOOTED_S (the catnip image is up well before, about 1.2 s;
+# stock MicroPython, importing .mpy files from littlefs, nearer 2 s). A boot
+# whose app was ready later than its first press is run again from the same
+# flash with every press later (see boot()).
+BOOTED_S = 2.0
+READY_AFTER_S = 0.1
+READY = b"catnip: ready: the buttons are read"  # catnip.start.READY
 PRESS_EVERY_S = 0.25  # a press may come before every station has redrawn: events queue in order
 # A press is held 150 ms, a deliberate press. Quicker taps are read too (a
 # Stack O' Cats game played with 40 ms taps ends as planned): the INT line's
 # fall wakes the reader.
 HOLD_MS = 150
+# On stock MicroPython catnip's code lives in the heap, and the collection
+# after each press (the loop's idle turn) marks it all: some 120 ms with no
+# button read, against 10-30 ms on the catnip image. A release and the next
+# press inside such a turn are never seen (the expander is read as still
+# held), so the stock check presses at a steadier pace: 250 ms between a
+# release and the next press.
+STOCK_PRESS_EVERY_S = 0.4
 RESUME_S = 1.0  # see resume_takes()
 RESUME_PER_MOVE_S = 0.05
 SETTLE_S = 1.5  # a press's redraws and journal writes are over this long after it
@@ -308,6 +323,23 @@ class Run:
                 out.append(fields["text"])
         return out
 
+    def ready_s(self) -> float | None:
+        """When (simulated s, on the scenario's time base) the app said it
+        reads the buttons (READY), or None if it did not."""
+        path = self.out / "serial.jsonl"
+        if not path.exists():
+            return None
+        heard = b""
+        with open(path) as f:
+            for line in f:
+                chunk = json.loads(line)
+                if chunk.get("dir") != "d2h":
+                    continue
+                heard = heard[-len(READY):] + chunk["data"].encode("utf-8", "surrogateescape")
+                if READY in heard:
+                    return chunk["t"]
+        return None
+
     @property
     def stdout(self) -> str:
         path = self.out / "run_stdout.txt"
@@ -384,12 +416,49 @@ def _served(args: list[str], out: Path, linked: Linked) -> tuple[int, str]:
     return bench.returncode, bench.stderr.read()
 
 
+def boot(flash: Path, out: Path, until: float, scenario: list[dict],
+         linked: Linked | None = None, uf2: Path | None = None) -> tuple[Run, float]:
+    """run() a power-up with `scenario`'s presses, checking that the first
+    came once the app read the buttons (READY_AFTER_S after READY): a press
+    before then is lost, and every later one would land a step off. If it
+    came too early, the boot is run again from the flash it started from with
+    the scenario and `until` later by as much as that takes. (run, how many
+    seconds later it all was: 0.0 if in time.) A linked boot (a laptop's
+    session) is not run twice: a press too early is a BenchError then."""
+    before = out.parent / f"{out.name}.flash-before"
+    shutil.copy(flash, before)
+    shift = 0.0
+    for _ in range(3):
+        moved = [dict(a, t=round(a["t"] + shift, 3)) for a in scenario]
+        r = run(flash, out, until + shift, moved, linked=linked, uf2=uf2)
+        ready = r.ready_s()
+        if ready is None:
+            raise BenchError(f"{out.name}: the app never said it reads the buttons "
+                             f"({READY.decode()!r}) within {until + shift:.2f} s")
+        late = round(ready + READY_AFTER_S - moved[0]["t"], 3) if moved else 0.0
+        if late <= 0:
+            before.unlink()
+            return r, shift
+        if linked is not None:
+            raise BenchError(f"{out.name}: the first press came at {moved[0]['t']} s, before "
+                             f"the app read the buttons at {ready:.3f} s")
+        shutil.copy(before, flash)
+        shift = round(shift + late + 0.05, 3)  # 50 ms more: two boots differ a little
+    raise BenchError(f"{out.name}: the app read the buttons later at every boot "
+                     f"({ready:.3f} s at the last)")
+
+
 def first_pixels(run: Run, after: float) -> float | None:
     """ms from `after` (simulated s) to the first frame data on a station panel."""
     for d in run.i2c():
         if d["t"] > after and d.get("to") and d["to"][0].startswith("st") and d.get("n", 0) > 2:
             return round((d["t"] - after) * 1000, 1)
     return None
+
+
+def pace(uf2: Path | None) -> float:
+    """Seconds from a press to the next on the firmware `uf2`."""
+    return STOCK_PRESS_EVERY_S if uf2 == STOCK else PRESS_EVERY_S
 
 
 def presses(plan: list[list], start: float, every: float = PRESS_EVERY_S,
@@ -500,8 +569,9 @@ def start(flash: Path, work: Path, game: str, options: dict, seats: list[int],
     `game` starts: the Pico draws its seed and journals the game's header."""
     state = read_flash(flash, work / "state-setup")
     setup = plan(game, options, seats, state, "setup")
-    return run(flash, work / "run-setup", _end_of(setup["presses"]),
-               presses(setup["presses"], BOOTED_S), uf2=uf2)
+    step = pace(uf2)
+    return boot(flash, work / "run-setup", BOOTED_S + len(setup["presses"]) * step + SETTLE_S,
+                presses(setup["presses"], BOOTED_S, step), uf2=uf2)[0]
 
 
 def finish(flash: Path, work: Path, game: str, options: dict, seats: list[int],
@@ -518,19 +588,27 @@ def finish(flash: Path, work: Path, game: str, options: dict, seats: list[int],
     state = read_flash(flash, work / "state0")
     expected = plan(game, options, seats, state, "game")
     todo, runs, cuts = expected, [], []
+    start_s = BOOTED_S  # the last boot's app read its buttons in time for this
+    step = pace(uf2)
+    most = round(BOOT_PRESSES * PRESS_EVERY_S / step)  # 20 s of table time a boot
     while True:
-        scenario = presses(todo["presses"], BOOTED_S,
+        scenario = presses(todo["presses"], start_s, step,
                            first_takes=resume_takes(todo.get("moves_before") or 0))
         cut = cut_at(todo, scenario) if cut_at is not None else None
-        unplugged = cut is None and linked is None and len(scenario) > BOOT_PRESSES
+        unplugged = cut is None and linked is None and len(scenario) > most
         if unplugged:
-            scenario = scenario[:BOOT_PRESSES]
+            scenario = scenario[:most]
             cut = scenario[-1]["t"] + SETTLE_S
         until = scenario[-1]["t"] + SETTLE_S if cut is None else cut
         if linked is not None and cut is None:
             until += LINK_EXTRA_S
-        runs.append(run(flash, work / f"run{len(runs)}", until, scenario, linked=linked,
-                        uf2=uf2))
+        booted, shift = boot(flash, work / f"run{len(runs)}", until, scenario, linked=linked,
+                             uf2=uf2)
+        runs.append(booted)
+        if shift:  # the app was ready later: so was everything, the cut too
+            scenario = [dict(a, t=round(a["t"] + shift, 3)) for a in scenario]
+            cut = None if cut is None else cut + shift
+            start_s += shift
         runs[-1].resumed_ms = first_pixels(runs[-1], scenario[0]["t"])
         if cut is None:
             break
@@ -547,8 +625,3 @@ def finish(flash: Path, work: Path, game: str, options: dict, seats: list[int],
                      "moves_kept": todo["moves_before"]})
     journal = read_flash(flash, work / "final")
     return Played(expected, runs, runs[-1].screens(), journal, cuts)
-
-
-def _end_of(plan_presses: list) -> float:
-    """When the last press and the redraws it causes are over."""
-    return BOOTED_S + len(plan_presses) * PRESS_EVERY_S + SETTLE_S

@@ -121,7 +121,11 @@ def boot(flash):
 def start(name, flash):
     """A table past its setup: the game resumed from the journal with OK on
     the "Resume" row the setup offers first, or else started afresh."""
-    rec = boot(flash)
+    return begin(boot(flash), name)
+
+
+def begin(rec, name):
+    """start() on a table already booted (rec, at its setup)."""
     if rec.vt.lines(1)[1].startswith("Resume"):
         rec.press(1, "ok")
         assert rec.app.scene.kind in ("play", "end"), "resume did not: %s" % rec.vt.lines(1)
@@ -233,8 +237,10 @@ def main(argv):
         cut = 1 + rng.below(ops)
         flash = Flash(cut, rng)
         acked = 0
+        rec = None  # the cut may come while the table boots or starts the game
         try:
-            rec = start(name, flash)
+            rec = boot(flash)
+            begin(rec, name)
             for seat, action in actions:
                 rec.app.act(seat, action)
                 acked += 1
@@ -243,7 +249,8 @@ def main(argv):
             pass
         else:
             raise AssertionError("cut %d at op %d of %d never came" % (i, cut, ops))
-        rec.vt.close()
+        if rec is not None:
+            rec.vt.close()
         again = boot(Flash())
         problems = list(again.vt.journal.problems)
         if not again.vt.lines(1)[1].startswith("Resume") and acked >= len(actions) - 1 and \

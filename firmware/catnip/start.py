@@ -11,6 +11,10 @@ from catnip import forget
 # (App.start and App.resume), so that code loads into one piece. The catnip image runs its
 # code from flash and takes no room.
 ROOM = 28 * 1024
+# Said on the serial line once, when the app first reads the buttons: a
+# press released before it is never seen (stock MicroPython takes longer
+# to get there than the catnip image).
+READY = "catnip: ready: the buttons are read"
 
 
 def run():
@@ -24,7 +28,11 @@ def run():
     forget("catnip.boot")
     room = None  # the app's now: its first game lets it go
     if app is not None:
-        app.loop.serve()
+        app.loop.serve(_ready)
+
+
+def _ready():
+    print(READY)
 
 
 def _from_files():

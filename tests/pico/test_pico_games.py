@@ -55,10 +55,6 @@ def test_deploy_onto_the_image_removes_what_an_mpy_deploy_left(pico, tmp_path):
 
 
 @pytest.mark.xdist_group("others")
-@pytest.mark.xfail(strict=True, reason=(
-    "known regression: on stock MicroPython (.mpy files in the heap) the game now starts and plays "
-    "with no error, but its last screens are not the standings the simulated table shows; the catnip "
-    "image (frozen) plays every game. strict: a pass means it is fixed and this mark must go"))
 def test_stock_micropython_takes_the_mpy_files_boots_and_plays(tmp_path):
     """For a maker who already runs MicroPython: the firmware deployed as .mpy
     files onto the stock image, then a short game to its standings."""

@@ -146,6 +146,31 @@ def test_an_announcement_goes_over_each_stations_own_view_and_takes_no_press():
         rig.close()
 
 
+def test_the_announcement_ok_brings_up_has_its_time_too():
+    # OK moves the announcements on, and each stays 2.5 s otherwise: the one
+    # OK brought up too. Left up, the standings after a game's last move
+    # would wait for a press nobody knows is due.
+    from catnip.ui.play import BANNER_MS
+
+    rig = _rig("ok then time")
+    try:
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        app = rig.app
+        while len(app.scene.banner) < 3:
+            tablebot.read_out(app)
+            app.act(*tablebot.choose(app.game, "heist"))
+        rig.run(100)
+        banners = len(app.scene.banner)
+        rig.tap(0, "ok")
+        assert len(app.scene.banner) == banners - 1
+        rig.run(BANNER_MS - 200)
+        assert len(app.scene.banner) == banners - 1, "it had its whole time"
+        rig.run(400)
+        assert len(app.scene.banner) == banners - 2, "and went by itself"
+    finally:
+        rig.close()
+
+
 def test_the_last_move_is_shown_on_every_station_before_the_standings():
     # The last safe's reveal is the game's climax: it runs like any other,
     # and the standings follow once it has been read (OK, or its time).
@@ -206,6 +231,114 @@ def test_the_heap_is_collected_once_a_press_has_its_screens_out():
         assert len(collected) >= 2 and all(collected), collected  # a move's screens out too
     finally:
         loop_module.tidy = real
+        rig.close()
+
+
+def test_a_release_read_after_another_stations_press_leaves_that_station_first():
+    # The station pressed last is redrawn and sent first: its player is
+    # looking at it. A release is read 30 ms after the button came up, so one
+    # may come after the next station's press; it is no one looking.
+    rig = _rig("first")
+    try:
+        app = rig.app
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1, 2])
+        rig.run(200)
+        rig.table.stations[0].press("down")
+        rig.run(60)
+        rig.table.stations[0].release("down")
+        rig.table.stations[2].press("down")  # read at the next poll, the release later
+        rig.run(60)
+        rig.table.stations[2].release("down")
+        rig.run(10)
+        order = []
+        real = app.frame.redraw
+
+        def redraw(k, scene):
+            order.append(k)
+            real(k, scene)
+
+        app.frame.redraw = redraw
+        app.frame.all_dirty()
+        rig.run(10)
+        assert order and order[0] == 2, order
+    finally:
+        rig.close()
+
+
+def test_the_idle_turn_waits_until_every_button_is_up():
+    # The idle turn reads no button while it works (a game's end: some 150 ms
+    # on the Pico). Over a release that no poll saw, a press and the next one
+    # would read as a single press (an announcement left up, the standings
+    # never shown): it waits until the press's button is up.
+    import catnip.table.loop as loop_module
+
+    rig = _rig("held")
+    real = loop_module.tidy
+    try:
+        app = rig.app
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        rig.run(200)
+        collected = []
+        loop_module.tidy = lambda: collected.append(rig.table.ticks_ms())
+        station = rig.table.stations[1]
+        station.press("down")
+        pressed = rig.table.ticks_ms()
+        rig.run(400)  # its screens are out long before the button comes up
+        assert collected == [], collected
+        assert True not in app.frame.dirty
+        station.release("down")
+        released = rig.table.ticks_ms()
+        rig.run(200)
+        assert len(collected) == 1 and collected[0] > released >= pressed + 400, collected
+        rig.hold(0, "ok", 1200)  # held past a long press: still one turn, after it
+        assert len(collected) == 2, collected
+    finally:
+        loop_module.tidy = real
+        rig.close()
+
+
+def test_a_press_while_the_game_end_is_journaled_is_read():
+    # A game's end holds the loop (journal writes and a rename, some 180 ms
+    # on the Pico) right after the last move's release: a press made and let
+    # go meanwhile must still be read, or every press after it lands a step
+    # off. Here the end's first write takes 100 ms with a press going down,
+    # the next 100 ms more, over its release.
+    from catnip.drivers.debounce import PRESS, RELEASE
+
+    rig = _rig("end-press")
+    try:
+        app = rig.app
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        journal = app.journal
+        note, finish = journal.note, journal.finish
+        station = rig.table.stations[1]
+
+        def slow_note(data):
+            note(data)
+            station.tap("up", hold_ms=150)
+            rig.table.advance(100)
+
+        def slow_finish(result):
+            finish(result)
+            rig.table.advance(100)
+
+        journal.note, journal.finish = slow_note, slow_finish
+        seen = []
+        real = app.on_event
+
+        def on_event(event):
+            if app.ended and event[0] == 1:
+                seen.append(event[1])
+            real(event)
+
+        app.on_event = on_event
+        while not app.ended:
+            step = tablebot.next_press(app, "heist", {}, [0, 1])
+            assert step is not None and app.scene.kind == "play", step
+            rig.tap(step[0], tablebot.NAMES[step[1]])
+        rig.run(300)
+        assert seen == [PRESS, RELEASE], seen
+    finally:
         rig.close()
 
 
@@ -279,6 +412,42 @@ def test_the_station_that_starts_a_game_says_so_while_its_code_loads():
         rig.close()
 
 
+def test_a_new_announcement_reaches_every_station_ahead_of_the_screen_under_it():
+    # A move's announcement goes out to every station first (its rows only:
+    # a few ms a panel on the Pico), then each screen under it. In between a
+    # station shows its screen as it was, with the announcement over it; in
+    # the end exactly what its own redraw gives.
+    from catnip.drivers.ssd1306 import Canvas
+    from oled import assert_shows
+
+    rig = _rig("headline", "mux")
+    try:
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1, 2])
+        app = rig.app
+        rig.run(100)
+        n = app.stations
+        before = [rig.lines(k) for k in range(n)]
+        while not app.scene.banner:
+            app.act(*tablebot.choose(app.game, "heist"))
+        frame = app.frame
+        assert frame.headline(app.scene), "a new announcement is put up ahead"
+        assert not frame.headline(app.scene), "and only once"
+        for k in range(n):
+            app.hw.screens[k].flush(rig.table.ticks_ms())
+        shown = draw_first(app.scene.banner[0])
+        for k in range(n):
+            lines = rig.lines(k)
+            assert shown in " ".join(lines), lines
+            assert lines[0] == before[k][0], (lines, before[k])  # the screen above: as it was
+        rig.run(100)
+        for k in range(n):
+            canvas = Canvas()
+            app.scene.draw(k, canvas)
+            assert_shows(rig.table.stations[k].oled, bytes(canvas.buf), "station %d whole" % k)
+    finally:
+        rig.close()
+
+
 def test_the_room_held_since_power_up_goes_to_the_first_game():
     # On stock MicroPython catnip.start hands the app a room of heap taken at
     # power-up; the game's code loads into it, so the app lets it go first.
@@ -290,5 +459,37 @@ def test_the_room_held_since_power_up_goes_to_the_first_game():
         tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
         assert rig.app.room is None
         assert rig.app.game is not None
+    finally:
+        rig.close()
+
+
+def test_the_loop_says_once_when_the_buttons_are_first_read():
+    # catnip.start prints catnip.start.READY then: a press released before
+    # the first read is never seen, so whoever presses (the pico tier's
+    # rig) waits for it.
+    import asyncio
+
+    rig = _rig("ready")
+    app = rig.app
+    polls = []
+    real_poll = app.hw.poll
+
+    def poll(now):
+        polls.append(now)
+        return real_poll(now)
+
+    app.hw.poll = poll
+    said = []
+
+    async def serving():
+        app.loop.ready = lambda: said.append(len(polls))  # as Loop.serve(ready) sets it
+        asyncio.create_task(app.loop.run())
+        await rig.live(100)
+
+    try:
+        asyncio.run(serving())
+        assert said == [1], said  # once, right after the first read
+        assert len(polls) > 3, polls  # and not again as the loop polls on
+        assert app.loop.ready is None
     finally:
         rig.close()

@@ -75,6 +75,59 @@ def test_seats_and_first_player_are_remembered_on_flash():
         remove_tree(path)
 
 
+def test_a_setup_chosen_again_is_not_written_again():
+    # Resuming at every power-up must not rewrite setup.json: each write
+    # lengthens littlefs's log of the folder, which every later lookup reads.
+    here = os.getcwd()
+    path = _in_folder("again")
+    opened = []
+
+    def counted(name, mode="r"):
+        opened.append(name)
+        return open(name, mode)
+
+    try:
+        flashfile.save("setup.json", {"game": "stack", "seats": [1, 3, 6], "start": 2})
+        rig = _power_on(path)
+        rig.tap(0, "ok")  # Start game: the same three, P3 first, and what is now remembered
+        kept = flashfile.load("setup.json")
+        rig.close()
+        flashfile._open = counted
+        rig = _power_on(path)  # the game in the journal is offered first
+        rig.tap(0, "ok")
+        assert rig.app.scene.kind == "play" and rig.app.seats == [1, 3, 6]
+        assert opened == [], opened
+        assert flashfile.load("setup.json") == kept
+        rig.close()
+    finally:
+        flashfile._open = open
+        os.chdir(here)
+        remove_tree(path)
+
+
+def test_keep_writes_only_what_changed_and_all_or_nothing():
+    here = os.getcwd()
+    path = _in_folder("keep")
+
+    def cut(name, mode="r"):
+        raise OSError(5)
+
+    try:
+        assert flashfile.keep("setup.json", {"game": "heist"})  # missing: written
+        flashfile._open = cut
+        assert not flashfile.keep("setup.json", {"game": "heist"})  # the same: not written
+        try:
+            flashfile.keep("setup.json", {"game": "stack"})
+            raise AssertionError("a changed file was not written")
+        except OSError:
+            pass
+        assert flashfile.load("setup.json") == {"game": "heist"}  # the old one, whole
+    finally:
+        flashfile._open = open
+        os.chdir(here)
+        remove_tree(path)
+
+
 def test_a_remembered_setup_that_is_not_this_tables_is_ignored():
     here = os.getcwd()
     path = _in_folder("bad")

@@ -132,35 +132,96 @@ def test_no_change_sends_nothing():
     assert bus.transactions == []
 
 
-def test_a_small_change_sends_one_window_and_one_band():
+def test_a_small_change_sends_one_window_of_its_columns():
     display, panel, bus = rig()
     bus.clear()
-    display.text(">", 0, 16, 1)  # a cursor: page 2, columns 0-7
+    display.text(">", 0, 16, 1)  # a cursor: page 2, its ink in columns 1-4
     display.show()
-    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 17)]
-    assert panel.commands[-2:] == [(0x21, 0, 15), (0x22, 2, 2)]
+    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 9)]
+    assert panel.commands[-2:] == [(0x21, 1, 8), (0x22, 2, 2)]
     shows_frame(display, panel, "the cursor")
 
 
 def test_changes_on_one_page_go_out_as_one_span():
     display, panel, bus = rig()
     bus.clear()
-    display.pixel(20, 9, 1)  # band 1
-    display.pixel(70, 9, 1)  # band 4
+    display.pixel(20, 9, 1)
+    display.pixel(70, 9, 1)
     display.show()
-    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 1 + 4 * 16)]
-    assert panel.commands[-2:] == [(0x21, 16, 79), (0x22, 1, 1)]
+    # columns 20-70, widened to a whole number of 8-column steps: 20-75
+    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 1 + 56)]
+    assert panel.commands[-2:] == [(0x21, 20, 75), (0x22, 1, 1)]
     shows_frame(display, panel)
 
 
-def test_pages_changed_in_different_bands_get_their_own_windows():
+def test_pages_changed_far_apart_get_their_own_windows():
     display, panel, bus = rig()
     bus.clear()
-    display.pixel(0, 9, 1)  # page 1, band 0
-    display.pixel(127, 17, 1)  # page 2, band 7
+    display.pixel(0, 9, 1)  # page 1, column 0
+    display.pixel(127, 17, 1)  # page 2, column 127: the window ends at the edge
     display.show()
-    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 17)] * 2
+    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 9)] * 2
+    assert panel.commands[-4:] == [(0x21, 0, 7), (0x22, 1, 1), (0x21, 120, 127), (0x22, 2, 2)]
     shows_frame(display, panel)
+
+
+def test_neighbouring_pages_changed_near_each_other_share_a_window():
+    display, panel, bus = rig()
+    bus.clear()
+    display.pixel(10, 3, 1)  # page 0
+    display.pixel(13, 11, 1)  # page 1: one window of columns 10-17 for both
+    display.show()
+    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 9), (0x3C, "w", 9)]
+    assert panel.commands[-2:] == [(0x21, 10, 17), (0x22, 0, 1)]
+    shows_frame(display, panel)
+
+
+def test_a_change_inside_a_word_is_sent_from_its_own_column():
+    # The frame is compared four columns at a time: the window must start at
+    # the byte that changed, not at its word, and end where the change does.
+    for x in range(0, 128):
+        display, panel, bus = rig()
+        display.text("cat", 40, 40, 1)
+        display.show()
+        bus.clear()
+        display.pixel(x, 20, 1)
+        display.pixel(x, 21, 1)
+        display.show()
+        first = min(x, 120)
+        assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 9)], (x, bus.transactions)
+        assert panel.commands[-2:] == [(0x21, first, first + 7), (0x22, 2, 2)], \
+            (x, panel.commands[-2:])
+        shows_frame(display, panel, "a dot at column %d" % x)
+
+
+def test_small_random_changes_reach_the_panel_through_tight_windows():
+    # Each step changes a few characters here and there, as a move does on a
+    # station: the panel must show the frame exactly, and no window may carry
+    # more than its page's changed columns widened to the next 8-column step.
+    rng = Rng("small changes")
+    display, panel, bus = rig()
+    display.text("Heist 2/8  table", 0, 0, 1)
+    display.show()
+    for step in range(80):
+        before = bytes(display.display.frame)
+        for _ in range(rng.below(3) + 1):
+            x, y = rng.below(128), rng.below(8) * 8
+            display.fill_rect(x, y, 8, 8, 0)
+            display.text(chr(33 + rng.below(90)), x, y, rng.below(4) != 0)
+        bus.clear()
+        display.show()
+        shows_frame(display, panel, "step %d of the small changes" % step)
+        after = display.display.frame
+        changed = [[c for c in range(128) if before[p * 128 + c] != after[p * 128 + c]]
+                   for p in range(8)]
+        sent = sum(n - 1 for _, _, n in bus.transactions if n != 7)
+        most = 0
+        for p in range(8):
+            if changed[p]:
+                most += (changed[p][-1] - changed[p][0]) // 8 * 8 + 8
+        # joined pages may carry more columns than their own, but only where
+        # a window of their own would have cost as many bytes
+        assert sent <= most + 9 * sum(1 for c in changed if c), (step, sent, most)
 
 
 def test_pages_changed_in_the_same_bands_share_a_window():

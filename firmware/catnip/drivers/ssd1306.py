@@ -3,22 +3,29 @@
 #
 # One canvas, many panels. Drawing happens on a Canvas (a MicroPython
 # FrameBuffer); take(canvas) copies into the panel's own frame what differs
-# from what it shows and marks those 16-column bands, and show() sends the
-# marked bands. A table of seven stations draws them one after another on a
-# single canvas, so each panel costs its 1 KB frame and no more: on the Pico
-# every byte of heap counts.
+# from what it shows and notes, per page, the first and last column that
+# changed, and show() sends those columns. A table of seven stations draws
+# them one after another on a single canvas, so each panel costs its 1 KB
+# frame and two bytes a page: on the Pico every byte of heap counts.
 #
 # Change tracking. A viper loop compares canvas and frame word by word,
-# copies what differs and sets a bit per changed band in the page's mask (an
-# unchanged frame: microseconds). show() allocates nothing.
+# copies what differs and widens the page's span to the changed bytes of the
+# word (an unchanged frame: microseconds). show() allocates nothing.
 #
-# Windows. Each page's changed bands, from the first to the last, go out as
-# one window (a 7-byte command transaction setting the columns and pages,
-# horizontal addressing) and one data transaction; consecutive pages changed
-# in the same bands share a window. The data leaves from one module-wide
-# buffer whose control byte 0x40 sits just before the pixels, so a single
-# writeto() carries it: rp2's I2C copies a multi-buffer writevto() into a
-# fresh heap buffer, a single buffer it sends as is.
+# Windows. Each page's changed columns, from the first to the last, go out
+# as one window (a 7-byte command transaction setting the columns and pages,
+# horizontal addressing, datasheet 10.1.3-10.1.5) and one data transaction.
+# A window is a whole number of _STEP columns (so the data views can be
+# sliced once, at import), widened to the right or, at the panel's right
+# edge, to the left: the extra columns carry what the panel already shows.
+# Consecutive pages join one window while that costs fewer bytes than a
+# window of their own: a one-character change costs some 20 bytes, not a
+# page.
+#
+# The data leaves from one module-wide buffer whose control byte 0x40 sits
+# just before the pixels, so a single writeto() carries it: rp2's I2C copies
+# a multi-buffer writevto() into a fresh heap buffer, a single buffer it
+# sends as is.
 #
 # Datasheet: Solomon Systech SSD1306 Rev 1.1, sections 8.1.5, 9, 10 and the
 # software initialisation flow chart.
@@ -28,8 +35,9 @@ from micropython import const
 
 WIDTH = const(128)
 HEIGHT = const(64)  # the taller glass; a 32-row panel shows a canvas's top half
-_BAND = const(16)  # columns per band
-_ALL_BANDS = const(0xFF)
+_STEP = const(8)  # a window's width is a multiple of this many columns
+_NONE = const(0xFF)  # a page's first column when nothing in it changed
+_WINDOW_COST = const(9)  # bytes a window of its own adds: its command and a data header
 _CTRL_CMD = const(0x00)  # Co=0, D/C#=0: all following bytes are commands
 _CTRL_DATA = const(0x40)  # Co=0, D/C#=1: all following bytes are GDDRAM data
 
@@ -39,11 +47,11 @@ _CHARGE_PUMP = const(0x8D)
 _PUMP_ON = const(0x14)
 _PUMP_OFF = const(0x10)
 
-# The outgoing data: the control byte at 3, a page's pixels word-aligned from
-# 4. _OUT_VIEWS[n] is the transaction carrying n bands, sliced once here.
+# The outgoing data: the control byte at 3, a page's pixels from 4.
+# _OUT_VIEWS[n] is the transaction carrying n * _STEP columns, sliced once here.
 _OUT = bytearray(4 + WIDTH)
 _OUT[3] = _CTRL_DATA
-_OUT_VIEWS = [memoryview(_OUT)[3:4 + n * _BAND] for n in range(9)]
+_OUT_VIEWS = [memoryview(_OUT)[3:4 + n * _STEP] for n in range(WIDTH // _STEP + 1)]
 # Commands leave from module-wide buffers too: every transfer is complete
 # when writeto() returns, so the panels share them (no heap per panel).
 _WINDOW = bytearray((_CTRL_CMD, 0x21, 0, 0, 0x22, 0, 0))  # columns, then pages
@@ -80,20 +88,36 @@ def _clear(buf, words: int):
 
 
 @micropython.viper
-def _take(canvas, frame, marks, pages: int) -> int:
-    # Copy into `frame` the words of `canvas` that differ; OR a bit per
-    # changed band into marks[page]. Returns nonzero if anything changed.
+def _take(canvas, frame, spans, top: int, pages: int) -> int:
+    # Copy into `frame` the words of `canvas` that differ, from page `top`
+    # down, and widen each
+    # page's span to the bytes that changed: spans[2 * page] is its first
+    # changed column (_NONE: none yet), spans[2 * page + 1] its last.
+    # Returns nonzero if anything changed.
     src = ptr32(canvas)
     dst = ptr32(frame)
-    mark = ptr8(marks)
-    w = 0
-    end = pages * 32  # WIDTH // 4 words a page
+    span = ptr8(spans)
+    w = top * 32  # WIDTH // 4 words a page
+    end = pages * 32
     changed = 0
     while w < end:
-        bit = 1 << ((w >> 2) & 7)  # 4 words a band, 8 bands a page
         if src[w] != dst[w]:
+            diff = src[w] ^ dst[w]
             dst[w] = src[w]
-            mark[w >> 5] |= bit
+            col = (w & 31) << 2  # the word's first column; little-endian bytes
+            k = 0
+            while not ((diff >> (k << 3)) & 0xFF):
+                k += 1
+            lo = col + k
+            k = 3
+            while not ((diff >> (k << 3)) & 0xFF):
+                k -= 1
+            hi = col + k
+            at = (w >> 5) << 1
+            if lo < span[at]:  # _NONE is past every column
+                span[at] = lo
+            if hi > span[at + 1]:
+                span[at + 1] = hi
             changed = 1
         w += 1
     return changed
@@ -101,29 +125,27 @@ def _take(canvas, frame, marks, pages: int) -> int:
 
 @micropython.viper
 def _gather(frame, page: int, first: int, n: int):
-    # Bands first..first+n-1 of `page` into _OUT, after its control byte.
-    src = ptr32(frame)
-    dst = ptr32(_OUT)
-    s = page * 32 + first * 4
-    d = 1
-    stop = d + n * 4
+    # Columns first..first+n-1 of `page` into _OUT, after its control byte.
+    src = ptr8(frame)
+    dst = ptr8(_OUT)
+    s = page * WIDTH + first
+    d = 4
+    stop = d + n
     while d < stop:
         dst[d] = src[s]
         s += 1
         d += 1
 
 
-def _span(mask):
-    """The first and last band set in `mask`, as first << 3 | last; -1 for none."""
-    if not mask:
-        return -1
-    first = 0
-    while not mask >> first & 1:
-        first += 1
-    last = 7
-    while not mask >> last & 1:
-        last -= 1
-    return first << 3 | last
+@micropython.viper
+def _forget(spans, pages: int):
+    # Nothing left to send on any page.
+    span = ptr8(spans)
+    i = 0
+    while i < pages * 2:
+        span[i] = _NONE
+        span[i + 1] = 0
+        i += 2
 
 
 class SSD1306:
@@ -140,17 +162,19 @@ class SSD1306:
         self.height = height
         self.pages = height // 8
         self.frame = bytearray(self.pages * WIDTH)  # what the panel is to show
-        self._marks = bytearray(self.pages)  # per page: the bands not sent yet
+        self._spans = bytearray(2 * self.pages)  # per page: first and last column not sent yet
+        _forget(self._spans, self.pages)
         self._unsent = False  # some mark is set
         self._flipped = flip
         self._contrast = contrast
         self._resend = True
         self.init_display()
 
-    def take(self, canvas):
+    def take(self, canvas, top=0):
         """Make the canvas (its top rows, on a 32-row panel) what the panel is
-        to show; True if that changes anything. Sends nothing."""
-        if _take(canvas.buf, self.frame, self._marks, self.pages):
+        to show, from page `top` down (the pages above stay as they were);
+        True if that changes anything. Sends nothing."""
+        if _take(canvas.buf, self.frame, self._spans, top, self.pages):
             self._unsent = True
             return True
         return False
@@ -233,34 +257,45 @@ class SSD1306:
         if not full and not self._unsent:
             return  # nothing changed: the screen loop asks every panel often
         self._resend = True  # stays set if a transfer below fails
-        marks = self._marks
-        top = last = 0
-        span = -1
+        spans = self._spans
+        top = last = -1  # the pages top..last share the window first..end
+        first = end = 0
         for page in range(self.pages):
-            here = _span(_ALL_BANDS if full else marks[page])
-            if here == span and span >= 0:
-                last = page
-                continue
-            if span >= 0:
-                self._send(top, last, span)
-            span = here
+            if full:
+                lo, hi = 0, WIDTH - 1
+            else:
+                lo, hi = spans[2 * page], spans[2 * page + 1]
+                if lo == _NONE:
+                    continue
+            if top >= 0 and page == last + 1:
+                a, b = min(first, lo), max(end, hi)
+                pages = page - top
+                # One window for them all, or the group's and one of its own.
+                if (pages + 1) * (b - a + 1) <= pages * (end - first + 1) + hi - lo + 1 + \
+                        _WINDOW_COST:
+                    first, end, last = a, b, page
+                    continue
+            if top >= 0:
+                self._send(top, last, first, end)
             top = last = page
-        if span >= 0:
-            self._send(top, last, span)
-        for page in range(self.pages):
-            marks[page] = 0
+            first, end = lo, hi
+        if top >= 0:
+            self._send(top, last, first, end)
+        _forget(spans, self.pages)
         self._unsent = self._resend = False
 
-    def _send(self, top, last, span):
-        first, end = span >> 3, span & 7
+    def _send(self, top, last, first, end):
+        # Columns first..end of pages top..last, as a window _STEP columns wide
+        # or a multiple of that: widened to the right, at the edge to the left.
+        n = (end - first + _STEP) // _STEP
+        first = min(first, WIDTH - n * _STEP)
         window = _WINDOW
-        window[2] = first * _BAND
-        window[3] = end * _BAND + _BAND - 1
+        window[2] = first
+        window[3] = first + n * _STEP - 1
         window[5] = top
         window[6] = last
         i2c, addr = self.i2c, self.addr
         i2c.writeto(addr, window)
-        n = end - first + 1
         for page in range(top, last + 1):
-            _gather(self.frame, page, first, n)
+            _gather(self.frame, page, first, n * _STEP)
             i2c.writeto(addr, _OUT_VIEWS[n])

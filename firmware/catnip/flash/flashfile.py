@@ -47,6 +47,18 @@ def names(stations):
         return []
 
 
+def keep(path, data):
+    """`data` at `path` as save() writes it, unless the file holds it
+    already; whether it was written. Every write to littlefs adds to its
+    folder's log, and every lookup in that folder (each import on stock
+    MicroPython) reads through that log, so a file rewritten unchanged at
+    each power-up slows every later power-up."""
+    if load(path) == data:
+        return False
+    save(path, data)
+    return True
+
+
 def save(path, data):
     """`data` as JSON at `path`, all or nothing. OSError if the flash did not
     take it; the old file is then as it was."""

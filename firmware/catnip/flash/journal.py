@@ -31,8 +31,7 @@
 # 256), payload length (varint), payload, CRC-32 of all that (4 bytes,
 # little-endian) carried on from the record before's CRC (0 for the header),
 # so a record missing, repeated or moved fails its check. Kinds:
-#   h header (JSON)   w word (UTF-8)   a action (varints)   n note (JSON)
-#   e end, the result (JSON)
+#   h header (JSON)  w word (UTF-8)  a action (varints)  n note (JSON)  e end, the result (JSON)
 # Journals written before records were numbered use the capitals, with no
 # number and a CRC of the record alone; they are still read. A numbered
 # game always has a tail file (a seal makes the next before it moves the
@@ -75,9 +74,10 @@ class Journal:
             self.problems.append("the journal folder %s cannot be used (%s): no game will be "
                                  "saved; check the flash" % (self.root, why(e)))
             return
-        from catnip.flash import journal_scan as scan
-
-        for name in sorted(os.listdir(self.root)):
+        names = sorted(os.listdir(self.root))
+        if names:  # a table fresh from the box has nothing to read back
+            from catnip.flash import journal_scan as scan
+        for name in names:
             try:
                 scan.adopt(self, name)
             except (OSError, ValueError, scan.Damaged) as e:

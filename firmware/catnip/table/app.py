@@ -15,8 +15,7 @@
 from catnip import rules, wire
 from catnip.flash import flashfile
 from catnip.keys import LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, TABLE, TRAY
-from catnip.rules import TITLES
-from catnip.rules.engine import RuleError
+from catnip.rules import TITLES, RuleError  # not the engine: a game's start loads it
 from catnip.parts.sound import Sound
 from catnip.table.loop import Loop, PicoClock, leave, make_room, tidy, unload
 from catnip.table.out import Out
@@ -183,17 +182,22 @@ class App:
     def ending(self):
         """The game is over: its end journaled and told, once. Done while the
         players read the last move (the loop's idle turn), with the standings'
-        code loaded from flash, so the press that brings them does not wait."""
+        code loaded from flash, so the press that brings them does not wait.
+        The buttons are read between its steps: it holds the loop longer
+        than a press lasts."""
         if self.ended:
             return
         self.ended = True
         result = self.game.result()
         self.out.record(self.journal.note, self.wall.note("ended"))
+        self.loop.sample()
         self.out.record(self.journal.finish, result)
+        self.loop.sample()
         self.out.send(wire.END, gid=self.gid, result=result)
         if self.side is not None:
             self.side.ended(result)
         import catnip.ui.end  # noqa: F401
+        self.loop.sample()
 
     def _over(self):
         self.ending()
@@ -223,7 +227,11 @@ class App:
                 self.out.say("Station %d is back" % (station + 1) if kind == ONLINE else
                          "Station %d: not answering: check its cable" % (station + 1))
             return
-        self.pressed = station  # its screen is refreshed first
+        if kind == PRESS or kind == LONG or kind == REPEAT:
+            # Its screen is refreshed first: a finger is on it. A release (or
+            # a stuck button) is not someone looking: read late, after another
+            # station's press, it would put its station ahead of that press.
+            self.pressed = station
         if kind != RELEASE:
             self.loop.collect = True  # once its screens are out (the loop's idle turn)
         self.key(station, button, kind)
@@ -267,7 +275,7 @@ class App:
                 self.resume()
             else:
                 self.start(out[1], out[2], out[3])
-            flashfile.save(SETUP_FILE, remembered)  # after: the press's station answers first
+            flashfile.keep(SETUP_FILE, remembered)  # after: the press's station answers first
         elif word == "rematch":
             self.start(self.name, self.game.config, self.seats)
         elif word == "setup":
@@ -358,7 +366,6 @@ class App:
         # have been read (OK, or their time), the standings replace it.
         if not self.scene.banner and self.game.result() is not None:
             self._over()
-
 
 
 def _room():

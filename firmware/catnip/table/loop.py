@@ -14,6 +14,7 @@ import asyncio
 import gc
 
 from catnip import forget
+from catnip.keys import OFFLINE, ONLINE, PRESS, RELEASE, STUCK
 from catnip.rules import NAMES
 
 POLL_MS = 10
@@ -27,6 +28,9 @@ class Loop:
         self.app = app
         self.now = app.clock.ticks_ms()  # when the events in hand happened (poll)
         self.collect = False  # a press or a move: collect the heap once its screens are out
+        self.ready = None  # called once the buttons are first read (serve)
+        self.held = bytearray(len(app.hw.screens))  # per station, its buttons down (bits)
+        self.down = False  # some button is down: the idle turn waits for its release
 
     def poll(self, now):
         """Read the buttons and carry out every event waiting; True if there
@@ -39,6 +43,7 @@ class Loop:
             event = app.hw.next()
             if event is None:
                 break
+            self._hold(event)
             app.on_event(event)
             handled = True
         app.sound.update(now)
@@ -70,6 +75,9 @@ class Loop:
         self.poll(now)
         self.tick(now)
         n = app.stations
+        if app.frame.headline(app.scene):  # a new announcement first, as run() sends it
+            for i in range(n):
+                app.hw.screens[(app.pressed + i) % n].flush(now)
         for i in range(n):  # the station pressed last first: its player waits
             self.refresh((app.pressed + i) % n, now)
         if app.hw.table is not None:
@@ -82,10 +90,14 @@ class Loop:
             app.weigh.poll()
         self._idle()
 
-    def serve(self):
+    def serve(self, ready=None):
         """Run the table until the laptop stops it (catnip.link.remote); the REPL
-        follows. Ctrl-C on the line is data meanwhile, not an interrupt."""
+        follows. Ctrl-C on the line is data meanwhile, not an interrupt.
+        ready() is called once, when the buttons have been read the first
+        time: from then on a press counts."""
         import micropython
+
+        self.ready = ready
 
         micropython.kbd_intr(-1)
         try:
@@ -115,6 +127,13 @@ class Loop:
                 # on the Pico) and sending it (up to 25 ms), and between panels.
                 k = (app.pressed + i) % n
                 if frame.dirty[k]:
+                    if frame.headline(app.scene):
+                        # A move's announcement reaches every station first (a
+                        # few ms each, even when the move came mid-pass); each
+                        # screen under it follows.
+                        for j in range(n):
+                            app.hw.screens[(app.pressed + j) % n].flush(clock.ticks_ms())
+                            await clock.sleep_ms(0)
                     frame.redraw(k, app.scene)
                     await clock.sleep_ms(0)
                 app.hw.screens[k].flush(clock.ticks_ms())
@@ -132,23 +151,62 @@ class Loop:
                 if True in frame.dirty:
                     break
 
+    def _hold(self, event):
+        # Which buttons are down, from the events: PRESS sets a button's bit,
+        # its RELEASE clears it; a stuck button, or a station lost or back,
+        # holds nothing up.
+        station, kind, button = event
+        held = self.held
+        if station >= len(held):
+            return  # the tray's or the table display's reports
+        if kind == PRESS:
+            held[station] |= 1 << button
+        elif kind == RELEASE or kind == STUCK:
+            held[station] &= ~(1 << button)
+        elif kind == OFFLINE or kind == ONLINE:
+            held[station] = 0
+        else:
+            return
+        self.down = False
+        for bits in held:
+            if bits:
+                self.down = True
+
     def _idle(self):
         # What no press should wait for, done once a press's screens are all
         # out, while the players read them: a collection (10-30 ms on the
         # Pico; left to an allocation, it lands in the middle of the next
         # press, and asking gc.mem_free() whether one is due costs 8 ms), a
         # finished game's end, and the journal's seal of a full tail (an erase).
+        # Not while a button is down: the loop reads no button meanwhile (a
+        # game's end takes some 150 ms on the Pico), and a release that no
+        # poll sees joins that press to the next into one. Once it is up, the
+        # next press is a finger's travel away.
         app = self.app
-        if self.collect and True not in app.frame.dirty:
+        if self.collect and not self.down and True not in app.frame.dirty:
             self.collect = False
             tidy()
+            self.sample()
             if app.scene.kind == "play" and app.game.result() is not None:
                 app.ending()
             app.out.record(app.journal.ready)
 
+    def sample(self):
+        """The buttons read now, what they say left queued for the next poll:
+        between the steps of work that holds the loop longer than a press
+        lasts (a game's end, some 180 ms on the Pico: the press after the
+        last move came and went unread), so a press made meanwhile is seen,
+        and its release."""
+        app = self.app
+        app.hw.poll(app.clock.ticks_ms())
+
     async def _buttons(self):
+        ready, self.ready = self.ready, None
         while True:
             self._read_buttons()
+            if ready is not None:
+                ready()
+                ready = None
             await self.app.clock.sleep_ms(POLL_MS)
 
     async def _changed(self, changed):

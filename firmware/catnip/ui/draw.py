@@ -84,29 +84,26 @@ def paragraph(fb, s, row=1, last=ROWS - 2):
 
 
 def items(fb, labels, cursor, top=1, rows=6, pinned=0):
-    """A scrolling list with the cursor's item lit. The first `pinned` items
-    stay in place when the list is too long for its rows and the rest
-    scroll below them (there must be a row left to scroll in)."""
+    """A scrolling list with the cursor's item lit (just its width: a
+    whole-width bar moved costs every column of two rows on each panel).
+    The first `pinned` items stay in place when the list is too long for its
+    rows and the rest scroll below them (there must be a row left to scroll
+    in)."""
     if pinned and len(labels) > rows and pinned < rows:
         for i in range(pinned):
-            if i == cursor:
-                bar(fb, top + i, labels[i])
-            else:
-                text(fb, top + i, labels[i])
+            text(fb, top + i, labels[i], 0, i == cursor)
         labels, cursor, top, rows = labels[pinned:], cursor - pinned, top + pinned, rows - pinned
     first = 0
     if cursor >= rows:
         first = cursor - rows + 1
     for i in range(first, min(len(labels), first + rows)):
-        row = top + i - first
-        if i == cursor:
-            bar(fb, row, labels[i])
-        else:
-            text(fb, row, labels[i])
+        text(fb, top + i - first, labels[i], 0, i == cursor)
+    # The marks sit in the last columns: dark where the cursor's box reaches them.
+    lit = len(labels[cursor]) * 8 > WIDTH - 6 if 0 <= cursor < len(labels) else False
     if first > 0:
-        mark(fb, top, True, 1 if cursor != first else 0)
+        mark(fb, top, True, 0 if lit and cursor == first else 1)
     if first + rows < len(labels):
-        mark(fb, top + rows - 1, False, 1 if cursor - first != rows - 1 else 0)
+        mark(fb, top + rows - 1, False, 0 if lit and cursor - first == rows - 1 else 1)
 
 
 def mark(fb, row, up, c):
@@ -168,15 +165,22 @@ def notice(fb, what, high=False):
 def banner(fb, what):
     """An announcement over a station's bottom lines, lit, on top of the
     station's own screen: no pixel row above it, so the row it leaves shows
-    whole."""
-    overlay(fb, what, 1, 4, False, 0)
+    whole. Returns its first row: from there down, the rows are the
+    announcement's alone, whatever the station shows above it."""
+    return overlay(fb, what, 1, 4, False, 0)
+
+
+_WRAPPED = [None, None]  # the text overlay() last wrapped, and its lines
 
 
 def overlay(fb, what, c, most=4, high=False, rim=None):
     """`what` over the bottom lines of a screen (as many as it needs, up to
     `most`), or `high` under the title, lit (c=1, by default with a pixel
-    row above it to set it off: `rim`) or dark (c=0)."""
-    lines = wrap(what)
+    row above it to set it off: `rim`) or dark (c=0). Returns its first row."""
+    if _WRAPPED[0] != what:  # every station shows the same announcement: wrapped once
+        _WRAPPED[1] = wrap(what)
+        _WRAPPED[0] = what
+    lines = _WRAPPED[1]
     if len(lines) > most:
         cut(fb, lines[most])
         lines = lines[:most]
@@ -185,3 +189,4 @@ def overlay(fb, what, c, most=4, high=False, rim=None):
     fb.fill_rect(0, top * 8 - rim, WIDTH, len(lines) * 8 + rim, c)
     for i, line in enumerate(lines):
         fb.text(line, 0, (top + i) * 8, 1 - c)
+    return top

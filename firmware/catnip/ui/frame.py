@@ -22,6 +22,8 @@ class Frame:
         self.notices = []  # table-wide messages (a station lost, a journal problem), oldest first
         self.notice_at = clock.ticks_ms()  # when the first notice went up
         self._canvas = None  # what the canvas holds when every station shows it alike
+        self.epoch = 0  # counts all_dirty(): whatever every station shows may have changed
+        self._headline = None  # the announcement last put up ahead of the screens under it
 
     def all_dirty(self):
         """Every station's screen and the table display are redrawn at the next pass."""
@@ -29,6 +31,7 @@ class Frame:
         for k in range(len(dirty)):
             dirty[k] = True
         self.table_dirty = True
+        self.epoch = (self.epoch + 1) & 0xFFFFFF
 
     def notice(self, text, now):
         """Put `text` up on every station's bottom line; False if it is
@@ -65,9 +68,12 @@ class Frame:
     def redraw(self, k, scene):
         """Draw station k's screen (on the canvas, then into its panel's
         frame; flush sends it). A screen every station shows alike is
-        drawn once and taken by each."""
+        drawn once and taken by each, as is the public screen of the
+        stations where nobody sits (until anything marks every station)."""
         fb = self.hw.canvas
         alike = scene.alike() if scene.kind == "play" else None
+        if alike is None and scene.kind == "play" and scene.public_only(k):
+            alike = ("table", self.epoch)
         if alike is not None:
             alike = (alike, self.notices[0] if self.notices else None)
         if alike is None or alike != self._canvas:
@@ -77,6 +83,28 @@ class Frame:
             self._canvas = alike
         self.hw.screens[k].take(fb)
         self.dirty[k] = False
+
+    def headline(self, scene):
+        """A new announcement, ahead of everything else: drawn once on the
+        canvas and taken (its rows only, which are the announcement's alone)
+        by every station due for a redraw that shows it; they are sent
+        first, and each station's whole screen follows at its redraw. False
+        if there is no new announcement."""
+        if scene.kind != "play" or not scene.banner:
+            self._headline = None
+            return False
+        if scene.banner[0] == self._headline:
+            return False
+        self._headline = scene.banner[0]
+        fb = self.hw.canvas
+        self._canvas = None
+        draw.clear(fb)
+        top = draw.banner(fb, self._headline)
+        taken = False
+        for k in range(len(self.dirty)):
+            if self.dirty[k] and scene.headed(k):
+                taken = self.hw.screens[k].take(fb, top) or taken
+        return taken
 
     def redraw_table(self, scene):
         fb = self.hw.canvas

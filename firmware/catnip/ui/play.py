@@ -144,8 +144,14 @@ class Play:
             self.banner_at = now if self.banner else None
 
     def banner_due(self, now):
-        return self.banner and now is not None and self.banner_at is not None and \
-            ticks_diff(now, self.banner_at) >= BANNER_MS
+        """Whether the announcement up has had its time at `now`. One that
+        came up by OK (which knows no time) has its time from here."""
+        if not self.banner or now is None:
+            return False
+        if self.banner_at is None:
+            self.banner_at = now
+            return False
+        return ticks_diff(now, self.banner_at) >= BANNER_MS
 
     # ---- screens ----------------------------------------------------------
 
@@ -153,6 +159,19 @@ class Play:
         """What every station shows alike now: nothing, each keeps its own
         view (an announcement goes over its bottom lines)."""
         return None
+
+    def public_only(self, station):
+        """Whether `station` shows the table's public screen and nothing of its
+        own (nobody sits there, no menu, no reason for a press): every such
+        station shows the same pixels, so they are drawn once."""
+        return self.seat(station) is None and self.menu[station] is None and \
+            self.viewing[station] is None and not self.ending[station] and \
+            not self.error[station]
+
+    def headed(self, station):
+        """Whether `station` shows the announcement up now (over its bottom
+        lines: a station showing why its last press was refused does not)."""
+        return bool(self.banner) and not self.error[station]
 
     def draw(self, station, fb):
         self._draw(station, fb)
