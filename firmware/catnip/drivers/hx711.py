@@ -114,25 +114,22 @@ class HX711Group(Loops):
         self._sck = pin(sck, Pin.OUT)
         self._douts = tuple(pin(d, Pin.IN) for d in douts)
         self._native = native(sck, douts)
-        self._sck_gpio = sck
-        self._dout_gpios = None
+        self._gpios = None  # (sck, bytes of the DOUTs) for the native pass
         self._falls = None  # Falls: conversions timed by a pin interrupt
         if self._native is not None:
-            self._dout_gpios = bytes(douts)
+            self._gpios = (sck, bytes(douts))
             self._falls = Falls(self._douts, self._clock.ticks_us)
         self._n = len(self._douts)
         self._all = (1 << self._n) - 1
-        self.counts = array("i", [0] * self._n)  # last settled reading per cell
-        self._acc = array("i", [0] * self._n)
+        self.counts = array("i", bytes(4 * self._n))  # last settled reading per cell
+        self._acc = array("i", bytes(4 * self._n))
         self.saturated = 0  # bit i: cell i sat at MIN_COUNT or MAX_COUNT
         self.rate = rate
         period_us = 100000 if rate == 10 else 12500
         self.period_ms = (period_us + 999) // 1000
         self.timeout_ms = timeout_ms or 4 * self.period_ms
-        self._poll_ms = max(1, self.period_ms // 8)
         self._poll_us = min(1000, period_us // 32)
         self._window_us = period_us * _QUIET_PERCENT // 100
-        self._window_ms = self._window_us // 1000 + 1
         self.input = input
         self.fault = 0  # code of the fault now being reported, 0 when healthy
         self.fault_cells = 0
@@ -252,8 +249,8 @@ class HX711Group(Loops):
         if wait > 0:
             self._wait_us = wait
             return WAIT
-        if wait < 0 and (not self._in_step or age + self._budget() > self._window_us or
-                         clock.ticks_diff(clock.ticks_ms(), self._quiet_ms) > self._window_ms):
+        late_ms = clock.ticks_diff(clock.ticks_ms(), self._quiet_ms) > self._window_us // 1000 + 1
+        if wait < 0 and (not self._in_step or age + self._budget() > self._window_us or late_ms):
             return self._resync(TOO_SLOW, self._all)
         if self._chained and clock.ticks_diff(start, self._last_quiet_us) < self._window_us:
             # Every DOUT fell again within the window: the chips convert
@@ -326,7 +323,8 @@ class HX711Group(Loops):
             falls = self._falls
             falls.shifting = True  # its edges are data bits
             state = machine.disable_irq()  # a whole pass is about 0.1 ms
-            self._native(self._sck_gpio, self._dout_gpios, self._n, self._acc, extra, level)
+            sck, douts = self._gpios
+            self._native(sck, douts, self._n, self._acc, extra, level)
             machine.enable_irq(state)
             falls.shifting = False
             return

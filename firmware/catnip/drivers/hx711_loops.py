@@ -87,7 +87,7 @@ class Loops:
                 if 0 <= due <= _SPIN_US:
                     missing = self._spin(missing, due)
                 else:
-                    await clock.pause_ms(self._poll_ms)
+                    await clock.pause_ms(max(1, self.period_ms >> 3))
                     missing = self._not_ready()
             if not self.powered:
                 continue

@@ -43,7 +43,7 @@ class Falls:
     and are ignored (`shifting`)."""
 
     def __init__(self, pins, ticks_us):
-        self.at = array("i", [0] * len(pins))
+        self.at = array("i", bytes(4 * len(pins)))
         self.seen = bytearray(len(pins))  # at[i] holds a fall not yet taken
         self.shifting = False
         self.ticks_us = ticks_us

@@ -45,8 +45,8 @@ class Readings:
         # a very quiet sensor would otherwise wait for a wobble to die far
         # below what a settled load means (a twentieth of a cat).
         self._floor = per_cat * 6 // 100
-        self.ring = array("i", [0] * RING)
-        self.cell_ring = array("i", [0] * (RING * cells))
+        self.ring = array("i", bytes(4 * RING))
+        self.cell_ring = array("i", bytes(4 * RING * cells))
         self.i = 0
         self.seen = 0  # readings in the ring since a start or a fault
         # ~100 ms that must be flat; three quarters of it (the early window)
@@ -63,10 +63,9 @@ class Readings:
         self.verdict_level = 0
         self.quiet = 0
         self._sum = self._half = 0
-        self.cell_level = array("i", [0] * cells)  # x8, like level
-        self.cell_mass = array("i", [0] * cells)  # each cell's share of the mass
-        self._cell_sum = array("i", [0] * cells)
-        self._tare_n = capture_length(rate)
+        self.cell_level = array("i", bytes(4 * cells))  # x8, like level
+        self.cell_mass = array("i", bytes(4 * cells))  # each cell's share of the mass
+        self._cell_sum = array("i", bytes(4 * cells))
         # The still second of a tare (1.3 KB with four cells at 80/s): taken
         # when a tare starts and let go once it has measured the zero; a game
         # that never tares (the base stays on the tray) never holds it.
@@ -106,7 +105,7 @@ class Readings:
         self.state = TARING
         self.restart()
         if self._tare_buf is None:
-            self._tare_buf = array("i", [0] * (self._tare_n * self.cells))
+            self._tare_buf = array("i", bytes(4 * capture_length(self.rate) * self.cells))
 
     def ms(self):
         """The latest reading's time: milliseconds since the tray started."""
@@ -266,10 +265,11 @@ class Readings:
             for c in range(4):
                 buf[k + c] = ring[base + c]
         self._tare_fill += 1
-        if self._tare_fill < self._tare_n:
+        n = len(buf) // cells  # a still second of readings
+        if self._tare_fill < n:
             return None
         self._tare_fill = 0
-        got = capture_stats(buf, self._tare_n, cells)
+        got = capture_stats(buf, n, cells)
         if isinstance(got, str):
             return None
         self._tare_buf = None
