@@ -56,11 +56,9 @@
 # and hand out readings (read, read_async, run) are catnip.drivers.hx711_loops.
 import machine
 from array import array
-from machine import Pin
 
 from catnip.drivers.hx711_faults import (NO_DATA, OK, RESTARTED, SETTLING,  # noqa: F401
-                                         STUCK_LOW, TOO_SLOW, WAIT, WRONG_RATE, SensorFault,
-                                         describe)
+                                         STUCK_LOW, TOO_SLOW, WAIT, WRONG_RATE, SensorFault)
 from catnip.drivers.hx711_loops import Loops
 from catnip.drivers.hx711_phases import Phases
 from catnip.drivers.hx711_pins import Falls, SystemClock, native, pin, shift
@@ -111,8 +109,8 @@ class HX711Group(Loops):
         if not douts:
             raise ValueError("give at least one DOUT pin")
         self._clock = clock or SystemClock()
-        self._sck = pin(sck, Pin.OUT)
-        self._douts = tuple(pin(d, Pin.IN) for d in douts)
+        self._sck = pin(sck, machine.Pin.OUT)
+        self._douts = tuple(pin(d, machine.Pin.IN) for d in douts)
         self._native = native(sck, douts)
         self._gpios = None  # (sck, bytes of the DOUTs) for the native pass
         self._falls = None  # Falls: conversions timed by a pin interrupt
@@ -346,6 +344,8 @@ class HX711Group(Loops):
     def _failed(self, code, cells):
         self.fault = code
         self.fault_cells = cells
+        from catnip.drivers.hx711_faults import describe  # the words, for a fault only
+
         return describe(code, cells, self._douts, self.timeout_ms, self.pass_us,
                         self._window_us, self.rate)
 

@@ -3,10 +3,9 @@
 # moving or measuring the zero) and its clock in readings. Allocates nothing.
 from array import array
 
-from catnip.tray.calibration import capture_length, capture_stats
 from catnip.tray.common import const, isqrt, scaled
 
-RING = const(16)  # recent readings (a power of two)
+_RING = const(16)  # recent readings (a power of two)
 MASK = const(15)
 SHORT = const(3)  # readings in the short flatness window
 FRAC = const(3)  # levels are kept x8, an eighth of a count
@@ -45,8 +44,8 @@ class Readings:
         # a very quiet sensor would otherwise wait for a wobble to die far
         # below what a settled load means (a twentieth of a cat).
         self._floor = per_cat * 6 // 100
-        self.ring = array("i", bytes(4 * RING))
-        self.cell_ring = array("i", bytes(4 * RING * cells))
+        self.ring = array("i", bytes(4 * _RING))
+        self.cell_ring = array("i", bytes(4 * _RING * cells))
         self.i = 0
         self.seen = 0  # readings in the ring since a start or a fault
         # ~100 ms that must be flat; three quarters of it (the early window)
@@ -89,7 +88,7 @@ class Readings:
         self.samples += 1
         i = self.i = (self.i + 1) & MASK
         self.ring[i] = y
-        if self.seen < RING:
+        if self.seen < _RING:
             self.seen += 1
         return i
 
@@ -105,6 +104,8 @@ class Readings:
         self.state = TARING
         self.restart()
         if self._tare_buf is None:
+            from catnip.tray.calibration import capture_length  # a tare's only
+
             self._tare_buf = array("i", bytes(4 * capture_length(self.rate) * self.cells))
 
     def ms(self):
@@ -269,6 +270,8 @@ class Readings:
         if self._tare_fill < n:
             return None
         self._tare_fill = 0
+        from catnip.tray.calibration import capture_stats
+
         got = capture_stats(buf, n, cells)
         if isinstance(got, str):
             return None
