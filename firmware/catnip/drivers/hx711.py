@@ -130,7 +130,7 @@ class HX711Group(Loops):
         self._window_us = period_us * _QUIET_PERCENT // 100
         self.input = input
         self.fault = 0  # code of the fault now being reported, 0 when healthy
-        self.fault_cells = 0
+        self._said = None  # the SensorFault of that fault, its words kept while it lasts
         self._bad = 0  # the cells of the fault an attempt found
         self.restarts = 0
         self._unread_restarts = 0  # restarts since the last reading or fault
@@ -342,12 +342,19 @@ class HX711Group(Loops):
         self._unread_restarts = 0
 
     def _failed(self, code, cells):
-        self.fault = code
-        self.fault_cells = cells
+        """The SensorFault to raise or report for `code` on `cells`. A fault
+        that goes on (read() raises it at every call) is said in the words
+        of its first time: they are composed once, not at every call. Each
+        raise gets a new SensorFault, since a raised one keeps its traceback."""
+        said = self._said
+        if self.fault == code and said is not None and said.cells == cells:
+            return SensorFault(said.args[0], code, cells)
         from catnip.drivers.hx711_faults import describe  # the words, for a fault only
 
-        return describe(code, cells, self._douts, self.timeout_ms, self.pass_us,
-                        self._window_us, self.rate)
+        self.fault = code
+        self._said = said = describe(code, cells, self._douts, self.timeout_ms, self.pass_us,
+                                     self._window_us, self.rate)
+        return said
 
 class HX711(HX711Group):
     """One HX711: read() and read_async() return its signed count."""

@@ -47,7 +47,7 @@ class Loops:
                 missing = self._not_ready()
             status = self._attempt()
             if status == OK:
-                self.fault = 0
+                self.fault, self._said = 0, None
                 return self._result()
             if status == WAIT:
                 clock.sleep_us(self._wait_us)
@@ -97,7 +97,7 @@ class Loops:
             else:
                 status = self._attempt()
                 if status == OK:
-                    self.fault = 0
+                    self.fault, self._said = 0, None
                     if on_counts is None:
                         return self._result()
                     on_counts(self._result())
