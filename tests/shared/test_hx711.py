@@ -175,6 +175,23 @@ def test_dead_sensor_times_out_with_a_clear_fault():
         no_violations(chip)
 
 
+def test_a_fault_that_goes_on_is_raised_anew_in_the_same_words():
+    # read() raises at every call while the cells are silent; the words are
+    # composed once per outage (a loop polling a dead tray must not build
+    # them again and again), each raise a new SensorFault.
+    with VirtualClock() as clock:
+        chip, hx = _single(clock, a=5)
+        chip.set_fault(DEAD)
+        first = raises(SensorFault, hx.read)
+        again = raises(SensorFault, hx.read)
+        assert again is not first and again.code == first.code and again.cells == first.cells
+        assert again.args[0] is first.args[0] and "load cell 0" in str(again)
+        chip.set_fault(None)
+        assert hx.read() == 5 and hx.fault == 0
+        chip.set_fault(SHORTED)  # another fault: its own words
+        assert "shorted to ground" in str(raises(SensorFault, hx.read))
+
+
 def test_unplugged_dout_reads_as_no_sensor_thanks_to_the_pull_up():
     with VirtualClock() as clock:
         chip, hx = _single(clock, a=5)

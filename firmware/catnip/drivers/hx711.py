@@ -56,11 +56,9 @@
 # and hand out readings (read, read_async, run) are catnip.drivers.hx711_loops.
 import machine
 from array import array
-from machine import Pin
 
 from catnip.drivers.hx711_faults import (NO_DATA, OK, RESTARTED, SETTLING,  # noqa: F401
-                                         STUCK_LOW, TOO_SLOW, WAIT, WRONG_RATE, SensorFault,
-                                         describe)
+                                         STUCK_LOW, TOO_SLOW, WAIT, WRONG_RATE, SensorFault)
 from catnip.drivers.hx711_loops import Loops
 from catnip.drivers.hx711_phases import Phases
 from catnip.drivers.hx711_pins import Falls, SystemClock, native, pin, shift
@@ -111,31 +109,28 @@ class HX711Group(Loops):
         if not douts:
             raise ValueError("give at least one DOUT pin")
         self._clock = clock or SystemClock()
-        self._sck = pin(sck, Pin.OUT)
-        self._douts = tuple(pin(d, Pin.IN) for d in douts)
+        self._sck = pin(sck, machine.Pin.OUT)
+        self._douts = tuple(pin(d, machine.Pin.IN) for d in douts)
         self._native = native(sck, douts)
-        self._sck_gpio = sck
-        self._dout_gpios = None
+        self._gpios = None  # (sck, bytes of the DOUTs) for the native pass
         self._falls = None  # Falls: conversions timed by a pin interrupt
         if self._native is not None:
-            self._dout_gpios = bytes(douts)
+            self._gpios = (sck, bytes(douts))
             self._falls = Falls(self._douts, self._clock.ticks_us)
         self._n = len(self._douts)
         self._all = (1 << self._n) - 1
-        self.counts = array("i", [0] * self._n)  # last settled reading per cell
-        self._acc = array("i", [0] * self._n)
+        self.counts = array("i", bytes(4 * self._n))  # last settled reading per cell
+        self._acc = array("i", bytes(4 * self._n))
         self.saturated = 0  # bit i: cell i sat at MIN_COUNT or MAX_COUNT
         self.rate = rate
         period_us = 100000 if rate == 10 else 12500
         self.period_ms = (period_us + 999) // 1000
         self.timeout_ms = timeout_ms or 4 * self.period_ms
-        self._poll_ms = max(1, self.period_ms // 8)
         self._poll_us = min(1000, period_us // 32)
         self._window_us = period_us * _QUIET_PERCENT // 100
-        self._window_ms = self._window_us // 1000 + 1
         self.input = input
         self.fault = 0  # code of the fault now being reported, 0 when healthy
-        self.fault_cells = 0
+        self._said = None  # the SensorFault of that fault, its words kept while it lasts
         self._bad = 0  # the cells of the fault an attempt found
         self.restarts = 0
         self._unread_restarts = 0  # restarts since the last reading or fault
@@ -252,8 +247,8 @@ class HX711Group(Loops):
         if wait > 0:
             self._wait_us = wait
             return WAIT
-        if wait < 0 and (not self._in_step or age + self._budget() > self._window_us or
-                         clock.ticks_diff(clock.ticks_ms(), self._quiet_ms) > self._window_ms):
+        late_ms = clock.ticks_diff(clock.ticks_ms(), self._quiet_ms) > self._window_us // 1000 + 1
+        if wait < 0 and (not self._in_step or age + self._budget() > self._window_us or late_ms):
             return self._resync(TOO_SLOW, self._all)
         if self._chained and clock.ticks_diff(start, self._last_quiet_us) < self._window_us:
             # Every DOUT fell again within the window: the chips convert
@@ -326,7 +321,8 @@ class HX711Group(Loops):
             falls = self._falls
             falls.shifting = True  # its edges are data bits
             state = machine.disable_irq()  # a whole pass is about 0.1 ms
-            self._native(self._sck_gpio, self._dout_gpios, self._n, self._acc, extra, level)
+            sck, douts = self._gpios
+            self._native(sck, douts, self._n, self._acc, extra, level)
             machine.enable_irq(state)
             falls.shifting = False
             return
@@ -346,10 +342,19 @@ class HX711Group(Loops):
         self._unread_restarts = 0
 
     def _failed(self, code, cells):
+        """The SensorFault to raise or report for `code` on `cells`. A fault
+        that goes on (read() raises it at every call) is said in the words
+        of its first time: they are composed once, not at every call. Each
+        raise gets a new SensorFault, since a raised one keeps its traceback."""
+        said = self._said
+        if self.fault == code and said is not None and said.cells == cells:
+            return SensorFault(said.args[0], code, cells)
+        from catnip.drivers.hx711_faults import describe  # the words, for a fault only
+
         self.fault = code
-        self.fault_cells = cells
-        return describe(code, cells, self._douts, self.timeout_ms, self.pass_us,
-                        self._window_us, self.rate)
+        self._said = said = describe(code, cells, self._douts, self.timeout_ms, self.pass_us,
+                                     self._window_us, self.rate)
+        return said
 
 class HX711(HX711Group):
     """One HX711: read() and read_async() return its signed count."""

@@ -36,23 +36,25 @@ class SensorFault(Exception):
 
 def describe(code, cells, douts, timeout_ms, pass_us, window_us, rate):
     """The SensorFault for `code` on `cells` (a mask over `douts`, the DOUT
-    pins), its message worded from the group's timing."""
+    pins), its message worded from the group's timing. The message is
+    formatted in one piece: on a fragmented heap a fault must not need room
+    for its words twice."""
     names = ", ".join("%d (DOUT %s)" % (i, douts[i])
                       for i in range(len(douts)) if cells >> i & 1)
     if code == NO_DATA:
-        why = ("gave no conversion within %d ms: check the HX711's power and ground "
-               "and the DOUT and PD_SCK wires" % timeout_ms)
+        text = ("load cell %s gave no conversion within %d ms: check the HX711's power and "
+                "ground and the DOUT and PD_SCK wires" % (names, timeout_ms))
     elif code == STUCK_LOW:
-        why = ("held DOUT low through a whole read: the DOUT wire is shorted to "
-               "ground or no HX711 drives it")
+        text = ("load cell %s held DOUT low through a whole read: the DOUT wire is shorted "
+                "to ground or no HX711 drives it" % names)
     elif code == TOO_SLOW:
-        why = ("could not be read in time: a pass (about %d us here) must end within "
-               "%d us of the conversions it reads, and the chips drifted apart again "
-               "before they settled; use rate=10, HX711PIO, fewer cells per PD_SCK "
-               "pin, or poll more often (less task or interrupt load)"
-               % (pass_us, window_us))
+        text = ("load cell %s could not be read in time: a pass (about %d us here) must end "
+                "within %d us of the conversions it reads, and the chips drifted apart "
+                "again before they settled; use rate=10, HX711PIO, fewer cells per PD_SCK "
+                "pin, or poll more often (less task or interrupt load)"
+                % (names, pass_us, window_us))
     else:
-        why = ("converted again within %d us, faster than rate=%d allows: check the "
-               "RATE pin (low: 10, high: 80 samples/s) and the clock source"
-               % (window_us, rate))
-    return SensorFault("load cell %s %s" % (names, why), code, cells)
+        text = ("load cell %s converted again within %d us, faster than rate=%d allows: "
+                "check the RATE pin (low: 10, high: 80 samples/s) and the clock source"
+                % (names, window_us, rate))
+    return SensorFault(text, code, cells)

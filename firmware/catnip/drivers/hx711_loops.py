@@ -47,7 +47,7 @@ class Loops:
                 missing = self._not_ready()
             status = self._attempt()
             if status == OK:
-                self.fault = 0
+                self.fault, self._said = 0, None
                 return self._result()
             if status == WAIT:
                 clock.sleep_us(self._wait_us)
@@ -87,7 +87,7 @@ class Loops:
                 if 0 <= due <= _SPIN_US:
                     missing = self._spin(missing, due)
                 else:
-                    await clock.pause_ms(self._poll_ms)
+                    await clock.pause_ms(max(1, self.period_ms >> 3))
                     missing = self._not_ready()
             if not self.powered:
                 continue
@@ -97,7 +97,7 @@ class Loops:
             else:
                 status = self._attempt()
                 if status == OK:
-                    self.fault = 0
+                    self.fault, self._said = 0, None
                     if on_counts is None:
                         return self._result()
                     on_counts(self._result())

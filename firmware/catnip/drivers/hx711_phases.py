@@ -32,15 +32,15 @@ class Phases:
         self._nominal_us = period_us
         self._falls = falls
         self._clock = clock
-        self._ready_lo = array("i", [0] * n)
-        self._ready_w = array("i", [0] * n)
-        self._mark = array("i", [0] * n)
+        self._ready_lo = array("i", bytes(4 * n))
+        self._ready_w = array("i", bytes(4 * n))
+        self._mark = array("i", bytes(4 * n))
         self._marked = 0  # chips whose _mark holds a conversion
         self._fresh = 0  # chips with a conversion observed since the last restart
         self.periods = array("i", [period_us] * n)  # learned, us
-        self._sum_us = array("i", [0] * n)  # the sums of conversion intervals
-        self._sum_n = array("i", [0] * n)  # ... and of their counts
-        self._counted = array("i", [0] * n)
+        self._sum_us = array("i", bytes(4 * n))  # the sums of conversion intervals
+        self._sum_n = array("i", bytes(4 * n))  # ... and of their counts
+        self._counted = array("i", bytes(4 * n))
 
     def restart(self):
         """The chips were restarted together: their phases are new."""

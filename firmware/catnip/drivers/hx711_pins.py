@@ -43,22 +43,26 @@ class Falls:
     and are ignored (`shifting`)."""
 
     def __init__(self, pins, ticks_us):
-        self.at = array("i", [0] * len(pins))
+        self.at = array("i", bytes(4 * len(pins)))
         self.seen = bytearray(len(pins))  # at[i] holds a fall not yet taken
         self.shifting = False
         self.ticks_us = ticks_us
-        for i, pin in enumerate(pins):
-            pin.irq(self._handler(i), pin.IRQ_FALLING, hard=True)
+        self._pins = pins
+        fell = self._fell  # one handler for every pin (a closure each takes 64 B of heap)
+        for pin in pins:
+            pin.irq(fell, pin.IRQ_FALLING, hard=True)
 
-    def _handler(self, i):
-        # A closure over few names: calling one with more allocates, and a
-        # hard interrupt cannot.
-        def fell(pin):
-            if not self.shifting:
-                self.at[i] = self.ticks_us()
+    def _fell(self, pin):
+        # A hard interrupt: it must not allocate. Which chip it was is found
+        # by the pin it was called with (a loop over range allocates nothing).
+        if self.shifting:
+            return
+        now = self.ticks_us()
+        pins = self._pins
+        for i in range(len(pins)):
+            if pins[i] is pin:
+                self.at[i] = now
                 self.seen[i] = 1
-
-        return fell
 
     def take(self, i):
         """The moment chip i's DOUT last fell since the last take, or -1."""

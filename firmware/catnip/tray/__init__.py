@@ -38,9 +38,8 @@
 # callbacks); calibrator (Calibrator: the maker's procedure, imported from
 # catnip.tray.calibrator only while a tray is calibrated: on the Pico imported
 # code takes heap).
-from catnip.tray.calibration import Calibration
-from catnip.tray.common import ALL_ONES, FULL_SCALE, MIN_COUNT, TrayError
-from catnip.tray.estimator import Tray
-from catnip.tray.feed import TrayFeed
-
-__all__ = ["ALL_ONES", "FULL_SCALE", "MIN_COUNT", "Calibration", "Tray", "TrayError", "TrayFeed"]
+# The names below are the package's (no __all__: a list of them would take heap).
+from catnip.tray.calibration import Calibration  # noqa: F401
+from catnip.tray.common import ALL_ONES, FULL_SCALE, MIN_COUNT, TrayError  # noqa: F401
+from catnip.tray.estimator import Tray  # noqa: F401
+from catnip.tray.feed import TrayFeed  # noqa: F401

@@ -29,7 +29,7 @@ class Calibrator:
         self.rate_hz = rate_hz
         self.cells = cells
         self._n = capture_length(rate_hz)
-        self._buf = array("i", [0] * (self._n * cells))
+        self._buf = array("i", bytes(4 * self._n * cells))
         self._fill = -1  # -1: not capturing
         self._cats = 0
         self._corner = -1

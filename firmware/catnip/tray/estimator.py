@@ -139,8 +139,7 @@ class Tray:
         """The base is empty: the next still second is the zero, no cats (a
         fault reported meanwhile is over: the next bad reading says it again)."""
         self._faulty = False
-        self.readings.state = TARING
-        self.readings.restart()
+        self.readings.start_tare()
         self.turn.pending.clear()
 
     # ---- the attempt -----------------------------------------------------

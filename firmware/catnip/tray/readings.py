@@ -3,10 +3,9 @@
 # moving or measuring the zero) and its clock in readings. Allocates nothing.
 from array import array
 
-from catnip.tray.calibration import capture_length, capture_stats
 from catnip.tray.common import const, isqrt, scaled
 
-RING = const(16)  # recent readings (a power of two)
+_RING = const(16)  # recent readings (a power of two)
 MASK = const(15)
 SHORT = const(3)  # readings in the short flatness window
 FRAC = const(3)  # levels are kept x8, an eighth of a count
@@ -45,8 +44,8 @@ class Readings:
         # a very quiet sensor would otherwise wait for a wobble to die far
         # below what a settled load means (a twentieth of a cat).
         self._floor = per_cat * 6 // 100
-        self.ring = array("i", [0] * RING)
-        self.cell_ring = array("i", [0] * (RING * cells))
+        self.ring = array("i", bytes(4 * _RING))
+        self.cell_ring = array("i", bytes(4 * _RING * cells))
         self.i = 0
         self.seen = 0  # readings in the ring since a start or a fault
         # ~100 ms that must be flat; three quarters of it (the early window)
@@ -63,11 +62,13 @@ class Readings:
         self.verdict_level = 0
         self.quiet = 0
         self._sum = self._half = 0
-        self.cell_level = array("i", [0] * cells)  # x8, like level
-        self.cell_mass = array("i", [0] * cells)  # each cell's share of the mass
-        self._cell_sum = array("i", [0] * cells)
-        self._tare_n = capture_length(rate)
-        self._tare_buf = array("i", [0] * (self._tare_n * cells))
+        self.cell_level = array("i", bytes(4 * cells))  # x8, like level
+        self.cell_mass = array("i", bytes(4 * cells))  # each cell's share of the mass
+        self._cell_sum = array("i", bytes(4 * cells))
+        # The still second of a tare (1.3 KB with four cells at 80/s): taken
+        # when a tare starts and let go once it has measured the zero; a game
+        # that never tares (the base stays on the tray) never holds it.
+        self._tare_buf = None
         self._tare_fill = 0
         self.set_noise(noise)
 
@@ -87,7 +88,7 @@ class Readings:
         self.samples += 1
         i = self.i = (self.i + 1) & MASK
         self.ring[i] = y
-        if self.seen < RING:
+        if self.seen < _RING:
             self.seen += 1
         return i
 
@@ -98,6 +99,14 @@ class Readings:
     def restart(self):
         self.seen = 0
         self._tare_fill = 0
+
+    def start_tare(self):
+        self.state = TARING
+        self.restart()
+        if self._tare_buf is None:
+            from catnip.tray.calibration import capture_length  # a tare's only
+
+            self._tare_buf = array("i", bytes(4 * capture_length(self.rate) * self.cells))
 
     def ms(self):
         """The latest reading's time: milliseconds since the tray started."""
@@ -257,11 +266,17 @@ class Readings:
             for c in range(4):
                 buf[k + c] = ring[base + c]
         self._tare_fill += 1
-        if self._tare_fill < self._tare_n:
+        n = len(buf) // cells  # a still second of readings
+        if self._tare_fill < n:
             return None
         self._tare_fill = 0
-        got = capture_stats(buf, self._tare_n, cells)
-        return None if isinstance(got, str) else got
+        from catnip.tray.calibration import capture_stats
+
+        got = capture_stats(buf, n, cells)
+        if isinstance(got, str):
+            return None
+        self._tare_buf = None
+        return got
 
     def zero_here(self, means):
         """The tare's means are the new zero: no mass on any cell."""

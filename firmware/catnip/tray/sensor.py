@@ -17,9 +17,9 @@ class Sensor:
 
     def __init__(self, cells, rate):
         self.cells = cells
-        self._runs = array("i", [0] * cells)
+        self._runs = array("i", bytes(4 * cells))
         self._prev = array("i", [0x7FFFFFFF] * cells)
-        self._rails = array("i", [0] * cells)
+        self._rails = array("i", bytes(4 * cells))
         self._missing = 0
         self._no_data = max(3, rate * 3 // 10)  # 300 ms without readings
         self.why = None
