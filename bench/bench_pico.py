@@ -130,9 +130,9 @@ def probe(flash: Path, work: Path, game: str | list[tuple], config: dict | None,
                     "draw_every": d} for g, c, _, r, d in games],
          "seed": SEED, "ballast": ballast, "timing": timing, "draw_every": draw_every,
          "legal_every": legal_every, "sample_every": sample_every}))
-    for i, (_, _, moves_i, _, _) in enumerate(games):
-        (files / "probe" / f"actions{i}.jsonl").write_text(
-            "".join(json.dumps(m) + "\n" for m in moves_i))
+    # Every game's moves, a JSON line each, an empty line after each game.
+    (files / "probe" / "actions.jsonl").write_text("".join(
+        "".join(json.dumps(m) + "\n" for m in moves_i) + "\n" for _, _, moves_i, _, _ in games))
     (files / "probe" / "calibration.json").write_text(json.dumps(CALIBRATION))
     image = work / "flash.img"
     shutil.copy(flash, image)
