@@ -121,13 +121,14 @@ class App:
         if any(names):
             header["names"] = names  # public: the records take them
         known = list(self.journal.lost)
+        room = None  # noqa: F841 (the journal's file takes its place)
+        tidy()
         self.gid = self.out.write(self.journal.begin, header)
         _journal_log(game, self.journal, self.gid)
         tidy()
         self.out.record(self.journal.note, self.wall.note("began"))
         self.out.lost([g for g in self.journal.lost if g not in known])  # rotated out to make room
         self._play(name, game, seats, header.get("names"))
-        room = None  # noqa: F841
         tidy()
         self.out.send(wire.BEGIN, gid=self.gid, header=game.header(), seats=seats, moves=0,
                       names=header.get("names"))
@@ -369,9 +370,9 @@ class App:
 
 
 def _room():
-    # A piece of the heap kept whole while a game starts, free again once it
-    # has: what loading leaves behind is in small holes, and the journal's
-    # files (1.1 KB each on littlefs) and the first moves need a larger one.
+    # A piece of the heap kept whole while a game's rules load, free again
+    # for the journal's file (1.1 KB in one piece on littlefs), which opens
+    # next: what loading leaves behind is in small holes.
     try:
         return bytearray(ROOM_BYTES)
     except MemoryError:
