@@ -105,6 +105,7 @@ class App:
         # after each (tidy), the next fills its holes, and a long game's moves
         # find the rest of the heap in one piece (docs/pico.md).
         self.frame.loading("Starting %s..." % TITLES.get(name, name), self.pressed)
+        self.scene = leave(self.scene, "play")  # setup's menus go before the game's code loads
         self._load(name)
         room = _room()
         try:
