@@ -1,8 +1,9 @@
 # Runs on the emulated Pico (bench/bench_pico.py sends it to the REPL; a
 # main.py that does nothing is on the flash, so nothing ran before): the whole
 # table app plays the games of probe/cfg.json on one power-up, their moves
-# in probe/actions.jsonl (a blank line ends each game's). Every action goes through App.act (rules, journal
-# on littlefs, the serial line, announcements); after every game's
+# in probe/actions.jsonl (a blank line ends each game's). Every action goes
+# through App.act (rules, journal on littlefs, the serial line,
+# announcements); after every game's
 # `draw_every`-th action, and after the last, every station and the table display is redrawn
 # and sent over I2C as at the table. Each action's announcements are then
 # dismissed, as the players' OK does: at the table no move is made while one
