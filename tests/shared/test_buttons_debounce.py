@@ -65,6 +65,32 @@ def test_a_second_press_between_sparse_polls_is_not_taken_for_chatter():
                    (240, (0, "release", 0))], got
 
 
+def test_a_release_seen_after_a_busy_gap_dates_from_the_poll_before():
+    # Seen on the Pico: the last read held at 106 ms, then nothing for 105 ms
+    # while the app drew; the button was let go meanwhile and pressed again
+    # 19 ms after it first read released. Two released reads in a row end the
+    # first press, so the second is a press of its own.
+    d = Debouncer(EventQueue(), release_ms=30)
+    got = []
+    for t, mask in ((0, 1), (14, 1), (106, 1), (211, 0), (215, 0), (224, 0), (230, 1),
+                    (300, 1), (310, 0), (320, 0), (345, 0)):
+        d.update(mask, t)
+        got.extend((t, e) for e in events(d.queue))
+    assert got == [(0, (0, "press", 0)), (215, (0, "release", 0)), (230, (0, "press", 0)),
+                   (345, (0, "release", 0))], got
+
+
+def test_one_released_read_after_a_busy_gap_is_still_chatter():
+    # A held contact that chatters just as a late poll reads it: the next read
+    # is pressed again, so the press goes on.
+    d = Debouncer(EventQueue(), release_ms=30)
+    got = []
+    for t, mask in ((0, 1), (10, 1), (120, 0), (121, 1), (140, 1), (150, 0), (165, 0), (185, 0)):
+        d.update(mask, t)
+        got.extend((t, e) for e in events(d.queue))
+    assert got == [(0, (0, "press", 0)), (185, (0, "release", 0))], got
+
+
 def test_long_press_once_at_long_ms():
     d = Debouncer(EventQueue(), long_ms=800)
     got = feed(d, hold(2000) + [0] * 5)

@@ -9,7 +9,10 @@
 # way up, therefore never splits one press into two. Polls can come late (the
 # app busy drawing): a button that read released, then pressed again after a
 # gap of more than half `release_ms` without a poll and `release_ms` or more
-# after it first read released, was let go and pressed anew: two presses.
+# after it first read released, was let go and pressed anew: two presses. A
+# release first read after such a gap dates from the poll before it, so two
+# released reads in a row end the press even when the next press follows
+# within `release_ms` of the first of them.
 from array import array
 
 from catnip.keys import (LONG, NAMES, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT,  # noqa: F401
@@ -140,9 +143,13 @@ class Debouncer:
             self._held(i, bit, now)
         elif not self.rising & bit:
             # Reads released: hold the long/repeat/stuck clocks until it
-            # either stays released or turns out to be chatter.
+            # either stays released or turns out to be chatter. Seen first
+            # after a gap longer than release_ms, it may have been let go
+            # anywhere in the gap: it counts from the poll before, so one
+            # more released read confirms it.
             self.rising |= bit
-            self._at[3 * i + 1] = now
+            late = ticks_diff(now, self._polled_at) > self.release_ms
+            self._at[3 * i + 1] = self._polled_at if late else now
         elif ticks_diff(now, self._at[3 * i + 1]) >= self.release_ms:
             self._release(i, bit)
 
