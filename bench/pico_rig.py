@@ -594,6 +594,7 @@ def finish(flash: Path, work: Path, game: str, options: dict, seats: list[int],
     while True:
         scenario = presses(todo["presses"], start_s, step,
                            first_takes=resume_takes(todo.get("moves_before") or 0))
+        (work / f"run{len(runs)}.plan.json").write_text(json.dumps(todo))
         cut = cut_at(todo, scenario) if cut_at is not None else None
         unplugged = cut is None and linked is None and len(scenario) > most
         if unplugged:
