@@ -68,8 +68,9 @@ def _read_board():
     is dropped before the app loads: it is needed only now."""
     import os
 
-    from catnip import forget
+    from catnip import forget, room_for_modules
 
+    room_for_modules()  # first, at the bottom of the heap
     try:
         os.stat(BOARD_FILE)
     except OSError:

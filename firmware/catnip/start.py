@@ -20,6 +20,7 @@ READY = "catnip: ready: the buttons are read"
 def run():
     """catnip.boot reads the board and builds the app, then leaves the heap
     (its code is needed only now); the app serves until the power goes."""
+    _unboot()
     room = bytearray(ROOM) if _from_files() else None
     from catnip.boot import main
 
@@ -33,6 +34,19 @@ def run():
 
 def _ready():
     print(READY)
+
+
+def _unboot():
+    """MicroPython's own _boot.py (it mounts the flash) leaves `rp2` among
+    the power-up's names: its Python half, the PIO assembler, would hold
+    1.3 KB of heap for the whole session. A board that reads its tray by PIO
+    imports it again."""
+    import sys
+
+    import __main__
+
+    __main__.__dict__.pop("rp2", None)
+    sys.modules.pop("rp2", None)
 
 
 def _from_files():

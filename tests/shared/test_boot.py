@@ -89,3 +89,30 @@ def _shipped(layout="direct"):
     from boardcheck import BOARDS
 
     return BOARDS + "/%s.json" % layout
+
+
+def test_power_up_makes_room_for_the_modules_and_leaves_no_name_behind():
+    import sys
+
+    from catnip import room_for_modules
+
+    before = set(sys.modules)
+    room_for_modules(len(before) + 40)
+    assert set(sys.modules) == before
+    room_for_modules(1)  # more are loaded already: nothing to do
+    assert set(sys.modules) == before
+
+
+def test_the_app_drops_what_micropythons_boot_left_behind():
+    # _boot.py (MicroPython's, frozen) leaves rp2 among __main__'s names.
+    import sys
+
+    import __main__
+
+    from catnip import start
+
+    marker = object()  # stands in for the rp2 module
+    __main__.__dict__["rp2"] = marker
+    sys.modules["rp2"] = marker
+    start._unboot()
+    assert "rp2" not in __main__.__dict__ and sys.modules.get("rp2") is not marker

@@ -226,6 +226,27 @@ def test_frames_sent_while_nobody_listens_come_back_and_a_real_gap_is_named():
     assert "restarted" in _answers(out)[0][3]["why"]
 
 
+def test_frames_are_kept_for_resync_only_once_a_laptop_has_spoken():
+    # A table played with no laptop takes no heap for the ring: a laptop
+    # that comes later hears of the frames before it spoke as a gap.
+    out = Out()
+    got = []
+    line = Line(b"", out, lambda word, fields: got.append(word), boot="b00t")
+    for k in range(3):
+        line.send("say", text="before %d" % k)
+    assert [i[1] for i in _answers(out)] == [1, 2, 3]  # numbered and sent all the same
+    line.feed(encode("games", 1, {}, LAPTOP))
+    assert got == ["games"]
+    line.send("say", text="after")
+    line.feed(encode("resync", 2, {"from": 0}, LAPTOP))
+    items = _answers(out)
+    assert items[0][2] == "say" and items[0][1] == 4  # the frame sent after it spoke
+    gap, again, synced = items[1:]
+    assert (gap[2], gap[3]["first"], gap[3]["last"]) == ("gap", 1, 3)
+    assert (again[1], again[3]["text"]) == (4, "after")
+    assert synced[2] == "synced" and synced[3]["last"] == 4
+
+
 def test_hello_says_who_is_answering():
     line, out, got = _line()
     line.send("say", text="x")

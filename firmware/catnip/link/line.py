@@ -1,9 +1,13 @@
 # The serial line: the table's end of the wire (catnip.wire, docs/link.md).
 #
 # Out: stream frames (wire.STREAMED: a game's start, each move's public events, its
-# end, messages) are numbered 1, 2, ... from power-up and the newest
-# RING_BYTES of them are kept, so a laptop that was away asks "resync from N"
-# and gets the same bytes again, or a "gap" frame saying which ones are gone.
+# end, messages) are numbered 1, 2, ... from power-up and, once a laptop has
+# spoken, the newest RING_BYTES of them are kept, so a laptop that was away
+# asks "resync from N" and gets the same bytes again, or a "gap" frame
+# saying which ones are gone. Until a laptop speaks the ring is not even
+# taken: a table played with no laptop keeps its 3 KB of heap, and a laptop
+# that connects later hears of the frames before as a gap (the games'
+# moves come from the journal all the same).
 # A snapshot (wire.PUSHED) follows every move unnumbered: it is the state now and the
 # next one supersedes it, so it is sent only once a laptop has spoken since
 # power-up (a laptop that connects asks for one; a line that only tells
@@ -59,12 +63,13 @@ class Line:
         self.re = 0  # the command being answered
         # A laptop has sent a good frame since power-up; a line that only
         # tells (no input) cannot be asked for a snapshot, so it always pushes.
-        self.heard = inp is None
+        self.heard = False
         # The newest stream frames back to back in one buffer, the oldest
         # overwritten: frames kept a while as objects of their own would
-        # leave holes all over the Pico's heap as they go.
-        self._ring = bytearray(ring)
-        self._lens = array("H", bytes(2 * (ring // _AVERAGE + 1)))  # each frame's bytes
+        # leave holes all over the Pico's heap as they go. Taken when a
+        # laptop first speaks (_listened).
+        self._wanted = ring
+        self._ring = self._lens = None
         self._first = 0  # index in _lens of the oldest frame kept
         self._count = 0  # frames kept
         self._start = 0  # where in _ring the oldest begins
@@ -75,6 +80,23 @@ class Line:
         self._n = _BETWEEN  # bytes of the frame being read, or _BETWEEN, _SKIP
         self._stray = False  # a line that is not a frame is being read
         self._poll = None
+        if inp is None:
+            self._listened()
+
+    def _listened(self):
+        """A laptop is there (it spoke, or the line only tells): pushed
+        frames go out from now on, and stream frames are kept for resync.
+        A heap with no piece for the ring keeps a smaller one, or none:
+        every frame before a resync is then a gap."""
+        self.heard = True
+        size = self._wanted
+        while self._ring is None and size >= 256:
+            try:
+                self._ring = bytearray(size)
+                self._lens = array("H", bytes(2 * (size // _AVERAGE + 1)))  # each frame's bytes
+            except MemoryError:
+                self._ring = None
+                size //= 2
 
     # ---- out ----------------------------------------------------------------
 
@@ -157,8 +179,10 @@ class Line:
         oldest kept making room, then sent from there. False when it is
         longer than the ring: it is sent, and a laptop that missed it hears
         of a gap."""
-        ring, size = self._ring, len(self._ring)
-        total = n + _TAIL_BYTES
+        ring = self._ring
+        if ring is None:
+            return False
+        size, total = len(ring), n + _TAIL_BYTES
         while self._count and (self._used + total > size or self._count == len(self._lens)):
             gone = self._lens[self._first]  # the oldest makes room
             self._first = (self._first + 1) % len(self._lens)
@@ -282,7 +306,8 @@ class Line:
         except wire.WireError as e:
             self.error(str(e))
             return
-        self.heard = True
+        if not self.heard:
+            self._listened()
         try:
             if kind == "resync":
                 self.resync(fields["from"])

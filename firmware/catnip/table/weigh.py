@@ -89,6 +89,7 @@ class Weigh:
             # calibration's zero is the empty base.
             self.tray = Tray(cal, wedged=BASE_CATS, in_play=in_play)
             self.feed = TrayFeed(self.tray, self.on_tray)
+            _ = self.hw.tray  # the cells' driver loads now, with the game's code, not mid-game
         self.turn_changed()
         self.tell()
         self.wanted.set()
