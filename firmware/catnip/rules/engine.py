@@ -230,8 +230,17 @@ class Game:
 
 def _snapshot(game):
     """What a correction restores: the game's every field but those no
-    action changes (_FIXED), copied."""
-    return {k: _copy(v) for k, v in game.__dict__.items() if k not in _FIXED}
+    action changes (_FIXED), copied. The dict is made at its size
+    (fromkeys): grown a key at a time, it would leave its eight smaller
+    tables behind in the heap at every move."""
+    fields = game.__dict__
+    snap = dict.fromkeys(fields)
+    for k in fields:
+        if k in _FIXED:
+            del snap[k]
+        else:
+            snap[k] = _copy(fields[k])
+    return snap
 
 
 def _copy(x):

@@ -105,6 +105,7 @@ class App:
         # after each (tidy), the next fills its holes, and a long game's moves
         # find the rest of the heap in one piece (docs/pico.md).
         self.frame.loading("Starting %s..." % TITLES.get(name, name), self.pressed)
+        self.scene = leave(self.scene, "play")  # setup's menus go before the game's code loads
         self._load(name)
         room = _room()
         try:
@@ -121,13 +122,14 @@ class App:
         if any(names):
             header["names"] = names  # public: the records take them
         known = list(self.journal.lost)
+        room = None  # noqa: F841 (the journal's file takes its place)
+        tidy()
         self.gid = self.out.write(self.journal.begin, header)
         _journal_log(game, self.journal, self.gid)
         tidy()
         self.out.record(self.journal.note, self.wall.note("began"))
         self.out.lost([g for g in self.journal.lost if g not in known])  # rotated out to make room
         self._play(name, game, seats, header.get("names"))
-        room = None  # noqa: F841
         tidy()
         self.out.send(wire.BEGIN, gid=self.gid, header=game.header(), seats=seats, moves=0,
                       names=header.get("names"))
@@ -369,9 +371,9 @@ class App:
 
 
 def _room():
-    # A piece of the heap kept whole while a game starts, free again once it
-    # has: what loading leaves behind is in small holes, and the journal's
-    # files (1.1 KB each on littlefs) and the first moves need a larger one.
+    # A piece of the heap kept whole while a game's rules load, free again
+    # for the journal's file (1.1 KB in one piece on littlefs), which opens
+    # next: what loading leaves behind is in small holes.
     try:
         return bytearray(ROOM_BYTES)
     except MemoryError:
