@@ -58,25 +58,25 @@ def test_a_second_press_between_sparse_polls_is_not_taken_for_chatter():
     # read released. It was let go and pressed anew.
     d = Debouncer(EventQueue(), release_ms=30)
     got = []
-    for t, mask in ((0, 1), (40, 1), (57, 0), (73, 0), (109, 1), (150, 1), (200, 0), (240, 0)):
+    for t, mask in ((0, 1), (40, 1), (57, 0), (73, 0), (109, 1), (150, 1), (170, 0), (200, 0)):
         d.update(mask, t)
         got.extend((t, e) for e in events(d.queue))
     assert got == [(0, (0, "press", 0)), (109, (0, "release", 0)), (109, (0, "press", 0)),
-                   (240, (0, "release", 0))], got
+                   (200, (0, "release", 0))], got
 
 
-def test_a_release_seen_after_a_busy_gap_dates_from_the_poll_before():
+def test_a_release_seen_after_a_busy_gap_is_a_release_at_once():
     # Seen on the Pico: the last read held at 106 ms, then nothing for 105 ms
     # while the flash was erased; the button was let go meanwhile, read
-    # released once, and pressed again 4 ms later. The press that follows is
-    # a press of its own.
+    # released once, and pressed again 4 ms later: released at that read, so
+    # the press that follows is a press of its own.
     d = Debouncer(EventQueue(), release_ms=30)
     got = []
     for t, mask in ((0, 1), (14, 1), (106, 1), (211, 0), (215, 1), (300, 1), (310, 0),
                     (320, 0), (345, 0)):
         d.update(mask, t)
         got.extend((t, e) for e in events(d.queue))
-    assert got == [(0, (0, "press", 0)), (215, (0, "release", 0)), (215, (0, "press", 0)),
+    assert got == [(0, (0, "press", 0)), (211, (0, "release", 0)), (215, (0, "press", 0)),
                    (345, (0, "release", 0))], got
 
 

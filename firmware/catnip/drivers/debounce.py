@@ -7,12 +7,12 @@
 # so latency is one poll at most. A release counts only once the button has
 # read released for `release_ms`; contact chatter while held, or bounce on the
 # way up, therefore never splits one press into two. Polls can come late (the
-# app busy drawing, or the flash being erased): a button that has read
-# released for `release_ms` or more and reads pressed again was let go and
-# pressed anew, two presses, however few polls saw it released. A release
-# first read after a gap longer than `release_ms` dates from the poll before
-# the gap: a contact bounces for a few ms, so one that reads open after such a
-# gap was let go in it, and a press right after is a press of its own.
+# app busy drawing, or the flash being erased): a button that read released,
+# then pressed again after a gap of more than half `release_ms` without a poll
+# and `release_ms` or more after it first read released, was let go and
+# pressed anew: two presses. One held before a gap longer than `release_ms`
+# and read released after it was let go in the gap (a contact bounces for a
+# few ms): released at once, so a press read right after is a press of its own.
 from array import array
 
 from catnip.keys import (LONG, NAMES, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT,  # noqa: F401
@@ -134,21 +134,22 @@ class Debouncer:
         if not self.down & bit:
             self._press(i, bit, now)
         elif sample & bit:
-            if self.rising & bit and ticks_diff(now, self._at[3 * i + 1]) >= self.release_ms:
+            if self.rising & bit and ticks_diff(now, self._at[3 * i + 1]) >= self.release_ms \
+                    and 2 * ticks_diff(now, self._polled_at) > self.release_ms:
                 self._release(i, bit)  # released long enough, unseen between late polls
                 self._press(i, bit, now)
                 return
             self.rising &= ~bit
             self._held(i, bit, now)
+        elif ticks_diff(now, self._polled_at) > self.release_ms and not self.rising & bit:
+            # Read released first after a gap longer than release_ms (a flash
+            # erase holds the Pico some 100 ms): it was let go in the gap.
+            self._release(i, bit)
         elif not self.rising & bit:
             # Reads released: hold the long/repeat/stuck clocks until it
-            # either stays released or turns out to be chatter. Seen first
-            # after a gap longer than release_ms (a flash erase holds the
-            # Pico some 100 ms), it was let go somewhere in the gap: it
-            # counts from the poll before.
+            # either stays released or turns out to be chatter.
             self.rising |= bit
-            late = ticks_diff(now, self._polled_at) > self.release_ms
-            self._at[3 * i + 1] = self._polled_at if late else now
+            self._at[3 * i + 1] = now
         elif ticks_diff(now, self._at[3 * i + 1]) >= self.release_ms:
             self._release(i, bit)
 
