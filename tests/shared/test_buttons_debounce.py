@@ -27,6 +27,17 @@ def feed(d, samples, start=0, step=POLL):
     return out
 
 
+def at_times(polls):
+    """polls: (t, mask) at irregular times, as late polls come on the Pico;
+    returns [(t, event), ...]."""
+    d = Debouncer(EventQueue(), release_ms=30)
+    out = []
+    for t, mask in polls:
+        d.update(mask, t)
+        out.extend((t, e) for e in events(d.queue))
+    return out
+
+
 def hold(ms, mask=1):
     return [mask] * (ms // POLL)
 
@@ -56,11 +67,7 @@ def test_a_second_press_between_sparse_polls_is_not_taken_for_chatter():
     # Polls late while the app draws (seen on the Pico): the button reads
     # released twice, 16 ms apart, then pressed again 52 ms after it first
     # read released. It was let go and pressed anew.
-    d = Debouncer(EventQueue(), release_ms=30)
-    got = []
-    for t, mask in ((0, 1), (40, 1), (57, 0), (73, 0), (109, 1), (150, 1), (170, 0), (200, 0)):
-        d.update(mask, t)
-        got.extend((t, e) for e in events(d.queue))
+    got = at_times(((0, 1), (40, 1), (57, 0), (73, 0), (109, 1), (150, 1), (170, 0), (200, 0)))
     assert got == [(0, (0, "press", 0)), (109, (0, "release", 0)), (109, (0, "press", 0)),
                    (200, (0, "release", 0))], got
 
@@ -70,12 +77,8 @@ def test_a_release_seen_after_a_busy_gap_is_a_release_at_once():
     # while the flash was erased; the button was let go meanwhile, read
     # released once, and pressed again 4 ms later: released at that read, so
     # the press that follows is a press of its own.
-    d = Debouncer(EventQueue(), release_ms=30)
-    got = []
-    for t, mask in ((0, 1), (14, 1), (106, 1), (211, 0), (215, 1), (300, 1), (310, 0),
-                    (320, 0), (345, 0)):
-        d.update(mask, t)
-        got.extend((t, e) for e in events(d.queue))
+    got = at_times(((0, 1), (14, 1), (106, 1), (211, 0), (215, 1), (300, 1), (310, 0),
+                    (320, 0), (345, 0)))
     assert got == [(0, (0, "press", 0)), (211, (0, "release", 0)), (215, (0, "press", 0)),
                    (345, (0, "release", 0))], got
 
@@ -83,11 +86,7 @@ def test_a_release_seen_after_a_busy_gap_is_a_release_at_once():
 def test_a_release_seen_after_a_short_gap_still_waits_out_release_ms():
     # 25 ms without a poll is shorter than release_ms: a released read and a
     # pressed one 5 ms later are chatter, one press.
-    d = Debouncer(EventQueue(), release_ms=30)
-    got = []
-    for t, mask in ((0, 1), (10, 1), (35, 0), (40, 1), (60, 1), (70, 0), (85, 0), (105, 0)):
-        d.update(mask, t)
-        got.extend((t, e) for e in events(d.queue))
+    got = at_times(((0, 1), (10, 1), (35, 0), (40, 1), (60, 1), (70, 0), (85, 0), (105, 0)))
     assert got == [(0, (0, "press", 0)), (105, (0, "release", 0))], got
 
 
