@@ -141,11 +141,12 @@ class Debouncer:
                 return
             self.rising &= ~bit
             self._held(i, bit, now)
-        elif ticks_diff(now, self._polled_at) > self.release_ms and not self.rising & bit:
-            # Read released first after a gap longer than release_ms (a flash
-            # erase holds the Pico some 100 ms): it was let go in the gap.
-            self._release(i, bit)
         elif not self.rising & bit:
+            if ticks_diff(now, self._polled_at) > self.release_ms:
+                # Read released after a gap longer than release_ms (a flash
+                # erase holds the Pico some 100 ms): it was let go in the gap.
+                self._release(i, bit)
+                return
             # Reads released: hold the long/repeat/stuck clocks until it
             # either stays released or turns out to be chatter.
             self.rising |= bit
