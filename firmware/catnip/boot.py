@@ -204,6 +204,7 @@ def _show_all(hw, lines):
     from catnip.ui import draw
 
     fb = hw.canvas
+    fb.begin()
     draw.clear(fb)
     draw.title(fb, "catnip")
     for i, line in enumerate(lines):

@@ -98,7 +98,8 @@ def put(screen, text, x, y):
 
 
 def shown(screen, model):
-    """'' if the panel model shows exactly the screen's frame, else what differs."""
+    """'' if the panel model shows exactly what the test last drew for the
+    screen, else what differs."""
     from devsim.models.ssd1306 import mismatch
 
-    return mismatch(bytes(screen.frame), model.screen(), model.height)
+    return mismatch(bytes(canvas(screen).buf), model.screen(), model.height)

@@ -5,7 +5,7 @@
 import gc
 
 import machine
-from catnip.drivers.ssd1306 import SSD1306, Canvas
+from catnip.drivers.ssd1306 import BAND, SSD1306, Canvas
 from catnip.rules.rng import Rng
 from check import raises
 from devsim import bus as buses
@@ -132,13 +132,13 @@ def test_no_change_sends_nothing():
     assert bus.transactions == []
 
 
-def test_a_small_change_sends_one_window_of_its_columns():
+def test_a_small_change_sends_one_window_of_its_band():
     display, panel, bus = rig()
     bus.clear()
     display.text(">", 0, 16, 1)  # a cursor: page 2, its ink in columns 1-4
     display.show()
-    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 9)]
-    assert panel.commands[-2:] == [(0x21, 1, 8), (0x22, 2, 2)]
+    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 1 + BAND)]
+    assert panel.commands[-2:] == [(0x21, 0, BAND - 1), (0x22, 2, 2)]
     shows_frame(display, panel, "the cursor")
 
 
@@ -148,9 +148,9 @@ def test_changes_on_one_page_go_out_as_one_span():
     display.pixel(20, 9, 1)
     display.pixel(70, 9, 1)
     display.show()
-    # columns 20-70, widened to a whole number of 8-column steps: 20-75
-    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 1 + 56)]
-    assert panel.commands[-2:] == [(0x21, 20, 75), (0x22, 1, 1)]
+    # columns 20-70 lie in the bands of columns 16-79
+    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 1 + 64)]
+    assert panel.commands[-2:] == [(0x21, 16, 79), (0x22, 1, 1)]
     shows_frame(display, panel)
 
 
@@ -158,10 +158,10 @@ def test_pages_changed_far_apart_get_their_own_windows():
     display, panel, bus = rig()
     bus.clear()
     display.pixel(0, 9, 1)  # page 1, column 0
-    display.pixel(127, 17, 1)  # page 2, column 127: the window ends at the edge
+    display.pixel(127, 17, 1)  # page 2, column 127: the last band
     display.show()
-    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 9)] * 2
-    assert panel.commands[-4:] == [(0x21, 0, 7), (0x22, 1, 1), (0x21, 120, 127), (0x22, 2, 2)]
+    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 1 + BAND)] * 2
+    assert panel.commands[-4:] == [(0x21, 0, 15), (0x22, 1, 1), (0x21, 112, 127), (0x22, 2, 2)]
     shows_frame(display, panel)
 
 
@@ -169,41 +169,42 @@ def test_neighbouring_pages_changed_near_each_other_share_a_window():
     display, panel, bus = rig()
     bus.clear()
     display.pixel(10, 3, 1)  # page 0
-    display.pixel(13, 11, 1)  # page 1: one window of columns 10-17 for both
+    display.pixel(13, 11, 1)  # page 1: one window of columns 0-15 for both
     display.show()
-    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 9), (0x3C, "w", 9)]
-    assert panel.commands[-2:] == [(0x21, 10, 17), (0x22, 0, 1)]
+    assert bus.transactions == [(0x3C, "w", 7)] + [(0x3C, "w", 1 + BAND)] * 2
+    assert panel.commands[-2:] == [(0x21, 0, 15), (0x22, 0, 1)]
     shows_frame(display, panel)
 
 
-def test_a_change_inside_a_word_is_sent_from_its_own_column():
-    # The frame is compared four columns at a time: the window must start at
-    # the byte that changed, not at its word, and end where the change does.
+def test_a_change_anywhere_is_sent_in_its_own_band():
+    # Every column, and every bit of a byte: a change confined to one word
+    # of a band always changes its digest.
     for x in range(0, 128):
         display, panel, bus = rig()
         display.text("cat", 40, 40, 1)
         display.show()
-        bus.clear()
-        display.pixel(x, 20, 1)
-        display.pixel(x, 21, 1)
-        display.show()
-        first = min(x, 120)
-        assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 9)], (x, bus.transactions)
-        assert panel.commands[-2:] == [(0x21, first, first + 7), (0x22, 2, 2)], \
-            (x, panel.commands[-2:])
-        shows_frame(display, panel, "a dot at column %d" % x)
+        for y in range(16, 24):
+            bus.clear()
+            display.pixel(x, y, 1)
+            display.show()
+            first = x // BAND * BAND
+            assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 1 + BAND)], \
+                (x, y, bus.transactions)
+            assert panel.commands[-2:] == [(0x21, first, first + BAND - 1), (0x22, 2, 2)], \
+                (x, panel.commands[-2:])
+        shows_frame(display, panel, "a bar at column %d" % x)
 
 
-def test_small_random_changes_reach_the_panel_through_tight_windows():
+def test_small_random_changes_reach_the_panel_in_their_bands():
     # Each step changes a few characters here and there, as a move does on a
-    # station: the panel must show the frame exactly, and no window may carry
-    # more than its page's changed columns widened to the next 8-column step.
+    # station: the panel must show the picture exactly, and no window may
+    # carry more than its page's changed bands.
     rng = Rng("small changes")
     display, panel, bus = rig()
     display.text("Heist 2/8  table", 0, 0, 1)
     display.show()
     for step in range(80):
-        before = bytes(display.display.frame)
+        before = frame_of(display, 128, 64)
         for _ in range(rng.below(3) + 1):
             x, y = rng.below(128), rng.below(8) * 8
             display.fill_rect(x, y, 8, 8, 0)
@@ -211,14 +212,14 @@ def test_small_random_changes_reach_the_panel_through_tight_windows():
         bus.clear()
         display.show()
         shows_frame(display, panel, "step %d of the small changes" % step)
-        after = display.display.frame
+        after = frame_of(display, 128, 64)
         changed = [[c for c in range(128) if before[p * 128 + c] != after[p * 128 + c]]
                    for p in range(8)]
         sent = sum(n - 1 for _, _, n in bus.transactions if n != 7)
         most = 0
         for p in range(8):
             if changed[p]:
-                most += (changed[p][-1] - changed[p][0]) // 8 * 8 + 8
+                most += (changed[p][-1] // BAND - changed[p][0] // BAND + 1) * BAND
         # joined pages may carry more columns than their own, but only where
         # a window of their own would have cost as many bytes
         assert sent <= most + 9 * sum(1 for c in changed if c), (step, sent, most)
@@ -330,3 +331,70 @@ def _drawn(text, y):
     c = Canvas()
     c.text(text, 0, y, 1)
     return c
+
+
+def test_a_picture_begun_over_is_not_sent_and_is_wanted_again():
+    # The panel keeps digests, not pixels: once the canvas begins another
+    # picture, what it took and did not send must be drawn and taken again.
+    buses.reset()
+    i2c = machine.I2C(0, scl=machine.Pin(5), sda=machine.Pin(4))
+    panel = buses.bus(0).attach(0x3C, Panel(64))
+    display = SSD1306(i2c, 0x3C)
+    canvas = Canvas()
+    canvas.text("mine", 0, 0, 1)
+    display.take(canvas)
+    assert display.holds(canvas)
+    canvas.begin()
+    assert not display.holds(canvas)
+    canvas.fill(0)
+    canvas.text("someone else's", 0, 30, 1)
+    buses.bus(0).clear()
+    display.show()
+    assert buses.bus(0).transactions == [], "nothing of another picture goes out"
+    assert display.wants_picture()
+    canvas.begin()
+    canvas.fill(0)
+    canvas.text("mine", 0, 0, 1)
+    display.take(canvas)
+    display.show()
+    assert not display.wants_picture()
+    assert_shows(panel, frame_of(canvas, 128, 64), "the picture taken again")
+
+
+def test_a_restart_sends_the_picture_the_canvas_still_holds_or_clears_the_panel():
+    display, panel, _ = rig()
+    display.text("kept", 0, 0, 1)
+    display.show()
+    panel.unplug()
+    panel.plug()  # noise in GDDRAM
+    display.display.init_display()
+    shows_frame(display, panel, "the picture, whole, after the restart")
+    assert not display.display.wants_picture()
+    display.begin()  # another picture is drawn on the canvas meanwhile
+    panel.unplug()
+    panel.plug()
+    display.display.init_display()
+    assert_shows(panel, bytearray(1024), "a cleared panel, not GDDRAM noise")
+    assert display.display.wants_picture()
+    display.show()  # taken again: only what is lit goes out
+    shows_frame(display, panel, "the picture after the redraw")
+    assert not display.display.wants_picture()
+
+
+def test_a_partial_take_after_a_failed_show_leaves_the_picture_wanted():
+    display, panel, _ = rig()
+    display.text("top", 0, 0, 1)
+    display.text("bottom", 0, 56, 1)
+    display.show()
+    display.text("!", 60, 20, 1)
+    panel.present = False
+    raises(OSError, display.show)  # every band is due from here
+    panel.present = True
+    display.begin()
+    display.display.take(display, 6)  # an announcement's rows only
+    display.display.show()
+    assert display.display.wants_picture(), "pages 0-5 are due with nothing to send them from"
+    display.display.take(display)
+    display.display.show()
+    assert not display.display.wants_picture()
+    shows_frame(display, panel)

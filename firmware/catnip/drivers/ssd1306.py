@@ -1,26 +1,29 @@
-# SSD1306 OLED over I2C: a panel that remembers what it shows and sends only
-# what changed.
+# SSD1306 OLED over I2C: a panel that sends only what changed, without a
+# copy of what it shows.
 #
 # One canvas, many panels. Drawing happens on a Canvas (a MicroPython
-# FrameBuffer); take(canvas) copies into the panel's own frame what differs
-# from what it shows and notes, per page, the first and last column that
-# changed, and show() sends those columns. A table of seven stations draws
-# them one after another on a single canvas, so each panel costs its 1 KB
-# frame and two bytes a page: on the Pico every byte of heap counts.
+# FrameBuffer) shared by every panel; take(canvas) notes which bands of the
+# picture differ from what the panel shows, and show() sends those bands
+# from the canvas. A band is 16 columns of one page (8 rows); the panel
+# keeps a 32-bit digest of each band it shows (256 B for 64 rows), not the
+# pixels: seven stations' copies would cost 7 KB of the Pico's heap.
 #
-# Change tracking. A viper loop compares canvas and frame word by word,
-# copies what differs and widens the page's span to the changed bytes of the
-# word (an unchanged frame: microseconds). show() allocates nothing.
+# The canvas must still hold the picture when show() sends it. Whoever
+# draws calls canvas.begin() first: a panel that took the picture before and
+# has not sent it can no longer send from it (catnip.ui.frame flushes such
+# panels before it begins). A panel whose bands are due and that has no
+# picture to send them from wants_picture() until it is given one.
 #
-# Windows. Each page's changed columns, from the first to the last, go out
-# as one window (a 7-byte command transaction setting the columns and pages,
+# Digests. Each band's four words go through murmur3's 32-bit finaliser one
+# after another, so a change confined to one word always changes the digest
+# and any other change goes unseen with odds of about 2^-32. A band of zeros
+# digests to 0, so a panel just cleared knows its digests without work.
+#
+# Windows. Each page's due bands, from the first to the last, go out as one
+# window (a 7-byte command transaction setting the columns and pages,
 # horizontal addressing, datasheet 10.1.3-10.1.5) and one data transaction.
-# A window is a whole number of _STEP columns (so the data views can be
-# sliced once, at import), widened to the right or, at the panel's right
-# edge, to the left: the extra columns carry what the panel already shows.
 # Consecutive pages join one window while that costs fewer bytes than a
-# window of their own: a one-character change costs some 20 bytes, not a
-# page.
+# window of their own.
 #
 # The data leaves from one module-wide buffer whose control byte 0x40 sits
 # just before the pixels, so a single writeto() carries it: rp2's I2C copies
@@ -35,13 +38,16 @@ from micropython import const
 
 WIDTH = const(128)
 HEIGHT = const(64)  # the taller glass; a 32-row panel shows a canvas's top half
-_STEP = const(8)  # a window's width is a multiple of this many columns
-_NONE = const(0xFF)  # a page's first column when nothing in it changed
+BAND = const(16)  # columns a digest covers; a window is a whole number of bands
+_BANDS = const(8)  # bands in a page: one bit each in the page's mask
+_BAND_WORDS = const(4)  # 32-bit words in a band
 _WINDOW_COST = const(9)  # bytes a window of its own adds: its command and a data header
 _CTRL_CMD = const(0x00)  # Co=0, D/C#=0: all following bytes are commands
 _CTRL_DATA = const(0x40)  # Co=0, D/C#=1: all following bytes are GDDRAM data
-_CHANGED = const(1)  # a panel's _due: some page's span is marked
-_WHOLE = const(2)  # and: the whole frame goes at the next show()
+# A panel's _due: what show() has to do.
+_CHANGED = const(1)  # some band is due
+_WHOLE = const(2)  # every band is due (a transfer failed, or the panel restarted)
+_PICTURE = const(4)  # the panel shows less than its picture: take() it again
 
 _DISPLAY_OFF = const(0xAE)
 _DISPLAY_ON = const(0xAF)
@@ -50,10 +56,10 @@ _PUMP_ON = const(0x14)
 _PUMP_OFF = const(0x10)
 
 # The outgoing data: the control byte at 3, a page's pixels from 4.
-# _OUT_VIEWS[n] is the transaction carrying n * _STEP columns, sliced once here.
+# _OUT_VIEWS[n] is the transaction carrying n bands, sliced once here.
 _OUT = bytearray(4 + WIDTH)
 _OUT[3] = _CTRL_DATA
-_OUT_VIEWS = [memoryview(_OUT)[3:4 + n * _STEP] for n in range(WIDTH // _STEP + 1)]
+_OUT_VIEWS = [memoryview(_OUT)[3:4 + n * BAND] for n in range(_BANDS + 1)]
 # Commands leave from module-wide buffers too: every transfer is complete
 # when writeto() returns, so the panels share them (no heap per panel).
 _WINDOW = bytearray((_CTRL_CMD, 0x21, 0, 0, 0x22, 0, 0))  # columns, then pages
@@ -62,11 +68,18 @@ _CMD2 = bytearray((_CTRL_CMD, 0, 0))  # a command and its parameter
 
 
 class Canvas(framebuf.FrameBuffer):
-    """A 128x64 MONO_VLSB frame to draw on; panels take() from it."""
+    """A 128x64 MONO_VLSB frame to draw on; panels take() from it. Call
+    begin() before drawing a new picture."""
 
     def __init__(self):
         self.buf = bytearray(WIDTH * HEIGHT // 8)
+        self.epoch = 0  # counts begin(): a panel's taken picture is this one's while it matches
         super().__init__(self.buf, WIDTH, HEIGHT, framebuf.MONO_VLSB)
+
+    def begin(self):
+        """A new picture is about to be drawn: what panels took and did not
+        send is gone (they will want it again)."""
+        self.epoch = (self.epoch + 1) & 0x3FFFFFFF
 
     def fill(self, c):
         # framebuf fills MONO_VLSB pixel by pixel: 0.8 ms a frame on the
@@ -79,6 +92,7 @@ class Canvas(framebuf.FrameBuffer):
 
 @micropython.viper
 def _clear(buf, words: int):
+    # `words` a multiple of four.
     p = ptr32(buf)
     i = 0
     while i < words:
@@ -90,45 +104,40 @@ def _clear(buf, words: int):
 
 
 @micropython.viper
-def _take(canvas, frame, spans, top: int, pages: int) -> int:
-    # Copy into `frame` the words of `canvas` that differ, from page `top`
-    # down, and widen each
-    # page's span to the bytes that changed: spans[2 * page] is its first
-    # changed column (_NONE: none yet), spans[2 * page + 1] its last.
-    # Returns nonzero if anything changed.
+def _take(canvas, digests, masks, top: int, pages: int) -> int:
+    # Digest every band of `canvas` from page `top` down; where a digest
+    # differs from the one in `digests`, store it and set the band's bit in
+    # its page's byte of `masks`. Returns nonzero if any band changed.
     src = ptr32(canvas)
-    dst = ptr32(frame)
-    span = ptr8(spans)
-    w = top * 32  # WIDTH // 4 words a page
-    end = pages * 32
+    sums = ptr32(digests)
+    due = ptr8(masks)
+    band = top * _BANDS
+    end = pages * _BANDS
+    w = band * _BAND_WORDS
     changed = 0
-    while w < end:
-        if src[w] != dst[w]:
-            diff = src[w] ^ dst[w]
-            dst[w] = src[w]
-            col = (w & 31) << 2  # the word's first column; little-endian bytes
-            k = 0
-            while not ((diff >> (k << 3)) & 0xFF):
-                k += 1
-            lo = col + k
-            k = 3
-            while not ((diff >> (k << 3)) & 0xFF):
-                k -= 1
-            hi = col + k
-            at = (w >> 5) << 1
-            if lo < span[at]:  # _NONE is past every column
-                span[at] = lo
-            if hi > span[at + 1]:
-                span[at + 1] = hi
+    while band < end:
+        h = uint(0)
+        stop = w + _BAND_WORDS
+        while w < stop:
+            h ^= uint(src[w])
+            h ^= h >> 16  # murmur3's fmix32; the masks keep 64-bit builds at 32 bits
+            h = (h * uint(0x85EBCA6B)) & uint(0xFFFFFFFF)
+            h ^= h >> 13
+            h = (h * uint(0xC2B2AE35)) & uint(0xFFFFFFFF)
+            h ^= h >> 16
+            w += 1
+        if h != uint(sums[band]):
+            sums[band] = h
+            due[band >> 3] |= 1 << (band & 7)
             changed = 1
-        w += 1
+        band += 1
     return changed
 
 
 @micropython.viper
-def _gather(frame, page: int, first: int, n: int):
+def _gather(canvas, page: int, first: int, n: int):
     # Columns first..first+n-1 of `page` into _OUT, after its control byte.
-    src = ptr8(frame)
+    src = ptr8(canvas)
     dst = ptr8(_OUT)
     s = page * WIDTH + first
     d = 4
@@ -140,26 +149,29 @@ def _gather(frame, page: int, first: int, n: int):
 
 
 @micropython.viper
-def _forget(spans, pages: int):
-    # Nothing left to send on any page.
-    span = ptr8(spans)
-    i = 0
-    while i < pages * 2:
-        span[i] = _NONE
-        span[i + 1] = 0
-        i += 2
+def _blank_out():
+    # _OUT's pixels all dark.
+    p = ptr32(_OUT)
+    i = 1
+    while i <= WIDTH // 4:
+        p[i] = 0
+        i += 1
 
 
 class SSD1306:
     """128x64 or 128x32 SSD1306 at `addr` on `i2c`. take(canvas) what it
     should show, then show(). Any I2C failure raises OSError and the next
-    show() resends the whole frame."""
+    show() resends every band (from a picture taken again, if the canvas
+    has begun another since)."""
 
     # What every panel shares unless it is built otherwise: seven stations'
     # instance dicts stay small (each attribute is a slot on the heap).
     width = WIDTH
     _flipped = False
     _contrast = 0xCF
+    _canvas = None  # the canvas last taken, while its picture may be sent
+    _epoch = 0  # the canvas's epoch at that take
+    _top = 0  # the first page that take covered
 
     def __init__(self, i2c, addr=0x3C, height=64, flip=False, contrast=0xCF):
         if height not in (32, 64):
@@ -168,10 +180,9 @@ class SSD1306:
         self.addr = addr
         self.height = height
         self.pages = height // 8
-        self.frame = bytearray(self.pages * WIDTH)  # what the panel is to show
-        self._spans = bytearray(2 * self.pages)  # per page: first and last column not sent yet
-        _forget(self._spans, self.pages)
-        self._due = _WHOLE  # what show() has to send: _CHANGED, _WHOLE
+        self._digests = bytearray(4 * _BANDS * self.pages)  # per band, what the panel shows
+        self._masks = bytearray(self.pages)  # per page, a bit per band not sent yet
+        self._due = 0  # what show() has to do: _CHANGED, _WHOLE, _PICTURE
         if flip:
             self._flipped = True
         if contrast != SSD1306._contrast:
@@ -181,17 +192,43 @@ class SSD1306:
     def take(self, canvas, top=0):
         """Make the canvas (its top rows, on a 32-row panel) what the panel is
         to show, from page `top` down (the pages above stay as they were);
-        True if that changes anything. Sends nothing."""
-        if _take(canvas.buf, self.frame, self._spans, top, self.pages):
+        True if that changes anything. Sends nothing: the canvas must hold
+        the picture until show() (see Canvas.begin)."""
+        self._canvas = canvas
+        self._epoch = canvas.epoch
+        self._top = top
+        if top == 0:
+            self._due &= ~_PICTURE
+        if _take(canvas.buf, self._digests, self._masks, top, self.pages):
             self._due |= _CHANGED
             return True
         return False
 
+    def holds(self, canvas):
+        """True if the panel took `canvas`'s picture and has yet to send it."""
+        return self._canvas is canvas and self._epoch == canvas.epoch and \
+            self._due & (_CHANGED | _WHOLE)
+
+    def wants_picture(self):
+        """True if the panel shows less than what it was last given (it was
+        cleared after a restart, or bands are due with no picture to send
+        them from): take() a whole picture again."""
+        return bool(self._due & _PICTURE)
+
+    def _picture(self):
+        # The canvas last taken, if it still holds that picture.
+        canvas = self._canvas
+        if canvas is not None and self._epoch == canvas.epoch:
+            return canvas
+        return None
+
     # ---- setup and panel settings ---------------------------------------
 
     def init_display(self):
-        """Configure the panel (datasheet initialisation flow chart) and send the
-        whole frame. Call again after the panel lost power."""
+        """Configure the panel (datasheet initialisation flow chart), then
+        send the whole picture taken last, if the canvas still holds it, or
+        clear the panel (its GDDRAM holds noise after power-up) and want a
+        picture. Call again after the panel lost power."""
         tall = self.height == 64
         self.i2c.writeto(self.addr, bytes((
             _CTRL_CMD,
@@ -213,8 +250,24 @@ class SSD1306:
             _CHARGE_PUMP, _PUMP_ON,  # the pump must run before display on
             _DISPLAY_ON,
         )))
-        self._due = _WHOLE
-        self.show()
+        if self._picture() is not None and self._top == 0:
+            self._due |= _WHOLE
+            self.show()
+        else:
+            self._blank()
+
+    def _blank(self):
+        # Every pixel dark, and known to be: a band of zeros digests to 0.
+        self._due = _WHOLE  # stays so if a transfer below fails
+        _blank_out()
+        self._window(0, self.pages - 1, 0, WIDTH)
+        for _ in range(self.pages):
+            self.i2c.writeto(self.addr, _OUT_VIEWS[_BANDS])
+        _clear(self._digests, _BANDS * self.pages)
+        for page in range(self.pages):
+            self._masks[page] = 0
+        self._canvas = None
+        self._due = _PICTURE
 
     def _command(self, op, arg=-1):
         if arg < 0:
@@ -238,12 +291,12 @@ class SSD1306:
 
     def flip(self, on):
         """Turn the picture by 180 degrees, for a panel mounted upside down.
-        The segment remap only applies to data written after it, so the whole
-        frame is sent again."""
+        The segment remap only applies to data written after it, so every
+        band is sent again (from the picture taken last, or the next)."""
         self._flipped = bool(on)
         self._command(0xA0 if on else 0xA1)
         self._command(0xC0 if on else 0xC8)
-        self._due = _WHOLE
+        self._due |= _WHOLE
         self.show()
 
     def sleep(self, on):
@@ -255,27 +308,37 @@ class SSD1306:
             self._command(_CHARGE_PUMP, _PUMP_ON)
             self._command(_DISPLAY_ON)
 
-    # ---- sending the frame ------------------------------------------------
+    # ---- sending the picture ----------------------------------------------
 
     def show(self, canvas=None):
         """Take `canvas` if given, then send the bands that changed."""
         if canvas is not None:
             self.take(canvas)
         due = self._due
-        if not due:
+        if not due & (_CHANGED | _WHOLE):
             return  # nothing changed: the screen loop asks every panel often
-        full = due & _WHOLE
+        masks = self._masks
+        if due & _WHOLE:
+            for page in range(self.pages):
+                masks[page] = 0xFF
+        canvas = self._picture()
+        if canvas is None:
+            self._due = _PICTURE | _CHANGED  # nothing to send them from
+            return
         self._due = _WHOLE  # stays so if a transfer below fails
-        spans = self._spans
         top = last = -1  # the pages top..last share the window first..end
         first = end = 0
-        for page in range(self.pages):
-            if full:
-                lo, hi = 0, WIDTH - 1
-            else:
-                lo, hi = spans[2 * page], spans[2 * page + 1]
-                if lo == _NONE:
-                    continue
+        for page in range(self._top, self.pages):
+            mask = masks[page]
+            if not mask:
+                continue
+            lo = 0
+            while not mask >> lo & 1:
+                lo += 1
+            hi = _BANDS - 1
+            while not mask >> hi & 1:
+                hi -= 1
+            lo, hi = lo * BAND, hi * BAND + BAND - 1
             if top >= 0 and page == last + 1:
                 a, b = min(first, lo), max(end, hi)
                 pages = page - top
@@ -285,26 +348,33 @@ class SSD1306:
                     first, end, last = a, b, page
                     continue
             if top >= 0:
-                self._send(top, last, first, end)
+                self._send(canvas, top, last, first, end)
             top = last = page
             first, end = lo, hi
         if top >= 0:
-            self._send(top, last, first, end)
-        _forget(spans, self.pages)
+            self._send(canvas, top, last, first, end)
         self._due = 0
+        for page in range(self._top, self.pages):
+            masks[page] = 0
+        for page in range(self._top):
+            if masks[page]:
+                self._due = _PICTURE | _CHANGED  # due above the picture taken
+                break
 
-    def _send(self, top, last, first, end):
-        # Columns first..end of pages top..last, as a window _STEP columns wide
-        # or a multiple of that: widened to the right, at the edge to the left.
-        n = (end - first + _STEP) // _STEP
-        first = min(first, WIDTH - n * _STEP)
+    def _window(self, top, last, first, n):
+        # Columns first..first+n-1 of pages top..last take the data to come.
         window = _WINDOW
         window[2] = first
-        window[3] = first + n * _STEP - 1
+        window[3] = first + n - 1
         window[5] = top
         window[6] = last
-        i2c, addr = self.i2c, self.addr
-        i2c.writeto(addr, window)
+        self.i2c.writeto(self.addr, window)
+
+    def _send(self, canvas, top, last, first, end):
+        # Columns first..end (whole bands) of pages top..last, from the canvas.
+        n = end - first + 1
+        self._window(top, last, first, n)
+        i2c, addr, view = self.i2c, self.addr, _OUT_VIEWS[n // BAND]
         for page in range(top, last + 1):
-            _gather(self.frame, page, first, n * _STEP)
-            i2c.writeto(addr, _OUT_VIEWS[n])
+            _gather(canvas.buf, page, first, n)
+            i2c.writeto(addr, view)

@@ -1,17 +1,20 @@
 # A station's OLED that survives being unplugged.
 #
 # Screen is the SSD1306 driver with every bus transfer moved into flush(now):
-# take(canvas) only copies into its frame, and the panel settings (contrast,
+# take(canvas) only notes what changed, and the panel settings (contrast,
 # invert, sleep, flip) are remembered and sent at the next flush. So the game
 # UI never sees an exception; a panel that does not answer is an event.
 #
 # flush(now) sends what changed. An OSError marks the screen offline and
 # reports OFFLINE once; every retry_ms it tries again, and once the panel
-# answers it is initialised afresh and the whole frame resent (it lost both
-# with its power), then ONLINE is reported. A panel that was power-cycled
-# between two flushes still acknowledges its address, so every probe_ms
-# flush also reads the status byte: a display that says "off" when catnip
-# left it on has been reset, and is initialised again.
+# answers it is initialised afresh (it lost its settings and pixels with its
+# power) and either the picture taken last is sent whole, if the canvas
+# still holds it, or the panel is cleared and wants_picture() until it is
+# drawn again (catnip.ui.frame redraws it), then ONLINE is reported. A
+# panel that was power-cycled between two flushes still acknowledges its
+# address, so every probe_ms flush also reads the status byte: a display
+# that says "off" when catnip left it on has been reset, and is initialised
+# again.
 #
 # Reports go to an EventQueue (the button poller's, so the application has
 # one stream) as (station, OFFLINE or ONLINE, SCREEN). flush() allocates
@@ -68,7 +71,7 @@ class Screen(SSD1306):
     # ---- what the UI calls: no bus traffic -------------------------------
 
     def init_display(self):
-        """Initialise the panel and resend the whole frame at the next flush()
+        """Initialise the panel and send its whole picture at the next flush()
         (the driver's constructor calls this too, so building a Screen sends
         nothing)."""
         self._state |= _COLD

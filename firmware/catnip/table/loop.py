@@ -67,7 +67,7 @@ class Loop:
         app = self.app
         if app.frame.dirty[k]:
             app.frame.redraw(k, app.scene)
-        app.hw.screens[k].flush(now)
+        app.frame.flush(k, now)
 
     def headline(self):
         """A new announcement out to every station now, the station pressed
@@ -79,7 +79,7 @@ class Loop:
             return False
         n = app.stations
         for i in range(n):
-            app.hw.screens[(app.pressed + i) % n].flush(app.clock.ticks_ms())
+            app.frame.flush((app.pressed + i) % n, app.clock.ticks_ms())
             self.sample()
         return True
 
@@ -96,7 +96,7 @@ class Loop:
         if app.hw.table is not None:
             if app.frame.table_dirty:
                 app.frame.redraw_table(app.scene)
-            app.hw.table.flush(now)
+            app.frame.flush_table(now)
         if app.line is not None:
             app.line.poll()
         if app.weigh is not None:
@@ -145,16 +145,16 @@ class Loop:
                         # few ms each, even when the move came mid-pass); each
                         # screen under it follows.
                         for j in range(n):
-                            app.hw.screens[(app.pressed + j) % n].flush(clock.ticks_ms())
+                            frame.flush((app.pressed + j) % n, clock.ticks_ms())
                             await clock.sleep_ms(0)
                     frame.redraw(k, app.scene)
                     await clock.sleep_ms(0)
-                app.hw.screens[k].flush(clock.ticks_ms())
+                frame.flush(k, clock.ticks_ms())
                 await clock.sleep_ms(0)
             if app.hw.table is not None:
                 if frame.table_dirty:
                     frame.redraw_table(app.scene)
-                app.hw.table.flush(clock.ticks_ms())
+                frame.flush_table(clock.ticks_ms())
             self.tick(clock.ticks_ms())
             self._idle()
             # A press handled meanwhile (the buttons' task) makes the other

@@ -58,16 +58,42 @@ class Frame:
 
     def loading(self, what, k):
         """Station k says `what` at once (a game's code loading from flash)."""
-        fb = self.hw.canvas
+        fb = self._begin()
         draw.page(fb, what, 3)
         self._canvas = None
+        self.hw.screens[k].take(fb)
+        self.flush(k, self.clock.ticks_ms())
+
+    def flush(self, k, now):
+        """Send station k's panel what changed; a panel that lost its
+        picture (it restarted) is redrawn at the next pass."""
         screen = self.hw.screens[k]
-        screen.take(fb)
-        screen.flush(self.clock.ticks_ms())
+        screen.flush(now)
+        if screen.online and screen.wants_picture():
+            self.dirty[k] = True
+
+    def flush_table(self, now):
+        table = self.hw.table
+        table.flush(now)
+        if table.online and table.wants_picture():
+            self.table_dirty = True
+
+    def _begin(self):
+        # The canvas, about to hold a new picture: the panels that took the
+        # one it holds send it first (the panels keep no copy).
+        fb = self.hw.canvas
+        now = self.clock.ticks_ms()
+        for k in range(len(self.dirty)):
+            if self.hw.screens[k].holds(fb):
+                self.flush(k, now)
+        if self.hw.table is not None and self.hw.table.holds(fb):
+            self.flush_table(now)
+        fb.begin()
+        return fb
 
     def redraw(self, k, scene):
-        """Draw station k's screen (on the canvas, then into its panel's
-        frame; flush sends it). A screen every station shows alike is
+        """Draw station k's screen (on the canvas, which its panel takes;
+        flush sends it). A screen every station shows alike is
         drawn once and taken by each, as is the public screen of the
         stations where nobody sits (until anything marks every station)."""
         fb = self.hw.canvas
@@ -77,6 +103,7 @@ class Frame:
         if alike is not None:
             alike = (alike, self.notices[0] if self.notices else None)
         if alike is None or alike != self._canvas:
+            self._begin()
             scene.draw(k, fb)
             if self.notices:  # above an announcement, which has the bottom lines
                 draw.notice(fb, self.notices[0], scene.kind == "play" and bool(scene.banner))
@@ -96,7 +123,7 @@ class Frame:
         if scene.banner[0] == self._headline:
             return False
         self._headline = scene.banner[0]
-        fb = self.hw.canvas
+        fb = self._begin()
         self._canvas = None
         draw.clear(fb)
         top = draw.banner(fb, self._headline)
@@ -107,7 +134,7 @@ class Frame:
         return taken
 
     def redraw_table(self, scene):
-        fb = self.hw.canvas
+        fb = self._begin()
         self._canvas = None  # the canvas is the table display's now
         if scene.kind == "play":
             scene.draw_table(fb)
