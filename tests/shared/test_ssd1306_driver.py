@@ -132,13 +132,13 @@ def test_no_change_sends_nothing():
     assert bus.transactions == []
 
 
-def test_a_small_change_sends_one_window_of_its_band():
+def test_a_small_change_sends_one_window_of_its_columns():
     display, panel, bus = rig()
     bus.clear()
     display.text(">", 0, 16, 1)  # a cursor: page 2, its ink in columns 1-4
     display.show()
-    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 1 + BAND)]
-    assert panel.commands[-2:] == [(0x21, 0, BAND - 1), (0x22, 2, 2)]
+    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 9)]
+    assert panel.commands[-2:] == [(0x21, 1, 8), (0x22, 2, 2)]
     shows_frame(display, panel, "the cursor")
 
 
@@ -148,9 +148,9 @@ def test_changes_on_one_page_go_out_as_one_span():
     display.pixel(20, 9, 1)
     display.pixel(70, 9, 1)
     display.show()
-    # columns 20-70 lie in the bands of columns 16-79
-    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 1 + 64)]
-    assert panel.commands[-2:] == [(0x21, 16, 79), (0x22, 1, 1)]
+    # columns 20-70, widened to a whole number of 8-column steps: 20-75
+    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 1 + 56)]
+    assert panel.commands[-2:] == [(0x21, 20, 75), (0x22, 1, 1)]
     shows_frame(display, panel)
 
 
@@ -158,10 +158,10 @@ def test_pages_changed_far_apart_get_their_own_windows():
     display, panel, bus = rig()
     bus.clear()
     display.pixel(0, 9, 1)  # page 1, column 0
-    display.pixel(127, 17, 1)  # page 2, column 127: the last band
+    display.pixel(127, 17, 1)  # page 2, column 127: the window ends at the edge
     display.show()
-    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 1 + BAND)] * 2
-    assert panel.commands[-4:] == [(0x21, 0, 15), (0x22, 1, 1), (0x21, 112, 127), (0x22, 2, 2)]
+    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 9)] * 2
+    assert panel.commands[-4:] == [(0x21, 0, 7), (0x22, 1, 1), (0x21, 120, 127), (0x22, 2, 2)]
     shows_frame(display, panel)
 
 
@@ -169,21 +169,42 @@ def test_neighbouring_pages_changed_near_each_other_share_a_window():
     display, panel, bus = rig()
     bus.clear()
     display.pixel(10, 3, 1)  # page 0
-    display.pixel(13, 11, 1)  # page 1: one window of columns 0-15 for both
+    display.pixel(13, 11, 1)  # page 1: one window of columns 10-17 for both
     display.show()
-    assert bus.transactions == [(0x3C, "w", 7)] + [(0x3C, "w", 1 + BAND)] * 2
-    assert panel.commands[-2:] == [(0x21, 0, 15), (0x22, 0, 1)]
+    assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 9), (0x3C, "w", 9)]
+    assert panel.commands[-2:] == [(0x21, 10, 17), (0x22, 0, 1)]
     shows_frame(display, panel)
 
 
-def test_a_change_anywhere_is_sent_in_its_own_band():
-    # Every column, and every bit of a byte: a change confined to one word
-    # of a band always changes its digest.
+def test_a_change_inside_a_word_is_sent_from_its_own_column():
+    # A page's lit columns are found four at a time: on a page dark but for
+    # the change, the window must start at the byte that changed, not at its
+    # word, and end where the change does.
     for x in range(0, 128):
         display, panel, bus = rig()
         display.text("cat", 40, 40, 1)
         display.show()
-        for y in range(16, 24):
+        bus.clear()
+        display.pixel(x, 20, 1)
+        display.pixel(x, 21, 1)
+        display.show()
+        first = min(x, 120)
+        assert bus.transactions == [(0x3C, "w", 7), (0x3C, "w", 9)], (x, bus.transactions)
+        assert panel.commands[-2:] == [(0x21, first, first + 7), (0x22, 2, 2)], \
+            (x, panel.commands[-2:])
+        shows_frame(display, panel, "a dot at column %d" % x)
+
+
+def test_a_change_anywhere_is_sent_in_its_own_band():
+    # Every column, and every bit of a byte: a change confined to one word
+    # of a band always changes its digest. On a page lit from edge to edge
+    # the window is the band.
+    for x in range(0, 128):
+        display, panel, bus = rig()
+        display.text("cat", 40, 40, 1)
+        display.hline(0, 23, 128, 1)
+        display.show()
+        for y in range(16, 23):
             bus.clear()
             display.pixel(x, y, 1)
             display.show()
@@ -198,7 +219,8 @@ def test_a_change_anywhere_is_sent_in_its_own_band():
 def test_small_random_changes_reach_the_panel_in_their_bands():
     # Each step changes a few characters here and there, as a move does on a
     # station: the panel must show the picture exactly, and no window may
-    # carry more than its page's changed bands.
+    # carry more than its page's changed bands, less the columns dark before
+    # and after, widened to the next 8-column step.
     rng = Rng("small changes")
     display, panel, bus = rig()
     display.text("Heist 2/8  table", 0, 0, 1)
@@ -219,7 +241,10 @@ def test_small_random_changes_reach_the_panel_in_their_bands():
         most = 0
         for p in range(8):
             if changed[p]:
-                most += (changed[p][-1] // BAND - changed[p][0] // BAND + 1) * BAND
+                lit = [c for c in range(128) if before[p * 128 + c] or after[p * 128 + c]]
+                lo = max(changed[p][0] // BAND * BAND, lit[0])
+                hi = min(changed[p][-1] // BAND * BAND + BAND - 1, lit[-1])
+                most += (hi - lo) // 8 * 8 + 8
         # joined pages may carry more columns than their own, but only where
         # a window of their own would have cost as many bytes
         assert sent <= most + 9 * sum(1 for c in changed if c), (step, sent, most)

@@ -18,6 +18,7 @@
 # after another, so a change confined to one word always changes the digest
 # and any other change goes unseen with odds of about 2^-32. A band of zeros
 # digests to 0, so a panel just cleared knows its digests without work.
+# (On a 64-bit build the words mix at 64 bits: another digest, as good.)
 #
 # Windows. Each page's due bands, from the first to the last, go out as one
 # window (a 7-byte command transaction setting the columns and pages,
@@ -38,9 +39,11 @@ from micropython import const
 
 WIDTH = const(128)
 HEIGHT = const(64)  # the taller glass; a 32-row panel shows a canvas's top half
-BAND = const(16)  # columns a digest covers; a window is a whole number of bands
+BAND = const(16)  # columns a digest covers
+_STEP = const(8)  # a window's width is a multiple of this many columns
+_EMPTY = const(0xFF)  # a page's first lit column when none is
 _BANDS = const(8)  # bands in a page: one bit each in the page's mask
-_BAND_WORDS = const(4)  # 32-bit words in a band
+_BAND_WORDS = const(4)  # 32-bit words in a band (_take reads them one by one)
 _WINDOW_COST = const(9)  # bytes a window of its own adds: its command and a data header
 _CTRL_CMD = const(0x00)  # Co=0, D/C#=0: all following bytes are commands
 _CTRL_DATA = const(0x40)  # Co=0, D/C#=1: all following bytes are GDDRAM data
@@ -56,15 +59,16 @@ _PUMP_ON = const(0x14)
 _PUMP_OFF = const(0x10)
 
 # The outgoing data: the control byte at 3, a page's pixels from 4.
-# _OUT_VIEWS[n] is the transaction carrying n bands, sliced once here.
+# _OUT_VIEWS[n] is the transaction carrying n * _STEP columns, sliced once here.
 _OUT = bytearray(4 + WIDTH)
 _OUT[3] = _CTRL_DATA
-_OUT_VIEWS = [memoryview(_OUT)[3:4 + n * BAND] for n in range(_BANDS + 1)]
+_OUT_VIEWS = [memoryview(_OUT)[3:4 + n * _STEP] for n in range(WIDTH // _STEP + 1)]
 # Commands leave from module-wide buffers too: every transfer is complete
 # when writeto() returns, so the panels share them (no heap per panel).
 _WINDOW = bytearray((_CTRL_CMD, 0x21, 0, 0, 0x22, 0, 0))  # columns, then pages
 _CMD1 = bytearray((_CTRL_CMD, 0))  # a command alone
 _CMD2 = bytearray((_CTRL_CMD, 0, 0))  # a command and its parameter
+_SPANS = bytearray(2 * HEIGHT // 8)  # per page, the columns show() sends: one for every panel
 
 
 class Canvas(framebuf.FrameBuffer):
@@ -113,19 +117,35 @@ def _take(canvas, digests, masks, top: int, pages: int) -> int:
     due = ptr8(masks)
     band = top * _BANDS
     end = pages * _BANDS
-    w = band * _BAND_WORDS
     changed = 0
+    # murmur3's fmix32 constants, loaded once: a constant past 2**30 is an
+    # object to convert.
+    m1 = uint(0x85EBCA6B)
+    m2 = uint(0xC2B2AE35)
     while band < end:
-        h = uint(0)
-        stop = w + _BAND_WORDS
-        while w < stop:
-            h ^= uint(src[w])
-            h ^= h >> 16  # murmur3's fmix32; the masks keep 64-bit builds at 32 bits
-            h = (h * uint(0x85EBCA6B)) & uint(0xFFFFFFFF)
-            h ^= h >> 13
-            h = (h * uint(0xC2B2AE35)) & uint(0xFFFFFFFF)
-            h ^= h >> 16
-            w += 1
+        w = band * _BAND_WORDS
+        h = uint(src[w])
+        h ^= h >> 16
+        h *= m1
+        h ^= h >> 13
+        h *= m2
+        h ^= (h >> 16) ^ uint(src[w + 1])
+        h ^= h >> 16
+        h *= m1
+        h ^= h >> 13
+        h *= m2
+        h ^= (h >> 16) ^ uint(src[w + 2])
+        h ^= h >> 16
+        h *= m1
+        h ^= h >> 13
+        h *= m2
+        h ^= (h >> 16) ^ uint(src[w + 3])
+        h ^= h >> 16
+        h *= m1
+        h ^= h >> 13
+        h *= m2
+        h ^= h >> 16
+        h &= uint(0xFFFFFFFF)  # a 64-bit build's digest, cut to what is stored
         if h != uint(sums[band]):
             sums[band] = h
             due[band >> 3] |= 1 << (band & 7)
@@ -146,6 +166,70 @@ def _gather(canvas, page: int, first: int, n: int):
         dst[d] = src[s]
         s += 1
         d += 1
+
+
+@micropython.viper
+def _spans(canvas, masks, top: int, pages: int):
+    # Per page from `top` down, into _SPANS: the first and last column to
+    # send (first > last: none). That is the page's due bands (a bit each in
+    # masks[page]), less the columns dark both on the panel and in the
+    # picture: outside the lit columns the panel shows (masks[pages + page]
+    # to masks[2 * pages + page]) and those of the canvas, which the panel
+    # shows from now on. The due bits are cleared.
+    src = ptr32(canvas)
+    m = ptr8(masks)
+    out = ptr8(_SPANS)
+    page = top
+    while page < pages:
+        mask = m[page]
+        out[2 * page] = 1
+        out[2 * page + 1] = 0
+        if mask:
+            m[page] = 0
+            lo = 0
+            while not (mask >> lo) & 1:
+                lo += 1
+            hi = _BANDS - 1
+            while not (mask >> hi) & 1:
+                hi -= 1
+            lo = lo * BAND
+            hi = hi * BAND + BAND - 1
+            first = int(_EMPTY)
+            last = 0
+            base = page * (WIDTH // 4)
+            w = 0
+            while w < WIDTH // 4 and src[base + w] == 0:
+                w += 1
+            if w < WIDTH // 4:  # lit: little-endian, byte k of word w is column 4w + k
+                word = uint(src[base + w])
+                k = 0
+                while not ((word >> (k << 3)) & 0xFF):
+                    k += 1
+                first = w * 4 + k
+                w = WIDTH // 4 - 1
+                while src[base + w] == 0:
+                    w -= 1
+                word = uint(src[base + w])
+                k = 3
+                while not ((word >> (k << 3)) & 0xFF):
+                    k -= 1
+                last = w * 4 + k
+            shown = m[pages + page]
+            if first < shown:
+                shown = first
+            if lo < shown:
+                lo = shown
+            shown = m[2 * pages + page]
+            if last > shown:
+                shown = last
+            if hi > shown:
+                hi = shown
+            m[pages + page] = first
+            m[2 * pages + page] = last
+            if lo <= hi:
+                out[2 * page] = lo
+                out[2 * page + 1] = hi
+        page += 1
 
 
 @micropython.viper
@@ -181,7 +265,9 @@ class SSD1306:
         self.height = height
         self.pages = height // 8
         self._digests = bytearray(4 * _BANDS * self.pages)  # per band, what the panel shows
-        self._masks = bytearray(self.pages)  # per page, a bit per band not sent yet
+        # Per page: a bit per band not sent yet; then, of what the panel
+        # shows, the first and the last lit column (_EMPTY, 0: none).
+        self._masks = bytearray(3 * self.pages)
         self._due = 0  # what show() has to do: _CHANGED, _WHOLE, _PICTURE
         if flip:
             self._flipped = True
@@ -262,10 +348,13 @@ class SSD1306:
         _blank_out()
         self._window(0, self.pages - 1, 0, WIDTH)
         for _ in range(self.pages):
-            self.i2c.writeto(self.addr, _OUT_VIEWS[_BANDS])
+            self.i2c.writeto(self.addr, _OUT_VIEWS[WIDTH // _STEP])
         _clear(self._digests, _BANDS * self.pages)
-        for page in range(self.pages):
-            self._masks[page] = 0
+        masks, pages = self._masks, self.pages
+        for page in range(pages):
+            masks[page] = 0
+            masks[pages + page] = _EMPTY
+            masks[2 * pages + page] = 0
         self._canvas = None
         self._due = _PICTURE
 
@@ -317,34 +406,29 @@ class SSD1306:
         due = self._due
         if not due & (_CHANGED | _WHOLE):
             return  # nothing changed: the screen loop asks every panel often
-        masks = self._masks
-        if due & _WHOLE:
-            for page in range(self.pages):
+        masks, pages = self._masks, self.pages
+        if due & _WHOLE:  # what the panel shows is unknown: every column goes
+            for page in range(pages):
                 masks[page] = 0xFF
+                masks[pages + page] = 0
+                masks[2 * pages + page] = WIDTH - 1
         canvas = self._picture()
         if canvas is None:
             self._due = _PICTURE | _CHANGED  # nothing to send them from
             return
         self._due = _WHOLE  # stays so if a transfer below fails
+        _spans(canvas.buf, masks, self._top, pages)
         top = last = -1  # the pages top..last share the window first..end
         first = end = 0
-        for page in range(self._top, self.pages):
-            mask = masks[page]
-            if not mask:
+        for page in range(self._top, pages):
+            lo, hi = _SPANS[2 * page], _SPANS[2 * page + 1]
+            if lo > hi:
                 continue
-            lo = 0
-            while not mask >> lo & 1:
-                lo += 1
-            hi = _BANDS - 1
-            while not mask >> hi & 1:
-                hi -= 1
-            lo, hi = lo * BAND, hi * BAND + BAND - 1
             if top >= 0 and page == last + 1:
                 a, b = min(first, lo), max(end, hi)
-                pages = page - top
+                n = page - top
                 # One window for them all, or the group's and one of its own.
-                if (pages + 1) * (b - a + 1) <= pages * (end - first + 1) + hi - lo + 1 + \
-                        _WINDOW_COST:
+                if (n + 1) * (b - a + 1) <= n * (end - first + 1) + hi - lo + 1 + _WINDOW_COST:
                     first, end, last = a, b, page
                     continue
             if top >= 0:
@@ -354,8 +438,6 @@ class SSD1306:
         if top >= 0:
             self._send(canvas, top, last, first, end)
         self._due = 0
-        for page in range(self._top, self.pages):
-            masks[page] = 0
         for page in range(self._top):
             if masks[page]:
                 self._due = _PICTURE | _CHANGED  # due above the picture taken
@@ -371,10 +453,12 @@ class SSD1306:
         self.i2c.writeto(self.addr, window)
 
     def _send(self, canvas, top, last, first, end):
-        # Columns first..end (whole bands) of pages top..last, from the canvas.
-        n = end - first + 1
-        self._window(top, last, first, n)
-        i2c, addr, view = self.i2c, self.addr, _OUT_VIEWS[n // BAND]
+        # Columns first..end of pages top..last, as a window _STEP columns wide
+        # or a multiple of that: widened to the right, at the edge to the left.
+        n = (end - first + _STEP) // _STEP
+        first = min(first, WIDTH - n * _STEP)
+        self._window(top, last, first, n * _STEP)
+        i2c, addr, view = self.i2c, self.addr, _OUT_VIEWS[n]
         for page in range(top, last + 1):
-            _gather(canvas.buf, page, first, n)
+            _gather(canvas.buf, page, first, n * _STEP)
             i2c.writeto(addr, view)
