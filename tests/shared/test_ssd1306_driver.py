@@ -5,7 +5,8 @@
 import gc
 
 import machine
-from catnip.drivers.ssd1306 import BAND, SSD1306, Canvas
+from catnip.drivers.bands import BAND
+from catnip.drivers.ssd1306 import SSD1306, Canvas
 from catnip.rules.rng import Rng
 from check import raises
 from devsim import bus as buses

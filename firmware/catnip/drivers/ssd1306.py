@@ -6,25 +6,22 @@
 # picture differ from what the panel shows, and show() sends those bands
 # from the canvas. A band is 16 columns of one page (8 rows); the panel
 # keeps a 32-bit digest of each band it shows (256 B for 64 rows), not the
-# pixels: seven stations' copies would cost 7 KB of the Pico's heap.
+# pixels: seven stations' copies would cost 7 KB of the Pico's heap. How
+# bands are digested and which columns go out: catnip.drivers.bands.
 #
 # The canvas must still hold the picture when show() sends it. Whoever
 # draws calls canvas.begin() first: a panel that took the picture before and
-# has not sent it can no longer send from it (catnip.ui.frame flushes such
-# panels before it begins). A panel whose bands are due and that has no
-# picture to send them from wants_picture() until it is given one.
+# has not sent it can no longer send from it (catnip.ui.frame draws such a
+# panel again). A panel whose bands are due and that has no picture to send
+# them from wants_picture() until it is given one.
 #
-# Digests. Each band's four words go through murmur3's 32-bit finaliser one
-# after another, so a change confined to one word always changes the digest
-# and any other change goes unseen with odds of about 2^-32. A band of zeros
-# digests to 0, so a panel just cleared knows its digests without work.
-# (On a 64-bit build the words mix at 64 bits: another digest, as good.)
-#
-# Windows. Each page's due bands, from the first to the last, go out as one
-# window (a 7-byte command transaction setting the columns and pages,
-# horizontal addressing, datasheet 10.1.3-10.1.5) and one data transaction.
-# Consecutive pages join one window while that costs fewer bytes than a
-# window of their own.
+# Windows. Each page's columns to send go out as one window (a 7-byte
+# command transaction setting the columns and pages, horizontal addressing,
+# datasheet 10.1.3-10.1.5) and one data transaction, a whole number of 8
+# columns wide: widened to the right or, at the panel's right edge, to the
+# left (the extra columns carry what the panel already shows). Consecutive
+# pages join one window while that costs fewer bytes than a window of their
+# own.
 #
 # The data leaves from one module-wide buffer whose control byte 0x40 sits
 # just before the pixels, so a single writeto() carries it: rp2's I2C copies
@@ -37,13 +34,13 @@ import framebuf
 import micropython
 from micropython import const
 
+from catnip.drivers.bands import SPANS, digest, spans
+
 WIDTH = const(128)
 HEIGHT = const(64)  # the taller glass; a 32-row panel shows a canvas's top half
-BAND = const(16)  # columns a digest covers
 _STEP = const(8)  # a window's width is a multiple of this many columns
+_BANDS = const(8)  # bands in a page (catnip.drivers.bands)
 _EMPTY = const(0xFF)  # a page's first lit column when none is
-_BANDS = const(8)  # bands in a page: one bit each in the page's mask
-_BAND_WORDS = const(4)  # 32-bit words in a band (_take reads them one by one)
 _WINDOW_COST = const(9)  # bytes a window of its own adds: its command and a data header
 _CTRL_CMD = const(0x00)  # Co=0, D/C#=0: all following bytes are commands
 _CTRL_DATA = const(0x40)  # Co=0, D/C#=1: all following bytes are GDDRAM data
@@ -68,7 +65,6 @@ _OUT_VIEWS = [memoryview(_OUT)[3:4 + n * _STEP] for n in range(WIDTH // _STEP + 
 _WINDOW = bytearray((_CTRL_CMD, 0x21, 0, 0, 0x22, 0, 0))  # columns, then pages
 _CMD1 = bytearray((_CTRL_CMD, 0))  # a command alone
 _CMD2 = bytearray((_CTRL_CMD, 0, 0))  # a command and its parameter
-_SPANS = bytearray(2 * HEIGHT // 8)  # per page, the columns show() sends: one for every panel
 
 
 class Canvas(framebuf.FrameBuffer):
@@ -108,53 +104,6 @@ def _clear(buf, words: int):
 
 
 @micropython.viper
-def _take(canvas, digests, masks, top: int, pages: int) -> int:
-    # Digest every band of `canvas` from page `top` down; where a digest
-    # differs from the one in `digests`, store it and set the band's bit in
-    # its page's byte of `masks`. Returns nonzero if any band changed.
-    src = ptr32(canvas)
-    sums = ptr32(digests)
-    due = ptr8(masks)
-    band = top * _BANDS
-    end = pages * _BANDS
-    changed = 0
-    # murmur3's fmix32 constants, loaded once: a constant past 2**30 is an
-    # object to convert.
-    m1 = uint(0x85EBCA6B)
-    m2 = uint(0xC2B2AE35)
-    while band < end:
-        w = band * _BAND_WORDS
-        h = uint(src[w])
-        h ^= h >> 16
-        h *= m1
-        h ^= h >> 13
-        h *= m2
-        h ^= (h >> 16) ^ uint(src[w + 1])
-        h ^= h >> 16
-        h *= m1
-        h ^= h >> 13
-        h *= m2
-        h ^= (h >> 16) ^ uint(src[w + 2])
-        h ^= h >> 16
-        h *= m1
-        h ^= h >> 13
-        h *= m2
-        h ^= (h >> 16) ^ uint(src[w + 3])
-        h ^= h >> 16
-        h *= m1
-        h ^= h >> 13
-        h *= m2
-        h ^= h >> 16
-        h &= uint(0xFFFFFFFF)  # a 64-bit build's digest, cut to what is stored
-        if h != uint(sums[band]):
-            sums[band] = h
-            due[band >> 3] |= 1 << (band & 7)
-            changed = 1
-        band += 1
-    return changed
-
-
-@micropython.viper
 def _gather(canvas, page: int, first: int, n: int):
     # Columns first..first+n-1 of `page` into _OUT, after its control byte.
     src = ptr8(canvas)
@@ -166,70 +115,6 @@ def _gather(canvas, page: int, first: int, n: int):
         dst[d] = src[s]
         s += 1
         d += 1
-
-
-@micropython.viper
-def _spans(canvas, masks, top: int, pages: int):
-    # Per page from `top` down, into _SPANS: the first and last column to
-    # send (first > last: none). That is the page's due bands (a bit each in
-    # masks[page]), less the columns dark both on the panel and in the
-    # picture: outside the lit columns the panel shows (masks[pages + page]
-    # to masks[2 * pages + page]) and those of the canvas, which the panel
-    # shows from now on. The due bits are cleared.
-    src = ptr32(canvas)
-    m = ptr8(masks)
-    out = ptr8(_SPANS)
-    page = top
-    while page < pages:
-        mask = m[page]
-        out[2 * page] = 1
-        out[2 * page + 1] = 0
-        if mask:
-            m[page] = 0
-            lo = 0
-            while not (mask >> lo) & 1:
-                lo += 1
-            hi = _BANDS - 1
-            while not (mask >> hi) & 1:
-                hi -= 1
-            lo = lo * BAND
-            hi = hi * BAND + BAND - 1
-            first = int(_EMPTY)
-            last = 0
-            base = page * (WIDTH // 4)
-            w = 0
-            while w < WIDTH // 4 and src[base + w] == 0:
-                w += 1
-            if w < WIDTH // 4:  # lit: little-endian, byte k of word w is column 4w + k
-                word = uint(src[base + w])
-                k = 0
-                while not ((word >> (k << 3)) & 0xFF):
-                    k += 1
-                first = w * 4 + k
-                w = WIDTH // 4 - 1
-                while src[base + w] == 0:
-                    w -= 1
-                word = uint(src[base + w])
-                k = 3
-                while not ((word >> (k << 3)) & 0xFF):
-                    k -= 1
-                last = w * 4 + k
-            shown = m[pages + page]
-            if first < shown:
-                shown = first
-            if lo < shown:
-                lo = shown
-            shown = m[2 * pages + page]
-            if last > shown:
-                shown = last
-            if hi > shown:
-                hi = shown
-            m[pages + page] = first
-            m[2 * pages + page] = last
-            if lo <= hi:
-                out[2 * page] = lo
-                out[2 * page + 1] = hi
-        page += 1
 
 
 @micropython.viper
@@ -285,7 +170,7 @@ class SSD1306:
         self._top = top
         if top == 0:
             self._due &= ~_PICTURE
-        if _take(canvas.buf, self._digests, self._masks, top, self.pages):
+        if digest(canvas.buf, self._digests, self._masks, top, self.pages):
             self._due |= _CHANGED
             return True
         return False
@@ -417,11 +302,11 @@ class SSD1306:
             self._due = _PICTURE | _CHANGED  # nothing to send them from
             return
         self._due = _WHOLE  # stays so if a transfer below fails
-        _spans(canvas.buf, masks, self._top, pages)
+        spans(canvas.buf, masks, self._top, pages)
         top = last = -1  # the pages top..last share the window first..end
         first = end = 0
         for page in range(self._top, pages):
-            lo, hi = _SPANS[2 * page], _SPANS[2 * page + 1]
+            lo, hi = SPANS[2 * page], SPANS[2 * page + 1]
             if lo > hi:
                 continue
             if top >= 0 and page == last + 1:
