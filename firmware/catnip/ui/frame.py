@@ -79,15 +79,19 @@ class Frame:
             self.table_dirty = True
 
     def _begin(self):
-        # The canvas, about to hold a new picture: the panels that took the
-        # one it holds send it first (the panels keep no copy).
+        # The canvas, about to hold a new picture. A panel that took the one
+        # it holds and has not sent it (a press came between a station's
+        # drawing and its sending) is drawn again later, not sent now: the
+        # press's own screen goes first. An offline panel is drawn again
+        # once it is back.
         fb = self.hw.canvas
-        now = self.clock.ticks_ms()
-        for k in range(len(self.dirty)):
-            if self.hw.screens[k].holds(fb):
-                self.flush(k, now)
-        if self.hw.table is not None and self.hw.table.holds(fb):
-            self.flush_table(now)
+        screens = self.hw.screens
+        for k in range(len(screens)):
+            if screens[k].online and screens[k].holds(fb):
+                self.dirty[k] = True
+        table = self.hw.table
+        if table is not None and table.online and table.holds(fb):
+            self.table_dirty = True
         fb.begin()
         return fb
 
