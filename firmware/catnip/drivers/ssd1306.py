@@ -178,7 +178,7 @@ class SSD1306:
     def holds(self, canvas):
         """True if the panel took `canvas`'s picture and has yet to send it."""
         return self._canvas is canvas and self._epoch == canvas.epoch and \
-            self._due & (_CHANGED | _WHOLE)
+            bool(self._due & (_CHANGED | _WHOLE))
 
     def wants_picture(self):
         """True if the panel shows less than what it was last given (it was
