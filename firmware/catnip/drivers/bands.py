@@ -39,6 +39,8 @@ def digest(canvas, digests, masks, top: int, pages: int) -> int:
     m1 = uint(0x85EBCA6B)
     m2 = uint(0xC2B2AE35)
     while band < end:
+        # The four words' rounds written out: as a loop, take() costs 0.41 ms
+        # on the Pico instead of 0.35, for every panel drawn.
         w = band * _BAND_WORDS
         h = uint(src[w])
         h ^= h >> 16
