@@ -41,12 +41,11 @@ import os
 from binascii import crc32
 
 from catnip.flash.journal_files import (CHUNK, COMPACT_AFTER, COMPACT_MOST, ERASE_MS,  # noqa
-    FRAME_MAX, GONE, KINDS, LOG, LOST, NEW, RECORD_MAX, STATUSES, Game, JournalError, compact,
-    ensure_folder, is_folder, last_crc as _last_crc, read_into, remove_tree, size, ticks_diff,
-    ticks_ms, to_json, why)
+    FRAME_MAX, GONE, KINDS, LOG, LOST, NEW, RECORD_MAX, STATUSES, Game, JournalError,
+    close_files, compact, ensure_folder, held, is_folder, last_crc as _last_crc, read_into,
+    remove_tree, size, ticks_diff, ticks_ms, to_json, why)
 from catnip.rules.log import put_number, put_varint, put_word  # the log's own encoding
 
-_HELD = []  # (journal, path, file): the one tail file kept open, if any
 PAGE_BYTES = 448  # the tail stays inline in littlefs's metadata (< 512)
 AHEAD_BYTES = 112  # ready() seals a tail with less room than this left
 _NUMBER_MAX = 1 << 28
@@ -274,7 +273,7 @@ class Journal:
         try:
             if game.fill and game.fill + n > PAGE_BYTES:
                 self._seal(game)
-            f = _tail(self, self._file(game.gid, str(game.sealed)))
+            f = held(self, self._file(game.gid, str(game.sealed)))
             for part in parts:
                 f.write(part)
             f.flush()  # committed, as a close would: it is on flash from here
@@ -287,27 +286,32 @@ class Journal:
 
     def ready(self, between=None):
         """While nobody waits (the idle turn), what the next record would wait for (an
-        erase each): a nearly full tail sealed, the folder compacted (between() between)."""
+        erase each): the folder compacted, a nearly full tail sealed. between() is asked
+        before each step that may erase; True (someone pressed) stops it, for the next
+        call to carry on."""
         game = self._live
         if game is None or self._stopped is not None:
             return
         try:
-            if game.fill > PAGE_BYTES - AHEAD_BYTES:
-                self._seal(game)
-                game.commits += 3
-            if game.commits >= COMPACT_AFTER:
+            full = game.fill > PAGE_BYTES - AHEAD_BYTES
+            if game.commits >= COMPACT_AFTER or full and game.commits:  # a seal's four fit then
                 self.close()
-                if compact(self._file(game.gid, NEW), COMPACT_MOST, between):
-                    game.commits = 0
-                _tail(self, self._file(game.gid, str(game.sealed)))
+                if not compact(self._file(game.gid, str(game.sealed)), COMPACT_MOST, between):
+                    return
+                game.commits = 0
+            if full:
+                if between is not None and between():
+                    return
+                self._seal(game)
+                game.commits += 4
+            held(self, self._file(game.gid, str(game.sealed)))
         except OSError as e:
             self._refused(game, e)
 
     def close(self):
         """Close the tail file this journal holds open, if it does (before the
         flash is unmounted). Recording carries on: the next record reopens it."""
-        if _HELD and _HELD[0][0] is self:
-            close_files()
+        close_files(self)
 
     def _refused(self, game, e):
         self.close()
@@ -359,28 +363,6 @@ class Journal:
 
     def _file(self, gid, name):
         return "%s/%s" % (self._folder(gid, self._status[gid]), name)
-
-
-def _tail(journal, path):
-    # The tail file, kept open for the records that follow.
-    if _HELD and _HELD[0][0] is journal and _HELD[0][1] == path:
-        return _HELD[0][2]
-    close_files()
-    f = open(path, "ab")
-    _HELD.append((journal, path, f))
-    return f
-
-
-def close_files():
-    """Close the journal file held open, of whichever Journal holds it (a
-    flash error on closing is the next power-up's to find: the record before
-    was committed by its flush)."""
-    while _HELD:
-        f = _HELD.pop()[2]
-        try:
-            f.close()
-        except OSError:
-            pass
 
 
 def _frame(kind, payload, number, chain, whole=True):

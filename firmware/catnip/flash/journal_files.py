@@ -33,7 +33,7 @@ GONE = ".gone"  # a game being rotated out: removed at the next start if cut
 # the folder into the other block of its pair: an erase, 45 ms on the Pico,
 # plus the copy. A record that falls on it keeps its press waiting that long.
 COMPACT_AFTER = 4  # commits since the folder's last compaction: it is made to compact now
-COMPACT_MOST = 8  # empty commits at most: 16 commits fill any 4 KB block
+COMPACT_MOST = 16  # commits that change nothing, at most: 16 fill any 4 KB block
 ERASE_MS = 30  # a commit this slow was a compaction (a commit alone: some 5 ms)
 
 
@@ -55,6 +55,32 @@ class Game:
         self.records = 0  # records written: the next one's number
         self.chain = 0  # the last record's CRC, which the next one's carries on
         self.commits = COMPACT_AFTER  # to its folder since littlefs compacted it (unknown: many)
+
+
+_HELD = []  # (owner, path, file): the one journal file kept open, if any
+
+
+def held(owner, path):
+    """The file at `path`, open to append, kept open for `owner` (a Journal)
+    until another file is wanted or close_files() closes it."""
+    if _HELD and _HELD[0][0] is owner and _HELD[0][1] == path:
+        return _HELD[0][2]
+    close_files()
+    f = open(path, "ab")
+    _HELD.append((owner, path, f))
+    return f
+
+
+def close_files(owner=None):
+    """Close the journal file held open (only if `owner` holds it, given one).
+    A flash error on closing is the next power-up's to find: the record
+    before was committed by its flush."""
+    while _HELD and (owner is None or _HELD[0][0] is owner):
+        f = _HELD.pop()[2]
+        try:
+            f.close()
+        except OSError:
+            pass
 
 
 def is_folder(path):
@@ -133,19 +159,20 @@ def plain(x, depth):
 
 
 def compact(path, most, between=None):
-    """Make littlefs compact the folder of `path` now, while nobody waits:
-    empty commits (`path` made and removed: a cut between leaves it empty,
-    for the next start-up to remove) until one was a compaction (ERASE_MS),
-    at most `most`; after each that was not, `between()`, which says True
-    to stop (someone pressed: the next wait carries on). False if stopped."""
+    """Make littlefs compact the folder of `path` (a file in it) now, while
+    nobody waits: commits that change nothing (the file opened to append and
+    closed: its time stamp) until one was a compaction (ERASE_MS), at most
+    `most`. Each opens the file afresh: littlefs compacts a second time on
+    the next commit of a file it opened when the folder's block was full.
+    Before each, `between()`, which says True to stop (someone pressed: the
+    next wait carries on). False if stopped."""
     for _ in range(most):
-        t = ticks_ms()
-        open(path, "wb").close()
-        os.remove(path)
-        if ticks_diff(ticks_ms(), t) >= ERASE_MS:
-            return True
         if between is not None and between():
             return False
+        t = ticks_ms()
+        open(path, "ab").close()
+        if ticks_diff(ticks_ms(), t) >= ERASE_MS:
+            return True
     return True
 
 
