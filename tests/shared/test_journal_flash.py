@@ -55,37 +55,90 @@ def test_a_power_cut_at_any_write_loses_nothing_acknowledged():
     _cut_at_every_write(script(60), play)
 
 
+def play_idle(j, calls):
+    """As play(), with the idle turn's work on flash after each call (a tail
+    sealed ahead, the folder made to compact)."""
+    done = 0
+    for call in calls:
+        if play(j, [call]) == 0:
+            return done
+        done += 1
+        try:
+            j.ready()
+        except JournalError:
+            return done
+    return done
+
+
 def test_a_power_cut_while_nobody_waits_loses_nothing_either():
-    # The idle turn's work on flash between the calls (a tail sealed ahead,
-    # the folder made to compact by empty commits) cut at every write.
-    def idle(j, calls):
-        done = 0
-        for call in calls:
-            if play(j, [call]) == 0:
-                return done
-            done += 1
-            try:
-                j.ready()
-            except JournalError:
-                return done
-        return done
-
-    _cut_at_every_write(script(24), idle)
+    _cut_at_every_write(script(24), play_idle)
 
 
-def _cut_at_every_write(calls, play):
+def test_a_power_cut_in_a_seal_made_in_two_steps_loses_nothing():
+    # The idle turn that fills the log's flash block with the tail's first
+    # bytes, then seals the rest, and the calls after it: cut at every write.
+    calls = script(480)
+    mount(pico_flash(), MOUNT, fresh=True)
+    ahead = _until_split(Journal(ROOT), calls) - 1
+    _cut_at_every_write(calls[:ahead + 6] + calls[-1:], play_idle, ahead)  # then the end
+
+
+def test_a_seal_stopped_between_its_two_steps_loses_nothing():
+    # A press between them leaves the tail's first bytes at the end of the
+    # log as well: the game reads the same then, while more records come,
+    # once ended, and after a power-up (which takes them off the log).
+    calls = script(480)
+    truth = [entry(c) for c in calls[1:]]
+    for power_up in (False, True):
+        flash = pico_flash()
+        mount(flash, MOUNT, fresh=True)
+        j = Journal(ROOT)
+        done = _until_split(j, calls)
+        gid = j.games()[0][0]
+        assert list(j.entries(gid)) == truth[:done - 1]
+        if power_up:
+            mount(flash, MOUNT)
+            j = Journal(ROOT)
+            assert j.problems == [] and list(j.entries(gid)) == truth[:done - 1]
+            j.resume(gid)
+        assert play(j, calls[done:]) == len(calls) - done  # no idle turn: a record seals
+        again = Journal(ROOT)
+        assert again.problems == [] and again.games() == [(gid, "finished")]
+        assert list(again.entries(gid)) == truth
+
+
+def _until_split(j, calls):
+    # Make the calls, the idle turn after each, until one stops between a
+    # seal's two steps (a press came); how many calls were made.
+    def between():
+        return j._live.logged > 0
+
+    for done, call in enumerate(calls, 1):
+        assert play(j, [call]) == 1
+        j.ready(between)
+        if j._live.logged:
+            return done
+    raise AssertionError("no seal was made in two steps")
+
+
+def _cut_at_every_write(calls, play, ahead=0):
+    # The power cut at every write after the first `ahead` calls.
     truth = [entry(c) for c in calls[1:]]
     flash = pico_flash()
     mount(flash, MOUNT, fresh=True)
+    j = Journal(ROOT)
+    assert play(j, calls[:ahead]) == ahead
     formatted = flash.writes
-    assert play(Journal(ROOT), calls) == len(calls)
+    assert play(j, calls[ahead:]) == len(calls) - ahead
     writes = flash.writes - formatted
-    assert writes > len(calls), writes
+    assert writes > len(calls) - ahead, writes
     cuts = 0
     for n in range(1, writes + 1):
         mount(flash, MOUNT, fresh=True)
+        j = Journal(ROOT)
+        play(j, calls[:ahead])
         flash.cut_after(n)
-        acknowledged = play(Journal(ROOT), calls)
+        acknowledged = ahead + play(j, calls[ahead:])
         assert acknowledged < len(calls), n
         mount(flash, MOUNT)  # the next power-up
         j = Journal(ROOT)
@@ -202,10 +255,10 @@ def test_a_press_waits_for_one_erase_at_most_while_the_journal_gets_ready():
     # so a press waits for one erase at most (45 ms on the Pico), not two.
     # littlefs compacts a folder a second time on the next commit of a file
     # opened when its metadata block was full, so a file made and closed
-    # (two commits) may erase twice. The game stays within the log's first
-    # flash block: an append that crosses into the next erases two (one for
-    # the copy of the block it ends in, one for the next). Time here is the
-    # flash's erases, as in the test above.
+    # (two commits) may erase twice; and a seal whose append carries the log
+    # into its next flash block erases two (a copy of the block it ends in,
+    # and the next), so the log's block is filled first, on its own. Time
+    # here is the flash's erases, as in the test above.
     import catnip.flash.journal as journal_module
     import catnip.flash.journal_files as files
 
@@ -231,7 +284,7 @@ def erases_between_presses(flash):
         return False
 
     waited = 0
-    for i, (player, action) in enumerate(actions(200)):
+    for i, (player, action) in enumerate(actions(480)):
         before = flash.erase_count()
         j.action(player, action)
         waited += flash.erase_count() > before
@@ -240,8 +293,8 @@ def erases_between_presses(flash):
         since[0] = flash.erase_count()
         j.ready(between)
         between()
-    assert j._live.sealed < 4096, j._live.sealed
+    assert j._live.sealed > 2 * 4096, j._live.sealed  # two blocks filled
     assert worst[0] == 1, worst[0]
     assert waited == 0, waited  # and no record waits for one
     j.finish(END)
-    assert len(list(Journal(ROOT).entries(1))) == 200 + len(range(4, 200, 9)) + 1
+    assert len(list(Journal(ROOT).entries(1))) == 480 + len(range(4, 480, 9)) + 1

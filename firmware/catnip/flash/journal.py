@@ -24,7 +24,10 @@
 # tail starts, named by its offset, so a cut between is recognised and
 # undone). Appending each record to one big file would copy its last block
 # to a freshly erased one on every flush; every page its own file would slow
-# each commit as the folder grows.
+# each commit as the folder grows. An append that carries the log into its
+# next flash block erases two, so such a seal first fills the log's block
+# with the tail's first bytes, on its own: until the rest follows, the log
+# holds them as well (readers take them from the tail).
 # A record is one frame: kind (1 byte), its number in the game (1 byte, mod
 # 256), payload length (varint), payload, CRC-32 of all that (4 bytes,
 # little-endian) carried on from the record before's CRC (0 for the header),
@@ -42,8 +45,8 @@ from binascii import crc32
 
 from catnip.flash.journal_files import (CHUNK, COMPACT_AFTER, COMPACT_MOST, ERASE_MS,  # noqa
     FRAME_MAX, GONE, KINDS, LOG, LOST, NEW, RECORD_MAX, STATUSES, Game, JournalError,
-    close_files, compact, ensure_folder, held, is_folder, last_crc as _last_crc, read_into,
-    remove_tree, size, ticks_diff, ticks_ms, to_json, why)
+    block_end, block_size, close_files, compact, ensure_folder, held, is_folder,
+    last_crc as _last_crc, read_into, remove_tree, size, ticks_diff, ticks_ms, to_json, why)
 from catnip.rules.log import put_number, put_varint, put_word  # the log's own encoding
 
 PAGE_BYTES = 448  # the tail stays inline in littlefs's metadata (< 512)
@@ -63,6 +66,7 @@ class Journal:
         self._stopped = None  # why recording stopped after a flash error
         self.lost = []  # (gid, status, title) removed unpulled, until a laptop hears of it
         self._page = bytearray(PAGE_BYTES)  # a seal's copy of the tail: no new piece mid-game
+        self._block = block_size(self.root)
         close_files()  # what another Journal holds open, this one may reread and mend
         try:
             ensure_folder(self.root)
@@ -302,6 +306,13 @@ class Journal:
             if full:
                 if between is not None and between():
                     return
+                log = game.sealed + game.logged
+                room = block_end(log, self._block) - log
+                if not game.logged and room < game.fill:
+                    self._seal(game, room)  # the log's block filled; the rest starts the next
+                    game.commits += 1
+                    if between is not None and between():
+                        return
                 self._seal(game)
                 game.commits += 4
             held(self, self._file(game.gid, str(game.sealed)))
@@ -319,23 +330,28 @@ class Journal:
                          "(%s); end or abandon the game" % (game.gid, why(e)))
         raise JournalError(self._stopped)
 
-    def _seal(self, game):
-        # Move the full tail onto the end of the log. The next tail, named by
-        # where it starts, is made first, so a game always has one, and a cut
-        # in between is recognised (catnip.flash.journal_scan.settle). No file
+    def _seal(self, game, upto=None):
+        # Move the full tail onto the end of the log (only its first `upto`
+        # bytes: the rest at the next seal). The next tail, named by where it
+        # starts, is made first, so a game always has one, and a cut in
+        # between is recognised (catnip.flash.journal_scan.settle). No file
         # stays open meanwhile: a tail held open across the log's append cost
         # littlefs an erase per record after it; the next record reopens it.
         self.close()
         tail = self._file(game.gid, str(game.sealed))
         data = read_into(tail, self._page, game.fill)
         end = game.sealed + game.fill
-        open(self._file(game.gid, str(end)), "wb").close()
+        if upto is None:
+            open(self._file(game.gid, str(end)), "wb").close()
         with open(self._file(game.gid, LOG), "ab") as f:
-            f.write(data)
+            f.write(data[game.logged:upto])
             f.flush()
+        if upto is not None:
+            game.logged = upto
+            return
         os.remove(tail)
         game.sealed = end
-        game.fill = 0
+        game.fill = game.logged = 0
 
     def _mark(self, gid, status):
         self.close()

@@ -52,6 +52,7 @@ class Game:
         self.ended = False
         self.sealed = 0  # bytes in the log file; the tail starts there
         self.fill = 0  # bytes in the tail
+        self.logged = 0  # of them, already at the end of the log (a seal stopped midway)
         self.records = 0  # records written: the next one's number
         self.chain = 0  # the last record's CRC, which the next one's carries on
         self.commits = COMPACT_AFTER  # to its folder since littlefs compacted it (unknown: many)
@@ -81,6 +82,29 @@ def close_files(owner=None):
             f.close()
         except OSError:
             pass
+
+
+def block_size(folder):
+    """The flash block of the filesystem `folder` is on (4 KB on the Pico)."""
+    try:
+        return os.statvfs(folder)[0] or 4096
+    except (OSError, AttributeError):
+        return 4096
+
+
+def block_end(size, block):
+    """Where, in a littlefs file of `size` bytes, the flash block it ends in
+    ends: an append past it erases two blocks (a copy of this one, and the
+    next). Block i > 0 starts with ctz(i) + 1 pointers of 4 bytes."""
+    end, i = block, 0
+    while end <= size:
+        i += 1
+        pointers, k = 1, i
+        while not k & 1:
+            k >>= 1
+            pointers += 1
+        end += block - 4 * pointers
+    return end
 
 
 def is_folder(path):

@@ -140,7 +140,8 @@ def walk(j, gid, decoder):
 
 def game_files(j, gid):
     # [(path, first byte, end)] of a game's log and tail, in order;
-    # Damaged unless the tail starts where the log ends.
+    # Damaged unless the tail starts where the log ends (or the log holds
+    # the tail's first bytes too: a seal stopped midway).
     names = os.listdir(j._folder(gid, j._status[gid]))
     files = []
     sealed = 0
@@ -148,6 +149,9 @@ def game_files(j, gid):
         sealed = size(j._file(gid, LOG))
         files.append((j._file(gid, LOG), 0, sealed))
     tails = [int(n) for n in names if n.isdigit()]
+    if len(tails) == 1 and tails[0] < sealed < tails[0] + size(j._file(gid, str(tails[0]))):
+        sealed = tails[0]  # a seal stopped midway: the log holds the tail's start too
+        files[0] = (files[0][0], 0, sealed)
     if len(tails) > 1 or tails and tails[0] != sealed:
         raise Damaged("records are missing after byte %d" % min([sealed] + tails))
     if not tails and sealed and read_at(files[0][0], 0, 1) not in _OLD_KINDS:
