@@ -212,7 +212,40 @@ def test_the_idle_turn_takes_the_folders_compactions_off_the_records():
     # littlefs compacts a folder's metadata block when a commit does not fit
     # (an erase: 45 ms on the Pico, where a record otherwise takes some 5
     # ms). ready(), called while nobody waits, has it compact then, so no
-    # record after it waits for one. Time here is the flash's erases.
+    # record after it waits for one.
+    on_erase_clock(records_after_idle_turns)
+
+
+def records_after_idle_turns(flash):
+    j = Journal(ROOT)
+    j.begin(HEADER)
+    j.ready()
+    start = flash.erase_count()
+    waited = between = 0
+    for i, (player, action) in enumerate(actions(300)):
+        before = flash.erase_count()
+        j.action(player, action)
+        if i % 9 == 4:
+            j.note({"tray": "placed", "height": i, "confidence": 0.5})
+        waited += flash.erase_count() > before
+
+        def sampled():
+            nonlocal between
+            between += 1
+
+        j.ready(sampled)
+    erases = flash.erase_count() - start
+    assert waited == 0, waited
+    assert between > 0, between  # the buttons are read between its commits
+    assert erases < 150, erases  # one in two or three moves: the erases are moved, not many more
+    j.finish(END)
+    notes = len([i for i in range(300) if i % 9 == 4])
+    assert len(list(Journal(ROOT).entries(1))) == 300 + notes + 1
+
+
+def on_erase_clock(body):
+    """body(flash) on a fresh flash whose clock is its erases (45 ms each,
+    as on the Pico), so the journal tells a compaction from a commit."""
     import catnip.flash.journal as journal_module
     import catnip.flash.journal_files as files
 
@@ -221,30 +254,7 @@ def test_the_idle_turn_takes_the_folders_compactions_off_the_records():
     clocks = files.ticks_ms, journal_module.ticks_ms
     files.ticks_ms = journal_module.ticks_ms = lambda: 45 * flash.erase_count()
     try:
-        j = Journal(ROOT)
-        j.begin(HEADER)
-        j.ready()
-        start = flash.erase_count()
-        waited = between = 0
-        for i, (player, action) in enumerate(actions(300)):
-            before = flash.erase_count()
-            j.action(player, action)
-            if i % 9 == 4:
-                j.note({"tray": "placed", "height": i, "confidence": 0.5})
-            waited += flash.erase_count() > before
-
-            def sampled():
-                nonlocal between
-                between += 1
-
-            j.ready(sampled)
-        erases = flash.erase_count() - start
-        assert waited == 0, waited
-        assert between > 0, between  # the buttons are read between its commits
-        assert erases < 150, erases  # one in two or three moves: the erases are moved, not many more
-        j.finish(END)
-        notes = len([i for i in range(300) if i % 9 == 4])
-        assert len(list(Journal(ROOT).entries(1))) == 300 + notes + 1
+        body(flash)
     finally:
         files.ticks_ms, journal_module.ticks_ms = clocks
 
@@ -257,19 +267,8 @@ def test_a_press_waits_for_one_erase_at_most_while_the_journal_gets_ready():
     # opened when its metadata block was full, so a file made and closed
     # (two commits) may erase twice; and a seal whose append carries the log
     # into its next flash block erases two (a copy of the block it ends in,
-    # and the next), so the log's block is filled first, on its own. Time
-    # here is the flash's erases, as in the test above.
-    import catnip.flash.journal as journal_module
-    import catnip.flash.journal_files as files
-
-    flash = pico_flash()
-    mount(flash, MOUNT, fresh=True)
-    clocks = files.ticks_ms, journal_module.ticks_ms
-    files.ticks_ms = journal_module.ticks_ms = lambda: 45 * flash.erase_count()
-    try:
-        erases_between_presses(flash)
-    finally:
-        files.ticks_ms, journal_module.ticks_ms = clocks
+    # and the next), so the log's block is filled first, on its own.
+    on_erase_clock(erases_between_presses)
 
 
 def erases_between_presses(flash):
