@@ -18,7 +18,6 @@ from __future__ import annotations
 import binascii
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -283,7 +282,9 @@ def _cpython_digests() -> dict[str, int]:
 
 # ---- on the real rp2 build (python -m bench.bench_journal rp2emu) ----------------------
 
-RP2EMU = ROOT.parent / "shared" / "rp2emu"
+from bench import pico_rig  # noqa: E402
+
+RP2EMU = pico_rig.RP2EMU
 
 # Runs on the emulated Pico: journals the long game's actions (read from a
 # file) on the Pico's own littlefs. Times are the emulator's ideal cycles:
@@ -328,10 +329,8 @@ print("read_us", time.ticks_diff(time.ticks_us(), t))
 def rp2emu_rows() -> Iterator[Row]:
     """The long game journalled by the real RPI_PICO build on the emulated RP2040
     (../shared/rp2emu; minutes of wall time, so not part of `make bench`)."""
-    if not RP2EMU.exists() or not shutil.which("node"):
-        raise RuntimeError(f"needs node and {RP2EMU} (see its README)")
+    pico_rig.require()
     env = dict(os.environ, TMPDIR=os.environ.get("TMPDIR") or tempfile.gettempdir())
-    subprocess.run([str(RP2EMU / "setup.sh")], check=True, env=env)
     scope: dict = {"GAMES": GAMES}
     exec(PLAY, scope)
     header, log, result = scope["play"]("long")

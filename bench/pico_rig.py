@@ -98,8 +98,45 @@ def image() -> Path:
             raise BenchError(str(e)) from None
 
 
+_READY: list[bool] = []  # set once require() has found the emulator in place
+
+
+def require() -> None:
+    """Every path into the emulator comes through here. On first use it
+    installs the bench's npm packages (../shared/rp2emu/setup.sh), one
+    process at a time: the pico tier's workers start together, and on a
+    machine that never ran the tier neither may find them half installed.
+    BenchError says what is missing."""
+    if _READY:
+        return
+    with open(Path(tempfile.gettempdir()) / "catnip-rp2emu-setup.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        why = _emulator_missing()
+    if why is not None:
+        raise BenchError(why)
+    _READY.append(True)
+
+
 def missing() -> str | None:
-    """Why the emulated Pico cannot run here, or None when it can."""
+    """Why the emulated Pico cannot run the catnip image here, or None when
+    it can (the bench's npm packages are installed on the way)."""
+    try:
+        require()
+    except BenchError as e:
+        return str(e)
+    from catnip_host import image as images
+
+    if images.cached() is None and not os.environ.get("MICROPY_DIR"):
+        if not images.MPBUILD.exists():
+            return f"the catnip image cannot be built: no {images.MPBUILD} and no MICROPY_DIR"
+        tools = [t for t in ("arm-none-eabi-gcc", "cmake") if shutil.which(t) is None]
+        if tools:
+            return (f"the catnip image cannot be built: {', '.join(tools)} missing "
+                    f"(apt-get install {' '.join(images.TOOLCHAIN)})")
+    return None
+
+
+def _emulator_missing() -> str | None:
     if not (RP2EMU / "bench.mjs").exists():
         return (f"the emulated RP2040 bench is not at {RP2EMU} (a catnip checkout beside "
                 "shared/rp2emu, or set CATNIP_RP2EMU)")
@@ -111,15 +148,6 @@ def missing() -> str | None:
     setup = subprocess.run([str(RP2EMU / "setup.sh")], capture_output=True, text=True)
     if setup.returncode != 0:
         return "the bench's npm packages are missing: " + setup.stderr.strip()
-    from catnip_host import image as images
-
-    if images.cached() is None and not os.environ.get("MICROPY_DIR"):
-        if not images.MPBUILD.exists():
-            return f"the catnip image cannot be built: no {images.MPBUILD} and no MICROPY_DIR"
-        tools = [t for t in ("arm-none-eabi-gcc", "cmake") if shutil.which(t) is None]
-        if tools:
-            return (f"the catnip image cannot be built: {', '.join(tools)} missing "
-                    f"(apt-get install {' '.join(images.TOOLCHAIN)})")
     return None
 
 
@@ -240,6 +268,7 @@ def _mount(data: bytes, new: bool = False):
 
 def _node(uf2: Path | None = None) -> list[str]:
     """The bench, running `uf2` (default: the catnip image of these sources)."""
+    require()
     return ["node", str(RP2EMU / "bench.mjs"), "--uf2", str(uf2 or image())]
 
 

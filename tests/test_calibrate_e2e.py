@@ -146,7 +146,8 @@ def test_a_maker_calibrates_a_one_cell_tray_from_the_laptop(table, tmp_path):
     maker.expect(r"│ 4\s+│ \d+\s+│ \d+\s")
     maker.expect(r"s: save")
     maker.type("s\n")
-    m = maker.expect(r"Saved on the table \(\S*calibration\.json\)\. One cat is (\d+) counts")
+    maker.expect(r"Saved on the table: \S*calibration\.json\r?\n")
+    m = maker.expect(r"One cat is (\d+) counts")
     assert maker.wait() == 0
     saved = json.loads((tmp_path / "calibration.json").read_text())
     assert saved["per_cat"] == int(m[1]) and abs(saved["per_cat"] - PER_CAT) < PER_CAT // 50

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from catnip import wire
@@ -184,8 +185,11 @@ class Walk:
         self.console.print(t)
 
     def _saved(self, a: dict) -> None:
-        self.console.print(f"[green]Saved on the table ({a['file']}).[/green] One cat is "
-                           f"{a['per_cat']} counts; cats differ by {pct(a['sd_pm'])}; the "
+        # A path is never broken by an inserted newline: the terminal wraps it.
+        self.console.print(f"[green]Saved on the table:[/green] {escape(a['file'])}",
+                           soft_wrap=True)
+        self.console.print(f"One cat is {a['per_cat']} counts; cats differ by "
+                           f"{pct(a['sd_pm'])}; the "
                            f"noise is {a['noise']} counts, {pct(a['noise_pm'])} of a cat; "
                            f"measured with {a['cats']} cats.")
         if "gain_pm" in a:

@@ -29,16 +29,23 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.pico)
 
 
-@pytest.fixture(scope="session")
-def deployment(tmp_path_factory):
-    """(flash image, the deploy's Outcome): the firmware and board.json put on
-    an empty Pico by catnip_host.deploy."""
+@pytest.fixture(scope="session", autouse=True)
+def emulator() -> None:
+    """Every test of the tier, whether or not it deploys: the bench set up
+    (its npm packages installed once) and the image buildable, or a skip
+    that says what is missing (a failure where CI requires the tier)."""
     why = pico_rig.missing()
     if why is not None:
         message = f"the pico tier needs the emulated RP2040: {why}"
         if os.environ.get("CATNIP_PICO_REQUIRED"):
             pytest.fail(message + " (CATNIP_PICO_REQUIRED is set: CI always runs this tier)")
         pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def deployment(emulator, tmp_path_factory):
+    """(flash image, the deploy's Outcome): the firmware and board.json put on
+    an empty Pico by catnip_host.deploy."""
     work = tmp_path_factory.mktemp("deploy")
     flash = work / "flash.img"
     outcome = pico_rig.deploy(flash, work)
