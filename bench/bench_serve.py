@@ -59,7 +59,7 @@ PHONE = {"width": 390, "height": 844}
 
 def rows() -> Iterator[Row]:
     from recordrig import engine_store, mixed_games
-    from test_serve_browser import CHROMIUM, FLAGS, chromium_missing
+    from test_serve_browser import CHROMIUM, chromium_missing, launch
 
     missing = chromium_missing()
     if missing:
@@ -87,8 +87,7 @@ def rows() -> Iterator[Row]:
         yield ("serve", "live page weight", round(weight / 1024, 1), "KB",
                "HTML, script, styles and icon as served; the target is under 100 KB")
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=str(niced(folder, CHROMIUM)),
-                                         args=FLAGS)
+            browser = launch(pw, niced(folder, CHROMIUM))
             yield from _first_paint(browser, url)
             for real in (PAGES, 1):
                 yield from _timed(browser, table, url, real)

@@ -12,7 +12,10 @@ to the test's own folder."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 import threading
 from pathlib import Path
 
@@ -24,6 +27,9 @@ from serverig import serving, wait_for
 CHROMIUM = Path(os.environ.get("CATNIP_CHROMIUM", "/usr/bin/chromium"))
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run"]
+# Chromium keeps a Unix socket in the temporary folder, and a socket's path has
+# room for 107 bytes: under a long TMPDIR (macOS's, or CI's) it aborts at launch.
+SOCKET_ROOM = 60
 SCREENS = Path(__file__).resolve().parents[1] / "docs" / "screens"
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
@@ -66,9 +72,19 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        b = launch(p)
         yield b
         b.close()
+
+
+def launch(playwright, executable: Path = CHROMIUM):
+    """Chromium, headless, with a temporary folder short enough for its socket."""
+    env = dict(os.environ)
+    if len(tempfile.gettempdir()) > SOCKET_ROOM:
+        short = tempfile.mkdtemp(prefix="catnip-chromium-", dir="/tmp")
+        atexit.register(shutil.rmtree, short, True)
+        env["TMPDIR"] = short
+    return playwright.chromium.launch(executable_path=str(executable), args=FLAGS, env=env)
 
 
 def _page(browser, url: str, size: dict):
