@@ -26,7 +26,9 @@ pico_hole_pitch = [47.0, 11.4];
 pico_hole_d = 2.1;
 pico_screw_d = 1.8;      // M2 self-tapping into the stand-offs
 pico_standoff_d = 5;
-pico_standoff_h = 12;    // clears the Pico H's header pins and the jumpers on them
+// The Pico H's header pins reach 8.5 mm below its board (2.5 mm of plastic, 6 mm of pin); a
+// female jumper's housing reaches 8 mm past the pin's tip: 18 mm leaves 1.5 mm to the floor.
+pico_standoff_h = 18;
 pico_at_y = 12;          // the Pico's centre line behind the box's centre
 usb = [12, 8];           // the opening for a micro-USB plug's moulding (width, height)
 usb_above_board = 2.6;   // the socket's centre above the Pico's board (1 mm board, 2.8 mm socket)
