@@ -68,11 +68,19 @@ def test_the_check_knows_a_solid_from_a_hole_and_a_flipped_face(tmp_path):
     assert inside_out.problems() == ["the faces point inwards (negative volume)"]
     doubled = Mesh(cube.triangles + cube.triangles[:2])
     assert doubled.problems()
-    # The binary form the shipped files use reads back as the same solid.
+    # The binary form the shipped files use reads back as the same solid, whatever order
+    # OpenSCAD listed its triangles in.
     path = tmp_path / "cube.stl"
     path.write_bytes(scad.binary_stl(cube, "cube"))
     again = Mesh.read(path)
-    assert again.triangles == cube.triangles and again.problems() == []
+    assert again.problems() == [] and len(again.triangles) == 12
+
+    def corners(mesh):  # each triangle's corners in winding order, from its least
+        return sorted(min((a, b, c), (b, c, a), (c, a, b)) for a, b, c in mesh.triangles)
+
+    assert corners(again) == corners(cube)
+    shuffled = Mesh([(b, c, a) for a, b, c in reversed(cube.triangles)])
+    assert scad.binary_stl(shuffled, "cube") == path.read_bytes()
 
 
 def test_a_stated_size_is_read_from_the_echo():

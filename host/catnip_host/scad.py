@@ -108,9 +108,11 @@ def source_digest(name: str) -> str:
 
 def binary_stl(mesh: Mesh, name: str) -> bytes:
     """The mesh as binary STL (a fifth the size of OpenSCAD's ASCII), normals from the
-    triangles' winding."""
+    triangles' winding. OpenSCAD lists the same triangles in a different order from run to
+    run; each is started at its least corner (keeping its winding) and the list sorted, so the
+    same solid makes the same bytes."""
     out = [struct.pack("<80sI", f"catnip {name}".encode(), len(mesh.triangles))]
-    for a, b, c in mesh.triangles:
+    for a, b, c in sorted(min((a, b, c), (b, c, a), (c, a, b)) for a, b, c in mesh.triangles):
         u = [b[k] - a[k] for k in range(3)]
         v = [c[k] - a[k] for k in range(3)]
         n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
