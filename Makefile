@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.catnip-installed
 
-.PHONY: test sim bench firmware clean
+.PHONY: test sim bench firmware stl clean
 
 test: $(STAMP)
 	$(PY) -m pytest -n 2 --dist loadgroup
@@ -19,6 +19,11 @@ bench: $(STAMP)
 # (docs/pico.md: the recipe; MICROPY_DIR to build in a MicroPython checkout).
 firmware: $(STAMP)
 	$(PY) -m catnip_host.image
+
+# hardware/stl/: every printable part rendered from hardware/scad/ (needs OpenSCAD:
+# apt-get install openscad), each checked to be a closed manifold of its stated size.
+stl: $(STAMP)
+	$(PY) -m catnip_host.scad --write
 
 $(STAMP): pyproject.toml requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)

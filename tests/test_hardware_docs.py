@@ -4,13 +4,14 @@ generated parts lists, cable tables and diagrams say what the board files say.""
 from __future__ import annotations
 
 import csv
+import json
 import io
 import xml.etree.ElementTree as ET
 
 import pytest
 
 from catnip import board
-from catnip_host import bom, cables, wiring
+from catnip_host import bom, cables, diagrams, wiring
 from catnip_host.diagrams import HEADER_PIN
 from catnip_host.loadcell import Tower, choice, choose_capacity, counts_per_gram
 
@@ -47,6 +48,9 @@ def test_refresh_replaces_only_the_marked_section():
         wiring.refresh(text, "parts", {"y": ""})
 
 
+PART, ORDER, NEEDED, PRICE, QTY = range(5)  # the CSV's columns
+
+
 def _csv(name: str) -> tuple[list[str], list[list[str]]]:
     rows = list(csv.reader(io.StringIO((wiring.ROOT / "hardware" / f"bom-{name}.csv").read_text())))
     return rows[0], rows[1:]
@@ -62,10 +66,11 @@ def _qty(rows: list[list[str]], startswith: str, column: int) -> int:
 def test_the_bom_counts_each_station_count_from_the_board(name, counts):
     b = _board(name)
     head, rows = _csv(name)
-    assert head[2:] == [f"qty for {n} stations" for n in counts]
-    assert "indicative" in head[1] and bom.PRICED_ON in head[1]
+    assert head[QTY:] == [f"qty for {n} stations" for n in counts]
+    assert "indicative" in head[PRICE] and bom.PRICED_ON in head[PRICE]
     *parts, total = rows
-    for col, n in enumerate(counts, 2):
+    needed = [r for r in parts if r[NEEDED] == "yes"]
+    for col, n in enumerate(counts, QTY):
         used = b.stations[:n]
         screens = n + (1 if b.table else 0)
         assert _qty(parts, "SSD1306", col) == screens
@@ -78,16 +83,16 @@ def test_the_bom_counts_each_station_count_from_the_board(name, counts):
         expanders = sum(1 for s in used if "expander" in s["buttons"])
         if expanders:
             assert _qty(parts, "PCF8574", col) == expanders
-        # The total is the sum of the rows, each priced.
+        # The total is the sum of the needed rows, each priced.
         assert float(total[col]) == pytest.approx(
-            sum(float(r[1]) * int(r[col]) for r in parts), abs=0.005)
+            sum(float(r[PRICE]) * int(r[col]) for r in needed), abs=0.005)
     if b.mux:
-        assert all(int(q) == 1 for q in [r for r in parts if r[0].startswith("TCA9548A")][0][2:])
+        assert all(int(q) == 1 for q in [r for r in parts if r[0].startswith("TCA9548A")][0][QTY:])
 
 
 def test_the_direct_bom_brings_the_pull_ups_the_check_asks_for():
     _, rows = _csv("direct")
-    assert [int(q) for q in next(r for r in rows if "6.8 kohm" in r[0])[2:]] == [2, 4, 4]
+    assert [int(q) for q in next(r for r in rows if "6.8 kohm" in r[0])[QTY:]] == [2, 4, 4]
     _, rows = _csv("mux")
     assert not [r for r in rows if r[0].startswith("resistor")]
 
@@ -163,3 +168,73 @@ def test_the_station_diagram_follows_the_cable_and_the_buttons(name):
         assert any(t.startswith("PCF8574 at 0x20 (A0 GND, A1 GND, A2 GND)") for t in texts)
     else:
         assert "SSD1306 OLED at 0x3C (0x3D on stations 2, 4)" in texts
+
+
+@pytest.mark.parametrize("name", ["direct", "mux"])
+def test_every_bom_row_says_how_to_order_it_and_whether_it_is_needed(name):
+    head, rows = _csv(name)
+    assert head[:QTY] == ["part", "manufacturer part number or search term", "needed",
+                          head[PRICE]]
+    *parts, _ = rows
+    for r in parts:
+        order = r[ORDER]
+        assert order, f"{r[PART]} says nowhere how to order it"
+        # A search term names the part's kind and size, a part number its maker.
+        assert order.startswith(("search:", "print ")) or any(c.isdigit() for c in order), r
+        assert r[NEEDED] in ("yes", "optional")
+    optional = [r[PART] for r in parts if r[NEEDED] == "optional"]
+    assert [p.split(" ")[0] for p in optional] == ["DS3231", "CR2032"]
+    assert all(float(r[PRICE]) > 0 for r in parts)
+
+
+def _texts(path) -> set[str]:
+    svg = path.read_bytes()
+    return {"".join(t.itertext()) for t in ET.fromstring(svg).iter() if t.tag.endswith("}text")}
+
+
+@pytest.mark.parametrize("name", ["direct", "mux"])
+def test_every_part_wired_in_the_bom_is_in_the_pictures(name):
+    b = _board(name)
+    pictures = " | ".join(_texts(wiring.ROOT / "hardware" / f"wiring-{name}.svg")
+                          | _texts(wiring.ROOT / "hardware" / f"station-{name}.svg"))
+    _, rows, _ = bom.table(b)
+    undrawn = set()
+    for row in rows:
+        if row.part.drawn:
+            assert row.part.drawn in pictures, f"{row.part.name} is in no picture of {name}"
+        else:
+            undrawn.add(row.part.name)
+    # Only what is not wired stays out of the pictures: boards, headers, boxes, cables, plates.
+    mechanical = {k for k in ("perfboard", "headers", "station_box", "hub_box", "usb", "wire",
+                              "plates", "cell_screws")}
+    assert undrawn == {bom.PARTS[k].name for k in mechanical if any(
+        r.part == bom.PARTS[k] for r in rows)}
+
+
+def test_the_pictures_show_the_pull_ups_at_the_hub_and_the_optional_clock():
+    direct = _texts(wiring.ROOT / "hardware" / "wiring-direct.svg")
+    assert "I2C0 pull-ups: 2 x 6.8 kohm to 3V3" in direct
+    assert "I2C1 pull-ups: 2 x 6.8 kohm to 3V3" in direct
+    for name in ("direct", "mux"):
+        texts = _texts(wiring.ROOT / "hardware" / f"wiring-{name}.svg")
+        assert "DS3231 clock at 0x68 + CR2032 cell (optional)" in texts
+    assert not any("pull-ups" in t for t in _texts(wiring.ROOT / "hardware" / "wiring-mux.svg"))
+
+
+def test_a_board_with_a_clock_orders_it_and_draws_it_where_it_is_wired():
+    data = json.loads((wiring.BOARDS / "direct.json").read_text())
+    data["rtc"] = {"bus": 0}
+    b = board.parse(data)
+    _, rows, totals = bom.table(b)
+    clock = [r for r in rows if r.part.drawn in ("DS3231", "CR2032")]
+    assert [(r.needed, r.qty) for r in clock] == [(True, [1, 1, 1])] * 2
+    _, rows_without, totals_without = bom.table(_board("direct"))
+    assert [round(t - w, 2) for t, w in zip(totals, totals_without)] == [2.00] * 3
+    svg = diagrams.draw(b)
+    texts = {"".join(t.itertext()) for t in ET.fromstring(svg).iter() if t.tag.endswith("}text")}
+    assert "DS3231 clock at 0x68 + CR2032 cell" in texts
+    blocks, nets = diagrams._parts(b)
+    assert ("rtc", "SDA") in nets["SDA0"].ends and ("rtc", "SCL") in nets["SCL0"].ends
+    data["rtc"] = {"bus": 1}
+    blocks, nets = diagrams._parts(board.parse(data))
+    assert ("rtc", "SDA") in nets["SDA1"].ends and ("rtc", "SCL") in nets["SCL1"].ends

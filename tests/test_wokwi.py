@@ -10,7 +10,7 @@ import tomllib
 import pytest
 
 from catnip import board
-from catnip_host import wokwi
+from catnip_host import image, wokwi
 from catnip_host.wiring import BOARDS, ROOT
 
 # Wokwi's documented pin names (docs.wokwi.com/parts/...).
@@ -155,8 +155,10 @@ def test_what_wokwi_cannot_hold_is_named():
 
 
 @pytest.mark.parametrize("name", LAYOUTS)
-def test_wokwi_toml_runs_the_micropython_firmware_with_a_serial_port(name):
+def test_wokwi_toml_runs_the_catnip_image_with_a_serial_port(name):
     config = tomllib.loads((ROOT / "hardware" / "wokwi" / name / "wokwi.toml").read_text())
     assert config["wokwi"]["version"] == 1
-    assert config["wokwi"]["firmware"].endswith(".uf2")
+    # The frozen catnip image `make firmware` builds, not a stock MicroPython to copy files onto.
+    project = ROOT / "hardware" / "wokwi" / name
+    assert (project / config["wokwi"]["firmware"]).resolve() == image.OUT / image.UF2
     assert config["wokwi"]["rfc2217ServerPort"] == 4000

@@ -78,9 +78,17 @@ module spacer_2d() {
     }
 }
 
-if (part == "top") linear_extrude(plate_t) top_2d();
-else if (part == "bottom") linear_extrude(plate_t) bottom_2d();
-else if (part == "spacer") linear_extrude(spacer_t) spacer_2d();
+// Each printable part echoes its overall size (`make stl` checks its STL against it).
+if (part == "top") {
+    echo(size = [top_w, top_d, plate_t]);
+    linear_extrude(plate_t) top_2d();
+} else if (part == "bottom") {
+    echo(size = [bottom_w, bottom_d, plate_t]);
+    linear_extrude(plate_t) bottom_2d();
+} else if (part == "spacer") {
+    echo(size = [2 * hole_inset + hole_pitch, bar_w, spacer_t]);
+    linear_extrude(spacer_t) spacer_2d();
+}
 else if (part == "top_template") top_2d();
 else if (part == "bottom_template") bottom_2d();
 else {

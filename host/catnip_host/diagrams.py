@@ -16,7 +16,7 @@ import schemdraw.elements as elm
 
 from catnip import board
 
-from catnip_host import cables
+from catnip_host import cables, check_board
 
 PITCH = 0.6  # between pins
 TRACK = 0.45  # between tracks
@@ -33,7 +33,8 @@ class Block:
     key: str
     title: str
     pins: list[str]  # top to bottom
-    supply: bool = True  # draw 3V3 and GND symbols at its right edge
+    supply: bool = True  # draw a 3V3 symbol at its right edge
+    ground: bool = True  # and a GND symbol (with supply)
     switch: bool = False  # a push button to ground instead of a box
 
 
@@ -53,6 +54,13 @@ def _parts(b: board.Board) -> tuple[list[Block], dict[str, Net]]:
     for bus_id, bus in sorted(b.i2c.items()):
         connect(f"SDA{bus_id}", "pico", f"GP{bus['sda']}")
         connect(f"SCL{bus_id}", "pico", f"GP{bus['scl']}")
+    for bus_id, bus in sorted(b.i2c.items()):
+        if bus.get("pullup_ohm"):  # fitted at the Pico, from SDA and SCL to 3V3
+            blocks.append(Block(f"pu{bus_id}", f"I2C{bus_id} pull-ups: 2 x "
+                                f"{check_board._ohm(bus['pullup_ohm'])} to 3V3", ["SDA", "SCL"],
+                                ground=False))
+            connect(f"SDA{bus_id}", f"pu{bus_id}", "SDA")
+            connect(f"SCL{bus_id}", f"pu{bus_id}", "SCL")
     if b.mux:
         m = b.mux
         pins = ["SDA", "SCL"] + (["RST"] if m["reset"] is not None else [])
@@ -94,6 +102,13 @@ def _parts(b: board.Board) -> tuple[list[Block], dict[str, Net]]:
                 connect(f"INT{e['int']}", key, "INT")
         where = "" if place["channel"] is None else f", mux ch {place['channel']}"
         blocks.append(Block(key, f"{name}: {' + '.join(parts)}{where}", pins))
+    # The clock: as board.json places it, or where hardware/README.md says to add one (bus 0,
+    # upstream of any mux).
+    rtc = b.rtc or {"bus": 0, "channel": None}
+    blocks.append(Block("rtc", f"DS3231 clock at 0x{board.RTC_ADDR:02X} + CR2032 cell"
+                        + ("" if b.rtc else " (optional)"), ["SDA", "SCL"]))
+    connect(f"SDA{rtc['bus']}" if rtc["channel"] is None else f"SD{rtc['channel']}", "rtc", "SDA")
+    connect(f"SCL{rtc['bus']}" if rtc["channel"] is None else f"SC{rtc['channel']}", "rtc", "SCL")
     if b.tray:
         for i, cell in enumerate(b.tray["cells"], 1):
             blocks.append(Block(f"hx{i}", f"HX711 {i} (load cell {i})", ["DT", "SCK"]))
@@ -112,7 +127,7 @@ def _parts(b: board.Board) -> tuple[list[Block], dict[str, Net]]:
 
 
 def _places(b: board.Board) -> list[dict]:
-    return list(b.stations) + ([b.table] if b.table else [])
+    return list(b.stations) + [p for p in (b.table, b.rtc) if p]
 
 
 def _ic(pins: list[str], height: float, width: float) -> elm.Ic:
@@ -152,6 +167,7 @@ def _column(d: schemdraw.Drawing, blocks: list[Block], x: float) -> Where:
         if block.supply:
             d += elm.Line().at((left + width, y)).right(0.4)
             d += elm.Vdd().label("3V3", fontsize=8)
+        if block.supply and block.ground:
             d += elm.Line().at((left + width, last)).right(0.4)
             d += elm.Ground()
         y = last - PITCH - GAP
@@ -282,7 +298,7 @@ def draw_station(b: board.Board) -> bytes:
         where = _column(d, blocks, _x_blocks(nets, x_tracks))
         pins = [(f"p{pin}", f"{pin} {role} ({colour})")
                 for pin, colour, role in cables.wires(station)]
-        _left(d, "RJ45 breakout (station end)", pins, where, "rj45")
+        _left(d, "RJ45 breakout (station end of the Cat5e cable)", pins, where, "rj45")
         _tracks(d, nets, where, x_tracks)
 
     return _svg(on)
