@@ -78,7 +78,7 @@ class GameTable(Table):
 def get(site: Site, path: str, method: str = "GET", headers: dict | None = None,
         body: bytes | None = None) -> tuple[int, dict[str, str], bytes]:
     host, port = site.server.sock.getsockname()[:2]
-    conn = http.client.HTTPConnection(host, port, timeout=10)
+    conn = http.client.HTTPConnection(host, port, timeout=30)  # a deadline, not a measurement
     try:
         conn.request(method, path, body=body, headers=headers or {})
         r = conn.getresponse()
