@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.catnip-installed
 
-.PHONY: test sim bench firmware clean
+.PHONY: test sim bench firmware dist clean
 
 test: $(STAMP)
 	$(PY) -m pytest -n 2 --dist loadgroup
@@ -15,10 +15,18 @@ sim: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m bench
 
-# catnip-pico.uf2 in build/firmware/: MicroPython with catnip frozen in
-# (docs/pico.md: the recipe; MICROPY_DIR to build in a MicroPython checkout).
+# catnip-pico.uf2 (Pico) and catnip-pico2.uf2 (Pico 2) in build/firmware/:
+# MicroPython with catnip frozen in (docs/pico.md: the recipe; MICROPY_DIR to
+# build in a MicroPython checkout).
 firmware: $(STAMP)
 	$(PY) -m catnip_host.image
+
+# dist/: the wheel and sdist, carrying both images of these sources, so an
+# installed catnip flashes a Pico with no toolchain (docs/deploy.md).
+dist: $(STAMP)
+	$(PY) -m catnip_host.image --ship
+	rm -rf dist
+	$(PY) -m build --outdir dist .
 
 $(STAMP): pyproject.toml requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -27,4 +35,4 @@ $(STAMP): pyproject.toml requirements-dev.txt
 	touch $@
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info host/catnip_host/firmware
