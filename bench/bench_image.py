@@ -3,7 +3,8 @@ with catnip frozen in, built from the current sources by ../shared/mpbuild,
 or the build of these sources already in build/firmware): the firmware's
 bytes in flash, its share of the flash before littlefs begins, the UF2 a
 maker copies (what a wheel from `make dist` carries) and the frozen catnip
-modules. Sizes of the real builds; nothing here runs on a chip. Builds what
+modules, and the SRAM the linker leaves MicroPython's heap. Sizes of the
+real builds; nothing here runs on a chip. Builds what
 is missing first: about 5 minutes per board on two cores."""
 
 from __future__ import annotations
@@ -30,3 +31,7 @@ def rows() -> Iterator[Row]:
                "%", f"littlefs from {board.fs_offset:#x} of {board.flash_kb // 1024} MB")
         yield area, "UF2 size", image.uf2.stat().st_size, "B", "what `catnip flash` writes"
         yield area, "frozen catnip modules", len(image.modules), "", "plus main.py and 2 made"
+        if image.heap is not None:
+            yield (area, "MicroPython heap (linked)", image.heap, "B",
+                   f"__GcHeapEnd - __GcHeapStart of the {board.chip} build's ELF; "
+                   "what the app leaves free is measured on the emulated RP2040 only")

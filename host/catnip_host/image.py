@@ -80,6 +80,7 @@ class Image:
     size: int  # bytes of firmware (firmware.bin) in the Pico's flash
     modules: list[str]  # catnip's frozen modules
     built: bool  # built now (False: the cached build of the same sources)
+    heap: int | None = None  # bytes the linker leaves MicroPython's heap (None: not known)
 
     def describe(self) -> list[str]:
         """What the image holds, for the person who built it."""
@@ -90,6 +91,7 @@ class Image:
                 f"{self.board.flash_kb // 1024} MB flash (littlefs keeps its "
                 f"{self.board.flash_kb - self.board.fs_offset // 1024:,} KB from "
                 f"{self.board.fs_offset:#x})",
+                *([f"MicroPython's heap: {self.heap:,} bytes of SRAM"] if self.heap else []),
                 f"MicroPython {MICROPYTHON[:8]} ({self.board.name}), its own frozen modules "
                 "(asyncio, onewire, ds18x20, dht, neopixel)",
                 f"frozen catnip: {len(self.modules)} modules, main.py, {bundle.RELEASE} and "
@@ -107,7 +109,7 @@ def cached(out: Path = OUT, firmware: Path = bundle.FIRMWARE,
             or info.get("board") != board.name or not (out / board.uf2).exists():
         return None
     return Image(board, out / board.uf2, info["version"], info["digest"], info["size"],
-                 info["modules"], False)
+                 info["modules"], False, info.get("heap"))
 
 
 def current(chip: str, quiet: bool = False) -> Image:
@@ -156,9 +158,24 @@ def _build(out: Path, firmware: Path, quiet: bool, board: Board) -> Image:
     shutil.copy(built / "firmware.uf2", out / board.uf2)
     info = {"version": bundle.VERSION, "digest": sources, "size": bin_file.stat().st_size,
             "modules": modules, "micropython": MICROPYTHON, "board": board.name,
-            "chip": board.chip}
+            "chip": board.chip, "heap": _heap(built / "firmware.elf")}
     (out / board.info).write_text(json.dumps(info, indent=1) + "\n")
-    return Image(board, out / board.uf2, bundle.VERSION, sources, info["size"], modules, True)
+    return Image(board, out / board.uf2, bundle.VERSION, sources, info["size"], modules, True,
+                 info["heap"])
+
+
+def _heap(elf: Path) -> int | None:
+    """The bytes between the linker's __GcHeapStart and __GcHeapEnd: the SRAM
+    ports/rp2/main.c gives MicroPython's heap (None without nm to read them)."""
+    nm = shutil.which("arm-none-eabi-nm")
+    if nm is None or not elf.exists():
+        return None
+    proc = subprocess.run([nm, str(elf)], capture_output=True, text=True)
+    at = {parts[2]: int(parts[0], 16) for parts in map(str.split, proc.stdout.splitlines())
+          if len(parts) == 3}
+    if "__GcHeapStart" not in at or "__GcHeapEnd" not in at:
+        return None
+    return at["__GcHeapEnd"] - at["__GcHeapStart"]
 
 
 def _compile(manifest: Path, out: Path, quiet: bool, board: str) -> Path:
@@ -179,7 +196,7 @@ def _compile(manifest: Path, out: Path, quiet: bool, board: str) -> Path:
             if subprocess.run(step, stdout=log, stderr=log).returncode != 0:
                 raise ImageError(f"the MicroPython build failed: {' '.join(step)}")
         out.mkdir(parents=True, exist_ok=True)
-        for name in ("firmware.uf2", "firmware.bin"):
+        for name in ("firmware.uf2", "firmware.bin", "firmware.elf"):
             shutil.copy(build_dir / name, out / name)
         return out / "firmware.bin"
     if not MPBUILD.exists():

@@ -74,7 +74,7 @@ def test_stamping_allocates_nothing():
 def test_the_native_pass_finds_the_gpio_set_and_clear_registers_of_each_chip():
     # Word indices from 0xd0000000: the RP2350 has GPIO_HI_OUT at 0x014,
     # where the RP2040 has GPIO_OUT_SET; writing it would never clock the HX711s.
-    from catnip.drivers.hx711_pins import sio_words
+    from catnip.drivers.sio import sio_words
 
     assert sio_words("Raspberry Pi Pico with RP2040") == (0x014 // 4, 0x018 // 4)
     assert sio_words("Raspberry Pi Pico2 with RP2350") == (0x018 // 4, 0x020 // 4)

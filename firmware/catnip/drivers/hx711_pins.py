@@ -72,17 +72,6 @@ class Falls:
         return self.at[i]
 
 
-def sio_words(machine):
-    """(GPIO_OUT_SET, GPIO_OUT_CLR) as word indices from the SIO block's base,
-    for the chip sys.implementation._machine names (pico-sdk 2.2.0's
-    src/rp2040 and src/rp2350 hardware_regs/include/hardware/regs/sio.h:
-    0x014, 0x018 on the RP2040; 0x018, 0x020 on the RP2350). GPIO_IN is
-    0x004 on both."""
-    if "RP2350" in machine:
-        return 6, 8
-    return 5, 6
-
-
 def native(sck, douts):
     """The Pico's native clocking pass (catnip.drivers.hx711_sio) when the
     pins are GPIO numbers on a Pico, else None (Pin objects: the portable path)."""

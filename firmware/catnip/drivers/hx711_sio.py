@@ -2,7 +2,7 @@
 # DOUTs sampled through the SIO block's GPIO registers from 0xd0000000. A pass
 # of four cells takes about 0.1 ms instead of the 2 ms of Pin calls, so it
 # fits between chips that convert milliseconds apart. Where the registers are
-# differs by chip (hx711_pins.sio_words): the RP2350 keeps GPIO_HI_OUT
+# differs by chip (catnip.drivers.sio): the RP2350 keeps GPIO_HI_OUT
 # between GPIO_OUT and GPIO_OUT_SET.
 #
 # HX711 datasheet timing: PD_SCK high and low each at least 0.2 us, DOUT
@@ -13,7 +13,7 @@ import sys
 import micropython
 from micropython import const
 
-from catnip.drivers.hx711_pins import sio_words
+from catnip.drivers.sio import sio_words
 
 OUT_SET, OUT_CLR = sio_words(sys.implementation._machine)  # not const(): read once a pass
 
