@@ -30,6 +30,11 @@ from pathlib import Path
 
 from catnip_host import bundle, tree
 
+try:
+    import fcntl
+except ImportError:  # Windows: it flashes the images it carries, and builds none
+    fcntl = None
+
 ROOT = bundle.FIRMWARE.parent
 MPBUILD = Path(os.environ.get("CATNIP_MPBUILD", ROOT.parent / "shared" / "mpbuild" / "build.sh"))
 MICROPYTHON = "af47daf3b02b9f391cced3fc2ac6e9bf688b4639"  # v1.29.0-preview, mpy v6.3
@@ -134,11 +139,10 @@ def build(out: Path = OUT, firmware: Path = bundle.FIRMWARE, quiet: bool = False
     """The image of the current sources for `board` in `out`: the one there
     if it is of these sources, else built now. One build at a time: `make
     firmware`, `catnip flash` and the pico tier's workers share the folder."""
-    import fcntl  # only where images are built (Linux, macOS)
-
     out.mkdir(parents=True, exist_ok=True)
     with open(out / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
         return cached(out, firmware, board) or _build(out, firmware, quiet, board)
 
 
