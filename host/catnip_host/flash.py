@@ -46,13 +46,14 @@ class Target:
     def write(self, image: Path) -> str:
         """Write `image`, once it is a whole UF2 for this chip. How, in words."""
         try:
-            uf2.check(image.read_bytes(), self.chip, image.name)
+            data = image.read_bytes()
+            uf2.check(data, self.chip, image.name)
         except OSError as e:
             raise FlashError(f"cannot read {image}: {e}") from None
         except uf2.Uf2Error as e:
             raise FlashError(f"{e}; nothing was written") from None
         if self.drive is not None:
-            return _copy(image, self.drive)
+            return _copy(data, self.drive / image.name)  # the bytes checked
         proc = subprocess.run([self.tool, "load", "-x", str(image)], capture_output=True,
                               text=True)
         if proc.returncode != 0:
@@ -129,17 +130,18 @@ def _last_line(proc: subprocess.CompletedProcess) -> str:
     return ((proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no message"])[0]
 
 
-def _copy(uf2_file: Path, drive: Path) -> str:
+def _copy(data: bytes, dest: Path) -> str:
+    drive = dest.parent
     try:
-        # The Pico restarts once the last block is in: a short file copy, flushed.
-        with open(uf2_file, "rb") as src, open(drive / uf2_file.name, "wb") as dst:
-            shutil.copyfileobj(src, dst)
-            dst.flush()
-            os.fsync(dst.fileno())
+        # The Pico restarts once the last block is in: one write, flushed.
+        with open(dest, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
     except OSError as e:
         if chip_of(drive) is None and not drive.exists():
             return f"copied onto {drive} (the Pico restarted as the copy ended)"
-        raise FlashError(f"cannot write {uf2_file.name} onto {drive}: {e}") from None
+        raise FlashError(f"cannot write {dest.name} onto {drive}: {e}") from None
     return f"copied onto {drive}"
 
 
