@@ -13,7 +13,8 @@ from catnip.board_check import GPIO_COUNT, NOT_ON_HEADER, Check  # noqa: F401
 from catnip.rules.vet import describe
 
 # RP2040 datasheet 1.4.3 (GPIO function table): the pins each I2C block can
-# use; the RP2350's function table gives GP0-GP29 the same I2C pins.
+# use. The RP2350 gives GP0-GP29 the same I2C pins (pico-sdk 2.2.0's rp2040
+# and rp2350 hardware/regs/io_bank0.h, FUNCSEL values I2C0/I2C1).
 I2C_SDA = ((0, 4, 8, 12, 16, 20), (2, 6, 10, 14, 18, 26))
 I2C_SCL = ((1, 5, 9, 13, 17, 21), (3, 7, 11, 15, 19, 27))
 
