@@ -13,9 +13,9 @@ import sys
 import micropython
 from micropython import const
 
-from catnip.drivers.sio import sio_words
+from catnip.drivers.sio import out_registers
 
-OUT_SET, OUT_CLR = sio_words(sys.implementation._machine)  # not const(): read once a pass
+OUT_SET, OUT_CLR = out_registers(sys.implementation._machine)  # not const(): read once a pass
 
 _HOLD = const(3)  # delay loop turns per half-pulse: 0.5 us high (emulated)
 
@@ -26,8 +26,8 @@ def shift(sck: int, douts, n: int, acc, extra: int, level: int):
     # then `extra` selection pulses. With level 0 the clock stays low (a dry
     # run that times the pass). douts: bytes of the chips' GPIO numbers.
     sio = ptr32(0xD0000000)
-    out_set = int(OUT_SET)
-    out_clr = int(OUT_CLR)
+    out_set = ptr32(OUT_SET)
+    out_clr = ptr32(OUT_CLR)
     pins = ptr8(douts)
     words = ptr32(acc)
     clock = 1 << sck
@@ -39,11 +39,11 @@ def shift(sck: int, douts, n: int, acc, extra: int, level: int):
     pulse = 0
     total = 24 + extra
     while pulse < total:
-        sio[out_set] = high
+        out_set[0] = high
         d = 0
         while d < _HOLD:
             d += 1
-        sio[out_clr] = clock
+        out_clr[0] = clock
         d = 0
         while d < _HOLD:
             d += 1
