@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.catnip-installed
 
-.PHONY: test sim bench firmware stl clean
+.PHONY: test sim bench firmware dist stl clean
 
 test: $(STAMP)
 	$(PY) -m pytest -n 2 --dist loadgroup
@@ -15,8 +15,9 @@ sim: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m bench
 
-# catnip-pico.uf2 in build/firmware/: MicroPython with catnip frozen in
-# (docs/pico.md: the recipe; MICROPY_DIR to build in a MicroPython checkout).
+# catnip-pico.uf2 (Pico) and catnip-pico2.uf2 (Pico 2) in build/firmware/:
+# MicroPython with catnip frozen in (docs/pico.md: the recipe; MICROPY_DIR to
+# build in a MicroPython checkout).
 firmware: $(STAMP)
 	$(PY) -m catnip_host.image
 
@@ -25,6 +26,13 @@ firmware: $(STAMP)
 stl: $(STAMP)
 	$(PY) -m catnip_host.scad --write
 
+# dist/: the wheel and sdist, carrying both images of these sources, so an
+# installed catnip flashes a Pico with no toolchain (docs/deploy.md).
+dist: $(STAMP)
+	$(PY) -m catnip_host.image --ship
+	rm -rf dist
+	$(PY) -m build --outdir dist .
+
 $(STAMP): pyproject.toml requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet -r requirements-dev.txt
@@ -32,4 +40,4 @@ $(STAMP): pyproject.toml requirements-dev.txt
 	touch $@
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info host/catnip_host/firmware

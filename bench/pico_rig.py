@@ -85,17 +85,15 @@ class BenchError(RuntimeError):
 
 
 def image() -> Path:
-    """The catnip image of the current sources, built now if need be (one
-    build at a time: the pico tier's workers share it)."""
+    """The catnip image of the current sources for the Pico (RP2040: the
+    emulator's chip), built now if need be (catnip_host.image builds one at
+    a time: the pico tier's workers share it)."""
     from catnip_host import image as images
 
-    images.OUT.mkdir(parents=True, exist_ok=True)
-    with open(images.OUT / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            return images.build(quiet=True).uf2
-        except images.ImageError as e:
-            raise BenchError(str(e)) from None
+    try:
+        return images.build(quiet=True, board=images.PICO).uf2
+    except images.ImageError as e:
+        raise BenchError(str(e)) from None
 
 
 _READY: list[bool] = []  # set once require() has found the emulator in place

@@ -12,7 +12,9 @@ from catnip.layout import BUTTONS, MAX_STATIONS, Board, BoardError, is_int as _i
 from catnip.board_check import GPIO_COUNT, NOT_ON_HEADER, Check  # noqa: F401
 from catnip.rules.vet import describe
 
-# RP2040 datasheet 1.4.3 (GPIO function table): the pins each I2C block can use.
+# RP2040 datasheet 1.4.3 (GPIO function table): the pins each I2C block can
+# use. The RP2350 gives GP0-GP29 the same I2C pins (pico-sdk 2.2.0's rp2040
+# and rp2350 hardware/regs/io_bank0.h, FUNCSEL values I2C0/I2C1).
 I2C_SDA = ((0, 4, 8, 12, 16, 20), (2, 6, 10, 14, 18, 26))
 I2C_SCL = ((1, 5, 9, 13, 17, 21), (3, 7, 11, 15, 19, 27))
 
@@ -106,7 +108,7 @@ def _buses(c, value):
         c.known(b, ("id", "sda", "scl", "freq", "pullup_ohm"), where)
         bus_id = _get(b, "id")
         if not _is_int(bus_id) or bus_id not in (0, 1):
-            c.fail("%s.id: the RP2040 has I2C buses 0 and 1, not %s" % (where, describe(bus_id)))
+            c.fail("%s.id: the Pico has I2C buses 0 and 1, not %s" % (where, describe(bus_id)))
             continue
         if bus_id in buses:
             c.fail("%s: bus %d is listed twice" % (where, bus_id))

@@ -6,8 +6,10 @@
 from catnip.layout import is_int as _is_int
 from catnip.rules.vet import describe
 
-# GP23 (power-supply mode), GP24 (VBUS sense), GP25 (LED) and GP29 (VSYS/3)
-# are wired on the Pico itself and are not on its header.
+# The Pico (RP2040) and the Pico 2 (RP2350A) share one pinout: GP0-GP29, of
+# which GP23 (power-supply mode), GP24 (VBUS sense), GP25 (LED) and GP29
+# (VSYS/3) are wired on the board itself and are not on its header. One board
+# file serves both.
 NOT_ON_HEADER = (23, 24, 25, 29)
 GPIO_COUNT = 30
 
@@ -52,7 +54,7 @@ class Check:
                       % (where, describe(value)))
             return None
         if not 0 <= value < GPIO_COUNT:
-            self.fail("%s: GP%d does not exist; the RP2040 has GP0-GP29" % (where, value))
+            self.fail("%s: GP%d does not exist; a Pico or Pico 2 has GP0-GP29" % (where, value))
             return None
         if value in NOT_ON_HEADER:
             self.fail("%s: GP%d is not on the Pico's header (GP23, GP24, GP25 and GP29 are used "

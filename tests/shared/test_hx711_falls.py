@@ -69,3 +69,13 @@ def test_stamping_allocates_nothing():
     finally:
         micropython.heap_unlock()
     assert falls.take(0) == 1000
+
+
+def test_the_native_pass_finds_the_gpio_set_and_clear_registers_of_each_chip():
+    # The RP2350 has GPIO_HI_OUT at 0xd0000014, where the RP2040 has
+    # GPIO_OUT_SET: writing it would never clock the HX711s.
+    from catnip.drivers.sio import out_registers
+
+    assert out_registers("Raspberry Pi Pico with RP2040") == (0xD0000014, 0xD0000018)
+    assert out_registers("Raspberry Pi Pico2 with RP2350") == (0xD0000018, 0xD0000020)
+    assert out_registers("Raspberry Pi Pico2 with RP2350-RISCV") == (0xD0000018, 0xD0000020)

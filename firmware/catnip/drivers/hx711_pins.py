@@ -73,7 +73,7 @@ class Falls:
 
 
 def native(sck, douts):
-    """The RP2040's native clocking pass (catnip.drivers.hx711_sio) when the
+    """The Pico's native clocking pass (catnip.drivers.hx711_sio) when the
     pins are GPIO numbers on a Pico, else None (Pin objects: the portable path)."""
     if sys.platform != "rp2" or not isinstance(sck, int):
         return None
