@@ -104,11 +104,15 @@ class Recorder:
             self.press(station, back_button, n - forward)
 
     def pick(self, station, picker, value):
-        """A Picker to `value`, the short way: UP adds one, and both ends wrap."""
+        """A Picker to `value`: UP adds one and it stops at its ends; one
+        with nothing chosen takes its first value from the nearer end."""
         assert picker.lo <= value <= picker.hi, "%d is outside %s's %d-%d" % (
             value, picker.label, picker.lo, picker.hi)
-        n = picker.hi - picker.lo + 1
-        self.move(station, picker.value - picker.lo, value - picker.lo, n, "up")
+        if picker.value is None:
+            self.press(station, "up" if value - picker.lo <= picker.hi - value else "down")
+        if picker.value != value:
+            self.press(station, "up" if picker.value < value else "down",
+                       abs(value - picker.value))
 
 
 # ---- setup --------------------------------------------------------------------

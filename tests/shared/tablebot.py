@@ -19,6 +19,8 @@ def toward(at, target):
 
 
 def adjust(picker, value):
+    if picker.value is None:  # nothing chosen yet: the nearer end first
+        return UP if value - picker.lo <= picker.hi - value else DOWN
     return OK if picker.value == value else (UP if picker.value < value else DOWN)
 
 

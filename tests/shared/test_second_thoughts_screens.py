@@ -102,13 +102,14 @@ def test_a_two_player_reveal_asks_first():
 
 
 def _place(scene, seat):
-    """Draw, then report 'Placed' at the likely height."""
+    """Draw, then report 'Placed' at height 1 (the first UP: nothing is pre-filled)."""
     press(scene, seat, OK)  # draw
     scene.banner = []
     cursor = scene.local[seat].cursor
     labels = ["Placed"] + (["Collapsed"] if scene.game.public()["tower"] else [])
     cursor.at = labels.index("Placed")
     press(scene, seat, OK)  # Placed: the height picker
+    press(scene, seat, UP)
     return press(scene, seat, OK)
 
 
@@ -139,6 +140,7 @@ def test_a_stack_report_that_ends_the_game_asks_first():
     labels = ["Placed", "Collapsed"]
     local.cursor.at = labels.index("Collapsed")
     press(scene, seat, OK)
+    press(scene, seat, UP)  # one fell: nothing is chosen until the player says
     assert press(scene, seat, OK) is None, "the collapse ends a Clowder: asked first"
     assert "This ends the | game" in shows(scene, seat)
     assert press(scene, seat, OK)[2][0] == "collapse"

@@ -84,6 +84,9 @@ class Play:
         local = self.local[station]
         mark = _mark(local) if kind == PRESS else None
         action = self.ui.press(self.view(station), local, button, kind)
+        if action is not None and action[0] == "why":  # the screen refused it, and says why
+            self.error[station] = action[1]
+            return None
         if action is not None and seat is not None:
             if action[0] == "answer":  # a question of the table's own (the tray's), not the rules'
                 return ("answer", seat, action[1])
