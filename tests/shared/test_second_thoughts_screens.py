@@ -179,8 +179,11 @@ def test_an_announcement_takes_no_press_and_each_station_keeps_its_view():
     at = scene.local[2].cursor.at
     press(scene, 2, DOWN)
     assert scene.local[2].cursor.at != at and scene.banner[0] == first
-    press(scene, 1, OK)
-    assert not scene.banner or scene.banner[0] != first
+    out = press(scene, 1, OK)  # OK acts on the screen below: the card under the cursor
+    assert out is not None and out[0] == "act" and out[1] == 1, out
+    assert scene.banner[0] == first
+    assert first[:10] not in shows(scene, 1), "it steps aside where a player pressed"
+    assert first[:10] in shows(scene, 0)
 
 
 def test_a_press_that_changes_nothing_says_why():
