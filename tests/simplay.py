@@ -302,7 +302,7 @@ POLICIES = {"heist": heist_action, "stack": stack_action, "purrfect": purrfect_a
 
 # ---- what the screens must show meanwhile ----------------------------------------
 
-TITLES = {"heist": "Heist", "stack": "Stack", "purrfect": "Purrfect"}
+TITLES = {"heist": "Heist", "stack": "Stack", "purrfect": "R1 paws 0"}
 
 
 def check_start(rec, game_name, seats):

@@ -162,10 +162,13 @@ def test_a_purrfect_answer_asks_first_and_can_be_taken_back():
     scene.banner = []
     assert "Take back swap" in shows(scene, 1)
     items = __import__("catnip.ui.purrfect", None, None, ["x"])._items(scene.view(1))
+    assert items[scene.local[1].cursor.at][0] != "Take back swap", "no reflex OK undoes it"
     scene.local[1].cursor.at = [label for label, _ in items].index("Take back swap")
+    scene.local[1].on = ("correct",)  # the player moved there
     press(scene, 1, OK)
     assert press(scene, 1, OK) == ("act", 1, ("correct",))
     assert game.hand(1) == hand1 and len(game.public()["offers"]) == 1
+    assert shows(scene, 1).startswith("R1 paws 0"), "your pawprints never scroll away"
 
 
 def test_an_announcement_takes_no_press_and_each_station_keeps_its_view():
