@@ -208,3 +208,14 @@ def test_announcements_wait_eight_deep_and_the_one_up_stays():
     scene.announce(events, 0)
     assert len(scene.banner) == 8
     assert scene.banner[0].endswith("R0Y0B0") and scene.banner[-1].endswith("R19Y0B0")
+
+
+def test_one_of_a_thing_is_said_without_a_plural():
+    from catnip.ui import draw
+
+    assert draw.counted(1, "move") == "1 move" and draw.counted(0, "offer") == "0 offers"
+    game, scene = table("purrfect", {"players": 4}, "plural", 4)
+    game.act(0, ("offer", game.hand(0)[0]))
+    fb = Text()
+    scene.ui.draw_table(fb, game.public())
+    assert "1 offer open" in fb.screen(), fb.screen()

@@ -160,7 +160,8 @@ class App:
         self.out.send(wire.BEGIN, gid=gid, header=game.header(), seats=seats, moves=len(game.log),
                       names=header.get("names"))
         self.out.send(wire.SNAP)
-        self.out.say("Resumed %s, %d moves in" % (TITLES[header["game"]], len(game.log)))
+        self.out.say("Resumed %s, %s in" % (TITLES[header["game"]],
+                                            draw.counted(len(game.log), "move")))
         if game.result() is not None:
             self._over()
 

@@ -116,7 +116,7 @@ def draw_screen(fb, v, local):
         for k in range(1, 5):
             draw.text(fb, k, "%d %s %s" % (k, "card" if k == 1 else "cards", meow(v, k)))
         if v["mode"] != "scorekeeper" and (you is None or local is None):
-            draw.text(fb, 5, "%d offers open" % len(v["offers"]))
+            draw.text(fb, 5, draw.counted(len(v["offers"]), "offer") + " open")
         draw.text(fb, 6, _paws(v))
         if local is not None and you is not None:
             draw.hint(fb, "any key: back")
