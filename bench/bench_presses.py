@@ -32,7 +32,8 @@ def _counts() -> list[dict]:
 def rows() -> Iterator[Row]:
     counts = _counts()
     total = {k: sum(c[k] for c in counts) for k in ("presses", "acted", "refused", "lost",
-                                                      "fidgets")}
+                                                      "fidgets", "under")}
     yield ("presses", "presses lost over the scripted evenings", total["lost"], "presses",
            f"of {total['presses']} in {len(counts)} evenings ({total['fidgets']} by waiting "
-           f"players): {total['acted']} acted on, {total['refused']} refused with a reason")
+           f"players; {total['under']} while an announcement showed): {total['acted']} "
+           f"acted on, {total['refused']} refused with a reason; target 0")

@@ -26,8 +26,9 @@ Per data rate and noise level it reports: proposals the player accepted
 unchanged (of the tries that ended with one on the station), wrong proposals
 shown at 90 % or more (the target: 0), questions (the tray asked, shown with
 no percentage) and how often their starting value was right, tries with no
-proposal (the manual path), cleanups proposed as a collapse, and how often
-the height question's starting value was the height reported.
+proposal (the manual path), cleanups proposed as a collapse, and what a
+player who presses OK on everything would report that the tray did not see
+(target 0: no number is pre-filled that the tray cannot know).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "firmware"))
 
+from catnip.keys import OK, PRESS  # noqa: E402
 from catnip.rules import new  # noqa: E402
 from catnip.tray.calibrator import Calibrator  # noqa: E402
 from catnip.ui import stack as stack_ui  # noqa: E402
@@ -81,8 +83,8 @@ class Tally:
     tidied_first: int = 0  # fallen cats lifted off before the collapse was reported
     tidied_first_collapses: int = 0  # ... called a collapse (the try is still open)
     landed: int = 0  # collapses where a cat stayed on the tray
-    heights: int = 0
-    height_right: int = 0
+    ok_reports: int = 0  # tries that OK alone, pressed on everything shown, reported
+    ok_unseen: int = 0  # ... with a number the tray did not see (a height, a guess)
     unconfirmed: int = 0  # answers the tray refused (a bug if not 0)
 
 
@@ -224,8 +226,7 @@ def report(tally: Tally, weigh: Weigh, scene: Scene, rec: dict) -> None:
         truth = ("collapse", rec["fallen"], 0)
     else:
         truth = ("place", rec["height"], 0)
-        tally.heights += 1
-        tally.height_right += v["likely_height"] == rec["height"]
+    _press_ok_only(tally, v, p)
     if p is not None and p["kind"] == "cats":
         tally.count_questions += 1
         weigh.answer(rec["cats"])  # the station asked; the player counts
@@ -247,6 +248,22 @@ def report(tally: Tally, weigh: Weigh, scene: Scene, rec: dict) -> None:
                 tally.wrong_sure.append({"proposal": p, "truth": rec,
                                          "label": stack_ui.tray_label(p)})
     tally.unconfirmed += not act(weigh, scene, truth)
+
+
+def _press_ok_only(tally: Tally, v: dict, p: dict | None) -> None:
+    """A player who trusts every default presses OK on whatever the station
+    shows: what it would report, and whether the tray saw that number."""
+    v = dict(v, you=v["turn"])
+    local = stack_ui.Local()
+    local.proposal = p
+    for _ in range(6):
+        action = stack_ui.press(v, local, OK, PRESS)
+        if action is not None and action[0] in ("place", "collapse"):
+            tally.ok_reports += 1
+            seen = action[0] == "collapse" and p is not None and p["kind"] == "collapse" \
+                and p["conf"] > 0 and action[1] == p["value"]
+            tally.ok_unseen += not seen
+            return
 
 
 def evaluate(rate: int, noise_pct: float, evenings: int = EVENINGS) -> Tally:
@@ -285,7 +302,7 @@ def rows():
                    t.sure_wrong, "", "target 0; " + "; ".join(
                        f"{w['label']!r} for a {w['truth']['role']}" for w in t.wrong_sure[:3]))
             yield ("tray evenings", f"questions, {where}", t.questions, "",
-                   f"the tray asked (no percentage); its starting value right in "
+                   f"the tray asked (no percentage, nothing chosen); its own guess right in "
                    f"{pct(t.question_right, t.questions)}%; {t.count_questions} 'how many cats "
                    f"are on the tray?'; {t.manual} tries with nothing proposed")
             yield ("tray evenings", f"cleanups between retries called a collapse, {where}",
@@ -293,10 +310,11 @@ def rows():
                    f"of {t.cleanups:,} liftings of fallen cats while the player retried; "
                    f"{t.tidied_first_collapses} of {t.tidied_first} made before the collapse "
                    f"was reported (its try still open: the tray asks how many fell)")
-            yield ("tray evenings", f"height question starts at the height, {where}",
-                   pct(t.height_right, t.heights), "%",
-                   f"{t.height_right:,} of {t.heights:,} placements on wide towers (one above "
-                   f"the highest cat standing; level with the last in Patient Paws)")
+            yield ("tray evenings", f"OK-only reports with a number the tray did not see, "
+                   f"{where}", t.ok_unseen, "",
+                   f"target 0: a player pressing OK on everything shown reported "
+                   f"{t.ok_reports:,} of {t.tries:,} tries, each a collapse the tray was sure "
+                   f"of; no height is ever pre-filled")
             yield ("tray evenings", f"truthful answers the tray refused, {where}", t.unconfirmed,
                    "", "reports outside the range the tray allowed (journaled 'unconfirmed')")
     yield ("tray evenings", "benchmark wall time, CPython", time.perf_counter() - started, "s",

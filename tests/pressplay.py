@@ -2,12 +2,14 @@
 # evenings (tests/scenarios/*.json) at the virtual table, with players who
 # fidget: now and then a player who is waiting (not to act, or an
 # announcement up) presses UP or DOWN. Every press must be acted on (a move
-# logged, an announcement moved on, a screen changed) or refused with a
-# reason on its station; a press that leaves every screen and the game as
-# they were is lost.
+# logged, the station's own screen changed, after the game an announcement
+# read out) or refused with a reason on its station; a press that leaves the
+# game and its station's screen as they were is lost: one that only moved an
+# announcement on while the game went on was swallowed.
 #
 # Prints one JSON line per scenario: presses, acted, refused, lost (and
-# where), fidgets.
+# where), fidgets, and under: presses made while an announcement showed on
+# the station pressed (players press on under them).
 #
 #   micropython tests/pressplay.py FLASH_DIR SCENARIO.json ...   (MICROPYPATH as tests/mpunix.py)
 import json
@@ -16,17 +18,25 @@ import sys
 
 from catnip import board as boards
 from catnip.rules.rng import Rng
+from catnip.ui.play import _mark
 from devsim.virtual import SETTLE_MS, VirtualTable, do_step
 
 FIDGET = 4  # one press in about this many comes with a waiting player's fidget
 
 
-def _state(vt):
-    app = vt.app
-    game = app.game if app.scene.kind == "play" else None
-    banner = list(app.scene.banner) if app.scene.kind == "play" else None
-    images = [bytes(vt.image(s)) for s in range(1, vt.stations + 1)]
-    return (app.scene.kind, len(game.log) if game is not None else -1, banner, images)
+def _state(vt, s):
+    """What a press on station s may change. In play: the game's log and
+    that station's own screen state, never the announcements, which go by
+    with time (a press that only moved one on was swallowed), except after
+    the game, when OK reads them out. Elsewhere: every station's pixels."""
+    scene = vt.app.scene
+    if scene.kind != "play":
+        return (scene.kind, [bytes(vt.image(k)) for k in range(1, vt.stations + 1)])
+    k = s - 1
+    menu, viewing = scene.menu[k], scene.viewing[k]
+    over = len(scene.banner) if scene.game.result() is not None else None
+    return ("play", len(scene.game.log), _mark(scene.local[k]), menu and menu.at,
+            viewing and viewing[1].at, scene.ending[k], over)
 
 
 def _reason(vt, s):
@@ -37,17 +47,20 @@ def _reason(vt, s):
 class Count:
     def __init__(self, name):
         self.name = name
-        self.presses = self.acted = self.refused = self.fidgets = 0
+        self.presses = self.acted = self.refused = self.fidgets = self.under = 0
         self.lost = []
 
     def press(self, vt, s, button, where):
-        before = _state(vt)
+        scene = vt.app.scene
+        if scene.kind == "play" and scene.headed(s - 1):
+            self.under += 1  # an announcement showing on that station
+        before = _state(vt, s)
         vt.tap(s, button)
         vt.run(SETTLE_MS)
         self.presses += 1
         if _reason(vt, s):
             self.refused += 1
-        elif _state(vt) != before:
+        elif _state(vt, s) != before:
             self.acted += 1
         else:
             self.lost.append("%s: station %d %s" % (where, s, button))
@@ -55,7 +68,8 @@ class Count:
     def line(self):
         return json.dumps({"name": self.name, "presses": self.presses, "acted": self.acted,
                            "refused": self.refused, "lost": len(self.lost),
-                           "lost_at": self.lost[:10], "fidgets": self.fidgets})
+                           "lost_at": self.lost[:10], "fidgets": self.fidgets,
+                           "under": self.under})
 
 
 def _waiting(vt):

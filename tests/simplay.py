@@ -6,8 +6,9 @@
 # Purrfect, the sensible player of tests/shared/purrfect_play.py, which
 # decides from its own view), and the presses that make that player's
 # station submit it are worked out from the station's screen state (cursor
-# positions, pickers): only presses go into the file. A game's banners are
-# moved on with OK, as players would. The file ends with the standings the
+# positions, pickers): only presses go into the file. Players press on
+# under announcements (a press acts on the screen below); after the game's
+# last move they read them out with OK, as players would. The file ends with the standings the
 # rules give, as the stations must show them, and snap steps for the key
 # screens (docs/screens/).
 #
@@ -29,7 +30,7 @@ from purrfect_play import sensible_action
 #        scenario seed, the screens worth a picture: (when, station, name))
 GAMES = {
     "heist-3p": ("heist", {}, (1, 2, 3), 1, "heist-3p",
-                 (("setup", 1, "setup"), ("reveal", 1, "reveal"), ("choose", 2, "choose"),
+                 (("setup", 1, "setup"), ("reveal", None, "reveal"), ("choose", 2, "choose"),
                   ("peek", None, "peek"))),
     "heist-2p": ("heist", {}, (1, 2), 0, "heist-2p", (("choose", 1, "two-cards"),)),
     "stack": ("stack", {"mode": "composure"}, (1, 2, 3), 0, "stack",
@@ -104,11 +105,15 @@ class Recorder:
             self.press(station, back_button, n - forward)
 
     def pick(self, station, picker, value):
-        """A Picker to `value`, the short way: UP adds one, and both ends wrap."""
+        """A Picker to `value`: UP adds one and it stops at its ends; one
+        with nothing chosen takes its first value from the nearer end."""
         assert picker.lo <= value <= picker.hi, "%d is outside %s's %d-%d" % (
             value, picker.label, picker.lo, picker.hi)
-        n = picker.hi - picker.lo + 1
-        self.move(station, picker.value - picker.lo, value - picker.lo, n, "up")
+        if picker.value is None:
+            self.press(station, "up" if value - picker.lo <= picker.hi - value else "down")
+        if picker.value != value:
+            self.press(station, "up" if picker.value < value else "down",
+                       abs(value - picker.value))
 
 
 # ---- setup --------------------------------------------------------------------
@@ -297,7 +302,7 @@ POLICIES = {"heist": heist_action, "stack": stack_action, "purrfect": purrfect_a
 
 # ---- what the screens must show meanwhile ----------------------------------------
 
-TITLES = {"heist": "Heist", "stack": "Stack", "purrfect": "Purrfect"}
+TITLES = {"heist": "Heist", "stack": "Stack", "purrfect": "R1 paws 0"}
 
 
 def check_start(rec, game_name, seats):
@@ -314,7 +319,9 @@ def check_after(rec, game_name, station, seats):
         return
     other = seats[(seats.index(station) + 1) % len(seats)]
     if scene.banner:
-        rec.expect(other, draw.wrap(scene.banner[0])[0])
+        showing = [s for s in seats if s != station and scene.headed(s - 1)]
+        if showing:  # not on a station that pressed under it: it stepped aside there
+            rec.expect(showing[0], draw.wrap(scene.banner[0])[0])
         return
     v = scene.view(station - 1)
     if game_name == "heist" and v["phase"] == "play" and v["seats"][v["you"]]["committed"]:
@@ -349,10 +356,12 @@ def play_game(name):
         scene = rec.app.scene
         if scene.kind != "play":
             break
-        if scene.banner:
-            if game_name == "heist" and "robs" in scene.banner[0]:
-                rec.shot("reveal", 1)
-            rec.press(1, "ok")
+        if scene.banner and game_name == "heist" and "robs" in scene.banner[0]:
+            showing = [s for s in seats if scene.headed(s - 1)]
+            if showing:
+                rec.shot("reveal", showing[0])
+        if scene.banner and scene.game.result() is not None:
+            rec.press(1, "ok")  # read: after the game, OK moves the announcements on
             continue
         game = scene.game
         players = game.to_act()

@@ -23,10 +23,12 @@ def evenings(tmp_path, names):
     return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
 
 
-@pytest.mark.parametrize("name", ["heist-2p", "heist-3p", "stack"])
+@pytest.mark.parametrize("name", ["heist-2p", "heist-3p", "stack", "purrfect"])
 def test_every_press_is_acted_on_or_refused_with_a_reason(tmp_path, name):
     (count,) = evenings(tmp_path, [name])
+    assert count["under"] >= 5, "presses came while announcements showed"
     assert count["lost"] == 0, count["lost_at"]
     assert count["presses"] == count["acted"] + count["refused"]
-    assert count["fidgets"] > 0, "the evening had a waiting player pressing"
-    assert count["refused"] >= count["fidgets"]  # a waiting player is told why
+    if name != "purrfect":  # in Purrfect nobody waits: every player may offer at any time
+        assert count["fidgets"] > 0, "the evening had a waiting player pressing"
+        assert count["refused"] >= count["fidgets"]  # a waiting player is told why

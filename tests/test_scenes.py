@@ -86,11 +86,13 @@ def test_only_the_app_assigns_its_fields_or_calls_its_private_methods():
 
 def test_the_trays_question_is_answered_with_its_own_command():
     from catnip import rules
-    from catnip.keys import OK, PRESS
+    from catnip.keys import DOWN, OK, PRESS
 
     game = rules.new("stack", {"players": 2}, "answer")
     play = Play("stack", game, [0, 1], 2)
     play.local[0].proposal = {"kind": "cats", "id": 1, "value": 5, "lo": 0, "hi": 9, "conf": 0}
-    assert play.key(0, OK, PRESS) is None  # the question's picker opens at the tray's guess
-    assert play.key(0, OK, PRESS) == ("answer", 0, 5)
+    assert play.key(0, OK, PRESS) is None  # the question's picker opens with nothing chosen
+    assert play.key(0, OK, PRESS) is None and play.error[0].startswith("Choose a number")
+    assert play.key(0, DOWN, PRESS) is None  # the first DOWN: the most, 9
+    assert play.key(0, OK, PRESS) == ("answer", 0, 9)
     assert len(game.log) == 0

@@ -19,6 +19,8 @@ def toward(at, target):
 
 
 def adjust(picker, value):
+    if picker.value is None:  # nothing chosen yet: the nearer end first
+        return UP if value - picker.lo <= picker.hi - value else DOWN
     return OK if picker.value == value else (UP if picker.value < value else DOWN)
 
 
@@ -151,8 +153,8 @@ def next_press(app, game_name, options, seats):
         return 0, setup_press(scene, game_name, options, seats)
     if scene.kind != "play":
         return None
-    if scene.banner:
-        return 0, OK
+    if scene.banner and app.game.result() is not None:
+        return 0, OK  # the game is over: OK moves its announcements on
     seat, action = choose(app.game, scene.name)
     station = app.seats[seat]
     return station, press_for(scene, station, action)
@@ -188,9 +190,6 @@ def do(rig, seat, action, limit=200):
         if len(app.game.log) > before:
             return
         scene = app.scene
-        if scene.banner:
-            rig.tap(station, "ok")
-            continue
         rig.tap(station, NAMES[press_for(scene, station, action)])
     raise AssertionError("%r did not go through in %d presses" % (action, limit))
 

@@ -117,8 +117,9 @@ def test_a_journal_that_fails_every_move_says_so_once_and_the_game_goes_on():
 
 
 def test_an_announcement_goes_over_each_stations_own_view_and_takes_no_press():
-    # Every station keeps its own screen under the announcement; a press
-    # other than OK goes to that screen, OK moves the announcement on.
+    # Every station keeps its own screen under the announcement; every press
+    # goes to that screen, OK too (it locks a card), and the announcement
+    # steps aside on the station that pressed while the others keep it.
     rig = _rig("over own view", "mux")
     try:
         tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1, 2])
@@ -140,25 +141,32 @@ def test_an_announcement_goes_over_each_stations_own_view_and_takes_no_press():
         rig.tap(seat, "down")
         assert app.scene.local[seat].cursor.at != cursor, "the press went to its screen"
         assert len(app.scene.banner) == banners
+        moves = len(game.log)
         rig.tap(seat, "ok")
-        assert len(app.scene.banner) == banners - 1, "OK moved the announcement on"
+        assert len(game.log) == moves + 1, "OK locked the card under the cursor"
+        assert len(app.scene.banner) >= banners
+        rig.run(100)
+        assert shown not in " ".join(rig.lines(seat)), rig.lines(seat)
+        other = (seat + 1) % 3
+        assert shown in " ".join(rig.lines(other)), rig.lines(other)
     finally:
         rig.close()
 
 
 def test_the_announcement_ok_brings_up_has_its_time_too():
-    # OK moves the announcements on, and each stays 2.5 s otherwise: the one
-    # OK brought up too. Left up, the standings after a game's last move
-    # would wait for a press nobody knows is due.
+    # After the game OK moves the announcements on, and each stays 2.5 s
+    # otherwise: the one OK brought up too. Left up, the standings after a
+    # game's last move would wait for a press nobody knows is due.
     from catnip.ui.play import BANNER_MS
 
     rig = _rig("ok then time")
     try:
         tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
         app = rig.app
-        while len(app.scene.banner) < 3:
+        while app.game.result() is None:
             tablebot.read_out(app)
             app.act(*tablebot.choose(app.game, "heist"))
+        assert len(app.scene.banner) >= 3, app.scene.banner
         rig.run(100)
         banners = len(app.scene.banner)
         rig.tap(0, "ok")

@@ -44,8 +44,9 @@ def _notes(journal):
 def _attempts(rig, load, wait):
     """P1 places a cat and P2's tower falls, two cats off the tray; each time
     the tray's verdict is on the station: the cat added, confirmed with its
-    height (asked from the likely one); at 10/s a landing can be averaged
-    away, so the cats that fell are asked, starting from the two that left."""
+    height (asked with nothing chosen: OK alone is refused); at 10/s a
+    landing can be averaged away, so the cats that fell are asked, from the
+    two that left the tray up."""
     app = rig.app
     log = app.game.log
     yield wait(3000)  # the tray finds the base and its four cats
@@ -57,7 +58,13 @@ def _attempts(rig, load, wait):
     assert rig.shows(0, "Tray +1 cat"), rig.lines(0)
     rig.table.stations[0].tap("ok", hold_ms=40)  # the tray's cat ...
     yield wait(300)
-    assert rig.shows(0, "< 1 >"), rig.lines(0)  # ... at the likely height
+    assert rig.shows(0, "< ? >"), rig.lines(0)  # ... its height: nothing chosen
+    rig.table.stations[0].tap("ok", hold_ms=40)
+    yield wait(300)
+    assert rig.shows(0, "Choose a number") and log[len(log) - 1][1][0] == "draw", rig.lines(0)
+    rig.table.stations[0].tap("up", hold_ms=40)
+    yield wait(300)
+    assert rig.shows(0, "< 1 >"), rig.lines(0)
     rig.table.stations[0].tap("ok", hold_ms=40)
     yield wait(1000)
     assert log[len(log) - 1] == (0, ("place", 1, 0)), list(log)
@@ -69,6 +76,9 @@ def _attempts(rig, load, wait):
     yield wait(4000)
     assert rig.shows(1, "Tray: 2+ fell?"), rig.lines(1)
     rig.table.stations[1].tap("ok", hold_ms=40)
+    yield wait(300)
+    assert rig.shows(1, "Fell: 2 or more") and rig.shows(1, "< ? >"), rig.lines(1)
+    rig.table.stations[1].tap("up", hold_ms=40)
     yield wait(300)
     assert rig.shows(1, "< 2 >"), rig.lines(1)
     rig.table.stations[1].tap("ok", hold_ms=40)
@@ -177,6 +187,9 @@ def test_a_tower_that_falls_after_its_cat_was_proposed_is_proposed_again():
         assert rig.shows(0, "Tray: 1+ fell?"), rig.lines(0)
         rig.table.stations[0].tap("ok", hold_ms=40)
         rig.run(300)
+        assert rig.shows(0, "< ? >"), rig.lines(0)
+        rig.table.stations[0].tap("up", hold_ms=40)
+        rig.run(300)
         assert rig.shows(0, "< 1 >"), rig.lines(0)
         rig.table.stations[0].tap("ok", hold_ms=40)
         rig.run(1000)
@@ -217,6 +230,8 @@ def test_what_the_tray_learned_of_the_cats_is_kept_for_the_next_game():
         _place_proposed(rig, load)
         rig.table.stations[0].tap("ok", hold_ms=40)
         rig.run(300)
+        rig.table.stations[0].tap("up", hold_ms=40)  # height 1
+        rig.run(300)
         rig.table.stations[0].tap("ok", hold_ms=40)
         rig.run(1000)
         app.weigh.finished()
@@ -244,8 +259,9 @@ def test_fallen_cats_lifted_off_while_the_player_retries_are_no_second_collapse(
         assert rig.shows(0, "Tray: 1+ fell?"), rig.lines(0)
         rig.table.stations[0].tap("ok", hold_ms=40)
         rig.run(300)
-        rig.table.stations[0].tap("up", hold_ms=40)  # two fell, not one
-        rig.run(300)
+        for _ in range(2):  # two fell: the first UP gives one
+            rig.table.stations[0].tap("up", hold_ms=40)
+            rig.run(300)
         rig.table.stations[0].tap("ok", hold_ms=40)
         rig.run(3500)  # the collapse's announcement goes by
         assert log[len(log) - 1] == (0, ("collapse", 2, 0)), list(log)
@@ -274,7 +290,13 @@ def test_the_answer_to_the_trays_question_is_its_own_command_never_a_game_action
         moves = len(app.game.log)
         rig.table.stations[0].tap("ok", hold_ms=40)  # the question's picker ...
         rig.run(300)
-        assert rig.shows(0, "< 5 >"), rig.lines(0)
+        assert rig.shows(0, "< ? >"), rig.lines(0)  # not the tray's guess: it asks
+        for _ in range(5):
+            rig.table.stations[0].tap("up", hold_ms=40)
+            rig.run(300)
+        assert rig.shows(0, "< 4 >"), rig.lines(0)
+        rig.table.stations[0].tap("up", hold_ms=40)
+        rig.run(300)
         rig.table.stations[0].tap("ok", hold_ms=40)  # ... answered on the station
         rig.run(1000)
         assert len(app.game.log) == moves, list(app.game.log)

@@ -98,7 +98,9 @@ def test_a_cat_placed_on_the_tray_goes_on_the_line_with_its_lean():
 
         rig.table.stations[0].tap("ok", hold_ms=40)  # the tray's cat ...
         rig.run(300)
-        rig.table.stations[0].tap("ok", hold_ms=40)  # ... at the likely height
+        rig.table.stations[0].tap("up", hold_ms=40)  # ... at height 1
+        rig.run(300)
+        rig.table.stations[0].tap("ok", hold_ms=40)
         rig.run(1000)
         assert rig.app.game.public()["turn"] == 1
         assert _trays(out)[-1]["proposes"] is None, _trays(out)[-1]  # the proposal is gone

@@ -307,6 +307,12 @@ def test_a_tie_for_the_lead_goes_to_the_declarer_even_short_of_five():
     assert events[0]["pawprints"] == [5, 4, 5, 0]
     assert events[1]["type"] == "game over" and events[1]["winner"] == 1
     assert "tied at 5" in events[1]["reason"] and "player 1 won" in events[1]["reason"]
+    assert events[1]["tied"] == [0, 2]
+    from catnip.ui import draw
+    from catnip.ui import purrfect as purrfect_ui
+
+    draw.named(None)
+    assert purrfect_ui.say(events[1], None) == "P2 wins: P1 P3 tied, P2 declared"
     result = game.result()
     assert result["winner"] == 1 and result["ranks"] == [2, 1, 2, 4]
     assert game.to_act() == [] and game.legal(0) == []

@@ -106,7 +106,7 @@ def test_a_tie_for_the_lead_goes_to_the_declarer_even_short_of_five():
     assert game.public()["pawprints"] == [5, 4, 5, 0]
     assert events[-1] == {"type": "game over", "winner": 1,
                           "reason": "players 0, 2 tied at 5 pawprints; player 1 won "
-                                    "this round's two pawprints"}
+                                    "this round's two pawprints", "tied": [0, 2]}
     assert game.result()["ranks"] == [2, 1, 2, 4]
 
 
@@ -118,7 +118,7 @@ def test_a_tie_including_the_declarer_goes_to_the_declarer():
     assert game.public()["pawprints"] == [5, 5, 3, 0]
     assert events[-1] == {"type": "game over", "winner": 0,
                           "reason": "players 0, 1 tied at 5 pawprints; player 0 won "
-                                    "this round's two pawprints"}
+                                    "this round's two pawprints", "tied": [0, 1]}
     assert game.result()["ranks"] == [1, 2, 3, 4]
 
 

@@ -102,13 +102,14 @@ def test_a_two_player_reveal_asks_first():
 
 
 def _place(scene, seat):
-    """Draw, then report 'Placed' at the likely height."""
+    """Draw, then report 'Placed' at height 1 (the first UP: nothing is pre-filled)."""
     press(scene, seat, OK)  # draw
     scene.banner = []
     cursor = scene.local[seat].cursor
     labels = ["Placed"] + (["Collapsed"] if scene.game.public()["tower"] else [])
     cursor.at = labels.index("Placed")
     press(scene, seat, OK)  # Placed: the height picker
+    press(scene, seat, UP)
     return press(scene, seat, OK)
 
 
@@ -139,6 +140,7 @@ def test_a_stack_report_that_ends_the_game_asks_first():
     labels = ["Placed", "Collapsed"]
     local.cursor.at = labels.index("Collapsed")
     press(scene, seat, OK)
+    press(scene, seat, UP)  # one fell: nothing is chosen until the player says
     assert press(scene, seat, OK) is None, "the collapse ends a Clowder: asked first"
     assert "This ends the | game" in shows(scene, seat)
     assert press(scene, seat, OK)[2][0] == "collapse"
@@ -160,10 +162,13 @@ def test_a_purrfect_answer_asks_first_and_can_be_taken_back():
     scene.banner = []
     assert "Take back swap" in shows(scene, 1)
     items = __import__("catnip.ui.purrfect", None, None, ["x"])._items(scene.view(1))
+    assert items[scene.local[1].cursor.at][0] != "Take back swap", "no reflex OK undoes it"
     scene.local[1].cursor.at = [label for label, _ in items].index("Take back swap")
+    scene.local[1].on = ("correct",)  # the player moved there
     press(scene, 1, OK)
     assert press(scene, 1, OK) == ("act", 1, ("correct",))
     assert game.hand(1) == hand1 and len(game.public()["offers"]) == 1
+    assert shows(scene, 1).startswith("R1 paws 0"), "your pawprints never scroll away"
 
 
 def test_an_announcement_takes_no_press_and_each_station_keeps_its_view():
@@ -177,8 +182,11 @@ def test_an_announcement_takes_no_press_and_each_station_keeps_its_view():
     at = scene.local[2].cursor.at
     press(scene, 2, DOWN)
     assert scene.local[2].cursor.at != at and scene.banner[0] == first
-    press(scene, 1, OK)
-    assert not scene.banner or scene.banner[0] != first
+    out = press(scene, 1, OK)  # OK acts on the screen below: the card under the cursor
+    assert out is not None and out[0] == "act" and out[1] == 1, out
+    assert scene.banner[0] == first
+    assert first[:10] not in shows(scene, 1), "it steps aside where a player pressed"
+    assert first[:10] in shows(scene, 0)
 
 
 def test_a_press_that_changes_nothing_says_why():
@@ -200,3 +208,14 @@ def test_announcements_wait_eight_deep_and_the_one_up_stays():
     scene.announce(events, 0)
     assert len(scene.banner) == 8
     assert scene.banner[0].endswith("R0Y0B0") and scene.banner[-1].endswith("R19Y0B0")
+
+
+def test_one_of_a_thing_is_said_without_a_plural():
+    from catnip.ui import draw
+
+    assert draw.counted(1, "move") == "1 move" and draw.counted(0, "offer") == "0 offers"
+    game, scene = table("purrfect", {"players": 4}, "plural", 4)
+    game.act(0, ("offer", game.hand(0)[0]))
+    fb = Text()
+    scene.ui.draw_table(fb, game.public())
+    assert "1 offer open" in fb.screen(), fb.screen()

@@ -280,7 +280,12 @@ class Purrfect(Game):
         self.offers = []
         self.winner, self.reason = decide(self.pawprints, declarer)
         if self.winner is not None:
-            events.append({"type": "game over", "winner": self.winner, "reason": self.reason})
+            top = max(self.pawprints)
+            tied = [p for p, n in enumerate(self.pawprints) if n == top]
+            ev = {"type": "game over", "winner": self.winner, "reason": self.reason}
+            if len(tied) > 1:
+                ev["tied"] = tied  # the tie as data: screens name the seats their own way
+            events.append(ev)
             return events
         self.round += 1
         if self.config["mode"] == STATIONS:

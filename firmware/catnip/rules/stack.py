@@ -70,7 +70,6 @@ class Stack(Game):
         self.counts_black = c["black_cat"]
         self.tower = 0
         self.tower_black = 0
-        self.heights = []  # reported heights of the placed cats standing, oldest first
         self.fallen = 0
         self.fallen_black = 0
         self.hand = _NO_CAT
@@ -142,23 +141,6 @@ class Stack(Game):
             "fallen": (1, self.tower),
         }
 
-    def likely_height(self):
-        """Where the next cat most likely stands, for a station to start its
-        height question at: one above the highest cat standing (the rules
-        reward height, and the Clowder builds up), or level with the last
-        one in Patient Paws (it rewards staying low); 1 on a bare base. Never
-        the most the rules allow when less is possible: a slip on OK then
-        scores what was likely, not the most."""
-        hs = self.heights
-        if not hs:
-            h = 1
-        elif self.config["mode"] == "patient":
-            h = hs[len(hs) - 1]
-        else:
-            h = max(hs) + 1
-        low, high = self.limits()["height"]
-        return max(low, min(h, high - 1 if high > low else high))
-
     def black_fallen_limits(self, fallen):
         """(low, high) black cats among `fallen` cats that fell."""
         others = self.tower - self.tower_black
@@ -214,7 +196,6 @@ class Stack(Game):
         points = placement_points(self.config, self.from_table, self.counts_black, height, touched)
         self.placed[self.hand] += 1
         self.tower += 1
-        self.heights.append(height)
         if self.hand == self.black and self.counts_black:
             self.tower_black += 1
         event = {"event": "placed", "player": player, "colour": self.colours[self.hand],
@@ -240,7 +221,6 @@ class Stack(Game):
         self.tower -= fallen
         self.tower_black -= black
         # Which cats fell is not reported: the top ones, the last placed.
-        del self.heights[max(0, len(self.heights) - fallen):]
         self.fallen += fallen
         self.fallen_black += black
         self.collapses += 1
@@ -292,7 +272,6 @@ class Stack(Game):
             "collapses": self.collapses,
             "tower": self.tower,
             "tower_black": self.tower_black,
-            "likely_height": self.likely_height(),
             "fallen": self.fallen,
             "bag_left": sum(self.bag),
             "bag": by_colour(self.colours, self.bag),

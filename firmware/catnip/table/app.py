@@ -14,17 +14,16 @@
 # what surrounds the scene (notices, the loading page, the table display).
 from catnip import rules, wire
 from catnip.flash import flashfile
-from catnip.keys import LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, TABLE, TRAY
+from catnip.keys import BACK, LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, TABLE, TRAY
 from catnip.rules import TITLES, RuleError  # not the engine: a game's start loads it
 from catnip.parts.sound import Sound
-from catnip.table.loop import Loop, PicoClock, leave, make_room, tidy, unload
+from catnip.table.loop import Loop, PicoClock, hold_room, leave, make_room, tidy, unload
 from catnip.table.out import Out
 from catnip.table.wall import Wall
 from catnip.ui import draw
 from catnip.ui.frame import Frame
 
 SETUP_FILE = "setup.json"
-ROOM_BYTES = 1536  # kept whole while a game starts (see _room)
 # What a scene's key() may answer (or None): the first item of its tuple.
 # ("act", seat, action), ("start", game, config, seats), ("resume",),
 # ("calibrate",), ("end",) the game in play, ("rematch",), ("setup",).
@@ -58,6 +57,7 @@ class App:
         self.seats = None
         self.gid = None  # the journal's number for the game in play
         self.pressed = 0  # the station pressed last
+        self.back_down = 0  # stations (bits) whose BACK is down and has done nothing yet
         self.remote = None
         self.scene = None
         self.calibration = None  # a catnip.table.calibrate.Session while the tray is calibrated
@@ -107,7 +107,7 @@ class App:
         self.frame.loading("Starting %s..." % TITLES.get(name, name), self.pressed)
         self.scene = leave(self.scene, "play")  # setup's menus go before the game's code loads
         self._load(name)
-        room = _room()
+        room = hold_room()
         try:
             game = rules.new(name, config, self.seeds() if self.seeds is not None else None)
         except RuleError as e:  # settings the rules refuse: setup says why
@@ -160,7 +160,8 @@ class App:
         self.out.send(wire.BEGIN, gid=gid, header=game.header(), seats=seats, moves=len(game.log),
                       names=header.get("names"))
         self.out.send(wire.SNAP)
-        self.out.say("Resumed %s, %d moves in" % (TITLES[header["game"]], len(game.log)))
+        self.out.say("Resumed %s, %s in" % (TITLES[header["game"]],
+                                            draw.counted(len(game.log), "move")))
         if game.result() is not None:
             self._over()
 
@@ -219,6 +220,10 @@ class App:
 
     def on_event(self, event):
         station, kind, button = event
+        if button == BACK and station < TRAY:
+            kind = self._back(station, kind)  # None: nothing yet
+            if kind is None:
+                return
         if station == TRAY or station == TABLE:
             if station == TRAY and self.weigh is not None:
                 self.weigh.health(kind == ONLINE)
@@ -238,6 +243,16 @@ class App:
             self.loop.collect = self.loop.flash = True  # once its screens are out (idle turn)
         self.key(station, button, kind)
 
+    def _back(self, station, kind):
+        # BACK acts when let go, unless held for its long action (the menu),
+        # which alone acts: holding it for the menu once unlocked a card.
+        bit = 1 << station
+        was = self.back_down & bit
+        self.back_down = self.back_down | bit if kind == PRESS else self.back_down & ~bit
+        if kind == RELEASE:
+            return PRESS if was else None
+        return None if kind == PRESS else kind
+
     def key(self, station, button, kind):
         """A button event on `station`: the scene answers with a command
         (COMMANDS) or None, and the App carries it out."""
@@ -249,7 +264,7 @@ class App:
             out = scene.key(station, button, kind)  # an announcement never takes a press
             self.frame.dirty[station] = True
             if len(scene.banner) != shown:
-                self.frame.all_dirty()  # OK on any station moves every screen on
+                self.frame.all_dirty()  # OK after the game moves every screen on
                 self.standings_due()
         else:
             out = scene.key(station, button, kind)
@@ -368,16 +383,6 @@ class App:
         # have been read (OK, or their time), the standings replace it.
         if not self.scene.banner and self.game.result() is not None:
             self._over()
-
-
-def _room():
-    # A piece of the heap kept whole while a game's rules load, free again
-    # for the journal's file (1.1 KB in one piece on littlefs), which opens
-    # next: what loading leaves behind is in small holes.
-    try:
-        return bytearray(ROOM_BYTES)
-    except MemoryError:
-        return None
 
 
 def _journal_log(game, journal, gid):

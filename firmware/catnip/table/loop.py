@@ -282,6 +282,19 @@ def unload(prefix):
         forget(name)
 
 
+ROOM_BYTES = 1536  # kept whole while a game starts (see hold_room)
+
+
+def hold_room():
+    # A piece of the heap kept whole while a game's rules load, free again
+    # for the journal's file (1.1 KB in one piece on littlefs), which opens
+    # next: what loading leaves behind is in small holes.
+    try:
+        return bytearray(ROOM_BYTES)
+    except MemoryError:
+        return None
+
+
 def make_room(last, name):
     """A game of `name` is about to start after one of `last` (or None):
     the last title's rules go, and every other game's description the

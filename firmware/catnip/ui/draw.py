@@ -49,6 +49,11 @@ def right(fb, row, s):
     text(fb, row, s, max(0, COLS - len(s)))
 
 
+def counted(n, noun):
+    """n and its noun as a person says it: "1 move", "2 moves"."""
+    return "%d %s%s" % (n, noun, "" if n == 1 else "s")
+
+
 def wrap(s, width=COLS):
     """`s` split into lines of at most `width` at spaces (long words are cut)."""
     lines = []

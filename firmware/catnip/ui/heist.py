@@ -112,7 +112,7 @@ def _draw_gems(fb, v, local):
 
 
 def _first_picker(v):
-    return [Picker("R", 0, min(v["bag"][0], v["safe_card"]))]
+    return [Picker("R", 0, min(v["bag"][0], v["safe_card"]), 0)]
 
 
 def _pickers(v, local):

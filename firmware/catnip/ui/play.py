@@ -1,11 +1,13 @@
 # A game in play on the stations, whichever game it is: each station draws
 # its own player's view (or the public state if nobody sits there), buttons
 # become actions through the game's screen module, and public events are
-# announced one at a time on every station's bottom lines, over its own view.
-# No press is lost to an announcement: OK on any station moves it on, every
-# other press goes to the station's own screen, and a press that changes
-# nothing there says why. A long BACK opens the station's menu: back, high
-# scores, end the game.
+# announced one at a time on every station's bottom lines, over its own view,
+# each for BANNER_MS. No press is lost to an announcement: every press goes
+# to the station's own screen, and the announcement up steps aside on the
+# station that pressed (its player is busy with the rows under it). Once the
+# game is over, nothing is under them: OK moves them on to the standings. A press
+# that changes nothing there says why. A long BACK opens the station's menu:
+# back, high scores, end the game (the table gives a long BACK nothing else).
 from catnip.keys import BACK, DOWN, LONG, OK, PRESS, UP, ticks_diff
 from catnip.rules.about import about
 from catnip.ui import draw
@@ -40,6 +42,8 @@ class Play:
         self.error = [None] * stations  # the last refusal, shown until the next press
         self.banner = []  # public events as text, oldest first
         self.banner_at = None  # when the first was put up
+        self.shown = 0  # counts the announcements put up first, to tell them apart
+        self.aside = [-1] * stations  # the announcement each station pressed under
         self.extra = {}  # public additions to every view (the tray's state)
 
     def seat(self, station):
@@ -58,13 +62,14 @@ class Play:
     def key(self, station, button, kind):
         """A button event: ("act", seat, action), ("answer", seat, value) (a
         game's screens answering a question of the table's, such as the
-        tray's), ("end",) or None. Changes only this station's UI state, and
-        the announcement shown (OK moves it on)."""
+        tray's), ("end",) or None. Changes only this station's UI state."""
         if kind == PRESS:
             self.error[station] = None  # a reason stays up until the station's next press
-        if self.banner and button == OK and kind == PRESS:
-            self.next_banner(None)
-            return None
+        if self.banner:
+            if self.game.result() is not None and button == OK and kind == PRESS:
+                self.next_banner(None)  # the game is over: nothing under it to act on
+                return None
+            self.aside[station] = self.shown
         if self.viewing[station] is not None:
             if kind == PRESS and self.viewing[station][1].press(button) is not None:
                 self.viewing[station] = None
@@ -84,6 +89,9 @@ class Play:
         local = self.local[station]
         mark = _mark(local) if kind == PRESS else None
         action = self.ui.press(self.view(station), local, button, kind)
+        if action is not None and action[0] == "why":  # the screen refused it, and says why
+            self.error[station] = action[1]
+            return None
         if action is not None and seat is not None:
             if action[0] == "answer":  # a question of the table's own (the tray's), not the rules'
                 return ("answer", seat, action[1])
@@ -138,14 +146,15 @@ class Play:
             self.banner_at = now
 
     def next_banner(self, now):
-        """Drop the banner shown; True if one was due or skipped."""
+        """Drop the banner shown; the next goes up on every station."""
         if self.banner:
             self.banner.pop(0)
             self.banner_at = now if self.banner else None
+            self.shown += 1
 
     def banner_due(self, now):
         """Whether the announcement up has had its time at `now`. One that
-        came up by OK (which knows no time) has its time from here."""
+        came up by OK after the game (which knows no time) has its time from here."""
         if not self.banner or now is None:
             return False
         if self.banner_at is None:
@@ -166,16 +175,18 @@ class Play:
         station shows the same pixels, so they are drawn once."""
         return self.seat(station) is None and self.menu[station] is None and \
             self.viewing[station] is None and not self.ending[station] and \
-            not self.error[station]
+            not self.error[station] and self.aside[station] != self.shown
 
     def headed(self, station):
         """Whether `station` shows the announcement up now (over its bottom
-        lines: a station showing why its last press was refused does not)."""
-        return bool(self.banner) and not self.error[station]
+        lines: a station showing why its last press was refused does not,
+        nor one pressed under it)."""
+        return bool(self.banner) and not self.error[station] and \
+            self.aside[station] != self.shown
 
     def draw(self, station, fb):
         self._draw(station, fb)
-        if self.banner and not self.error[station]:  # the reason for a press first
+        if self.headed(station):  # the reason for a press first, the player's rows next
             draw.banner(fb, self.banner[0])
 
     def _draw(self, station, fb):

@@ -80,13 +80,18 @@ def _key(what):
 
 def _place(local, items):
     """Keep the cursor on the item it was on, wherever that item is now; if
-    it is gone, on the row it was on."""
+    it is gone, on the row it was on, unless that is "Take back swap" (an
+    answer's offer goes and the take-back comes last: a reflex OK there
+    would undo the swap just made)."""
     local.cursor.resize(len(items))
     if local.on is not None:
         for i, (_, what) in enumerate(items):
             if _key(what) == local.on:
                 local.cursor.at = i
                 break
+        else:
+            if items and items[local.cursor.at][1] == ("correct",):
+                local.cursor.at = max(0, local.cursor.at - 1)
     local.on = _key(items[local.cursor.at][1]) if items else None
 
 
@@ -101,7 +106,8 @@ def draw_screen(fb, v, local):
     if you is None or local is None:
         draw.title(fb, "Round %d" % v["round"], "table")
     else:
-        draw.title(fb, "Purrfect R%d" % v["round"], draw.seat_name(you))
+        # Your pawprints stay in the title: the list below scrolls at seven.
+        draw.title(fb, "R%d paws %d" % (v["round"], v["pawprints"][you]), draw.seat_name(you))
     if v["winner"] is not None:
         draw.text(fb, 2, "%s wins!" % draw.seat_name(v["winner"]))
         draw.text(fb, 6, _paws(v))
@@ -110,7 +116,7 @@ def draw_screen(fb, v, local):
         for k in range(1, 5):
             draw.text(fb, k, "%d %s %s" % (k, "card" if k == 1 else "cards", meow(v, k)))
         if v["mode"] != "scorekeeper" and (you is None or local is None):
-            draw.text(fb, 5, "%d offers open" % len(v["offers"]))
+            draw.text(fb, 5, draw.counted(len(v["offers"]), "offer") + " open")
         draw.text(fb, 6, _paws(v))
         if local is not None and you is not None:
             draw.hint(fb, "any key: back")
@@ -320,7 +326,11 @@ def say(ev, v):
     if t == "round over":
         return "Round %d: %s purrfect" % (ev["round"], draw.seat_name(ev["declarer"]))
     if t == "game over":
-        return "%s wins: %s" % (draw.seat_name(ev["winner"]), ev["reason"])
+        winner = draw.seat_name(ev["winner"])
+        if "tied" in ev:  # the rules' prose numbers seats from 0: say them as the players do
+            return "%s wins: %s tied, %s declared" % (
+                winner, " ".join(draw.seat_name(p) for p in ev["tied"]), winner)
+        return "%s wins: %s" % (winner, ev["reason"])
     return None
 
 

@@ -295,7 +295,7 @@ class Setup:
         else:
             draw.items(fb, [self.label(r) for r in self.rows], self.cursor.at, 1, 5)
         if self.rows[self.cursor.at][0] == "resume":
-            draw.text(fb, 6, "%d moves so far" % self.resume[2])
+            draw.text(fb, 6, draw.counted(self.resume[2], "move") + " so far")
         elif station in self.seats:
             draw.text(fb, 6, "You: " + self.who(self.seats.index(station)))
         else:

@@ -3,15 +3,18 @@
 # tray's proposal comes first, with how sure it is of exactly what it says
 # (a cat added, the cats that fell) or a question mark when it cannot know;
 # "Placed" and "Collapsed" are the manual path for a table without a tray or
-# when it is wrong. A height is always asked, starting where the rules make
-# it likely, never at the most. Every number is asked within what the rules
-# allow (the limits are read off the public state, never from the full
-# legal() list). A report that ends the game asks first; any other can be
-# taken back with BACK by its player until anyone acts next (v["fix"], from
-# the rules' corrector()), and reported again.
+# when it is wrong. A height is always asked with nothing chosen: the device
+# cannot know it, and a guess a group trusts scores wrong. So is every number
+# the tray is not sure of; a bound the tray knows ("2 or more fell") is the
+# picker's low end, and each picker says whether the cat in hand counts. OK
+# on a picker with nothing chosen is refused with why. Every number is asked
+# within what the rules allow (the limits are read off the public state,
+# never from the full legal() list). A report that ends the game asks first;
+# any other can be taken back with BACK by its player until anyone acts next
+# (v["fix"], from the rules' corrector()), and reported again.
 from catnip.keys import BACK, OK, PRESS, REPEAT
 from catnip.ui import draw
-from catnip.ui.widgets import CANCEL, DONE, Cursor, Picker
+from catnip.ui.widgets import CANCEL, DONE, UNCHOSEN, Cursor, Picker
 
 
 class Local:
@@ -160,7 +163,7 @@ def press(v, local, button, kind):
         return _press_asking(v, local, button)
     p = local.proposal
     if p is not None and p["kind"] == "cats":
-        local.asking = [Picker("Cats on tray", p["lo"], p["hi"], p["value"])]
+        local.asking = [Picker("Cats on tray", p["lo"], p["hi"], None, ("not in hand",))]
         local.report = "cats"
         return None
     step = v["step"]
@@ -171,29 +174,36 @@ def press(v, local, button, kind):
         local.cursor.resize(len(labels))
         if local.cursor.press(button) != DONE:
             return None
-        choice = labels[local.cursor.at]
-        lim = limits(v)
-        if choice == "Placed" or choice.startswith("Tray") and p["kind"] == "place":
-            local.report = "place"
-            local.asking = [Picker("Height", lim["height"][0], lim["height"][1],
-                                   v["likely_height"])]
-        elif choice.startswith("Tray") and not p["conf"]:
-            local.report = "collapse"  # the tray cannot know: ask, from what it saw
-            local.asking = [Picker("Cats fell", 1, lim["fallen"][1],
-                                   max(1, min(lim["fallen"][1], p["value"])))]
-        elif choice.startswith("Tray"):
-            local.report = "collapse"
-            if not v["black_cat"]:
-                return _report(v, local, [p["value"]])
-            local.asking = [_fixed(p["value"]), _black_picker(v, "collapse", p["value"])]
-        else:
-            local.report = "collapse"
-            local.asking = [Picker("Cats fell", 1, lim["fallen"][1], 1)]
-        return None
+        return _chosen(v, local, labels[local.cursor.at], p)
     choices = _choices(v)
     local.cursor.resize(len(choices))
     if local.cursor.press(button) == DONE and choices:
         return (step, choices[local.cursor.at])
+    return None
+
+
+def _chosen(v, local, choice, p):
+    """The place step's row `choice` taken: the pickers for its report, each
+    opening with nothing chosen unless the tray is sure of it (a height it
+    never is: weight cannot tell it)."""
+    lim = limits(v)
+    tray = choice.startswith("Tray")
+    if choice == "Placed" or tray and p["kind"] == "place":
+        local.report = "place"
+        local.asking = [Picker("Height", lim["height"][0], lim["height"][1], None,
+                               ("of your cat",))]
+        return None
+    local.report = "collapse"
+    if tray and p["conf"]:
+        if not v["black_cat"]:
+            return _report(v, local, [p["value"]])
+        local.asking = [_fixed(p["value"]), _black_picker(v, "collapse", p["value"])]
+    elif tray and p["value"] > 1:  # a bound: so many left the tray, more may lie on it
+        bound = min(lim["fallen"][1], p["value"])
+        local.asking = [Picker("Fell: %d or more" % bound, bound, lim["fallen"][1], None,
+                               ("incl. on tray", "not your cat"))]
+    else:
+        local.asking = [Picker("Cats fell", 1, lim["fallen"][1], None, ("not your cat",))]
     return None
 
 
@@ -203,14 +213,16 @@ def _fixed(value):
 
 def _black_picker(v, report, value):
     if report == "place":
-        return Picker("Black touched", 0, v["tower_black"], 0)
+        return Picker("Black touched", 0, v["tower_black"], None, ("by your cat",))
     lo, hi = black_fallen(v, value)
-    return Picker("Black fell", lo, hi, lo)
+    return Picker("Black fell", lo, hi, lo if lo == hi else None, ("of those fell",))
 
 
 def _press_asking(v, local, button):
     pickers = local.asking
     result = pickers[-1].press(button)
+    if result == UNCHOSEN:
+        return ("why", "Choose a number first: UP or DOWN")
     if result == CANCEL:
         pickers.pop()
         while pickers and pickers[-1].lo == pickers[-1].hi and pickers[-1].label == "":

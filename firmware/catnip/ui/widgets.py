@@ -6,6 +6,7 @@ from catnip.keys import BACK, DOWN, OK, UP
 
 DONE = 1  # OK: the choice is made
 CANCEL = 2  # BACK: leave without choosing
+UNCHOSEN = 3  # OK on a picker that has no value yet: nothing is chosen
 
 
 class Cursor:
@@ -33,22 +34,29 @@ class Cursor:
 
 
 class Picker:
-    """A whole number from lo to hi, starting at `value`; UP adds one. Any
-    value it gives is within the limits the rules set."""
+    """A whole number from lo to hi; UP adds one, and it stops at its ends
+    (no wrap: from 1, DOWN does not jump to the most). `value` None: it opens
+    with nothing chosen, for a question the table cannot answer; the first
+    UP gives lo, the first DOWN hi, and OK says UNCHOSEN until then. `note`:
+    a short line (or two, instead of the range) saying what it counts (the
+    cat in hand or not).
+    Any value it gives is within the limits the rules set."""
 
-    def __init__(self, label, lo, hi, value=None):
+    def __init__(self, label, lo, hi, value=None, note=()):
         self.label = label
         self.lo = lo
         self.hi = hi
-        self.value = lo if value is None else max(lo, min(hi, value))
+        self.value = None if value is None else max(lo, min(hi, value))
+        self.note = note
 
     def press(self, button):
+        value = self.value
         if button == UP:
-            self.value = self.value + 1 if self.value < self.hi else self.lo
+            self.value = self.lo if value is None else min(self.hi, value + 1)
         elif button == DOWN:
-            self.value = self.value - 1 if self.value > self.lo else self.hi
+            self.value = self.hi if value is None else max(self.lo, value - 1)
         elif button == OK:
-            return DONE
+            return UNCHOSEN if value is None else DONE
         elif button == BACK:
             return CANCEL
         return None
@@ -57,5 +65,11 @@ class Picker:
         from catnip.ui.draw import text
 
         text(fb, row, self.label)
-        text(fb, row + 1, "< %d >" % self.value, 4, inverse=True)
-        text(fb, row + 2, "%d to %d" % (self.lo, self.hi), 4)
+        text(fb, row + 1, "< %s >" % ("?" if self.value is None else self.value), 4,
+             inverse=True)
+        note = self.note
+        if len(note) < 2:  # two lines of note say the bound themselves
+            text(fb, row + 2, "%d to %d" % (self.lo, self.hi), 4)
+            row += 1
+        for i in range(len(note)):
+            text(fb, row + 2 + i, note[i])
