@@ -195,7 +195,7 @@ class Keeper:
         if kind == wire.LOST:
             self.notify(f"game {fields['gid']} ({fields['status']}) is gone from the table's "
                         f"journal: {fields['why']}")
-        if kind in (wire.END, wire.LOST) and not self._asked("games"):
+        if kind in (wire.END, wire.LOST, wire.SIGNED) and not self._asked("games"):
             self.request("games")  # pull it now that it has ended; hear of what is gone
 
     def _resumed(self, f: dict) -> None:
@@ -248,6 +248,11 @@ class Keeper:
                                           str(f.get("board")), str(f.get("fw")))
         self.last = self.store.last_seq(self.session)
         self.waiting = None
+        from catnip_host.signatures import heard
+
+        warning = heard(self.store, str(f.get("uid")), f.get("key"))  # pinned at first sight
+        if warning is not None:
+            self.notify(warning)
         if f.get("last", 0) < self.last:
             self.notify(f"the table's newest frame is {f.get('last')} but {self.last} are "
                         "stored for this power-up: stored frames are kept as they are")

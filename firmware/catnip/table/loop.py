@@ -211,6 +211,8 @@ class Loop:
             app.out.record(app.journal.ready, self._pressed)
             if self.flash is None:  # stopped for a press: the next turn carries on
                 self.flash = True
+        elif not self.down:
+            app.seal.step()  # a finished game's signature, a few ms a turn
 
     def _pressed(self):
         # Between the journal's commits: the buttons read; True if one was

@@ -1,0 +1,70 @@
+"""The tables' signatures on their games (docs/records.md, "Signatures").
+
+Each table makes an Ed25519 key at its first power-up and signs every game
+it finishes (catnip.table.seal). The laptop pins a table's public key the
+first time it hears it, as SSH pins a host's key (the store's `table_keys`),
+and says loudly when a known table speaks with another key. A pulled game's
+signature is checked with `cryptography` against the pinned key over
+catnip.record_digest's digest of the game as stored: a record rewritten
+in the store, however consistently, no longer matches unless whoever wrote
+it holds the table's secret key.
+"""
+
+from __future__ import annotations
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from catnip import record_digest
+from catnip_host.game_frames import Game
+
+SIGNED, UNSIGNED, FORGED = "signed", "unsigned", "forged"
+
+
+def fingerprint(key_hex: str) -> str:
+    """The short fingerprint the table shows beside its key."""
+    return record_digest.fingerprint(bytes.fromhex(key_hex))
+
+
+def heard(store, uid: str, key_hex: str | None) -> str | None:
+    """A hello's key: pinned when the table is new, its sighting kept; a
+    warning to say loudly when it is not the key pinned for that table."""
+    if key_hex is None:
+        return None
+    try:
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(key_hex))
+    except ValueError:
+        return f"table {uid} sent a public key that is not one ({key_hex[:16]}...)"
+    pinned = store.table_key(uid, key_hex)
+    if pinned == key_hex:
+        return None
+    return (f"WARNING: table {uid} now signs with the key {fingerprint(key_hex)}, not the "
+            f"{fingerprint(pinned)} this laptop pinned when it first heard it. Its games "
+            "signed with the new key do not verify. If its flash was erased or its Pico "
+            "replaced, that is why; otherwise someone else's key speaks for it.")
+
+
+def check(g: Game, uid: str, pinned: str | None) -> tuple[str, str | None]:
+    """(SIGNED, UNSIGNED or FORGED, the problem or None) for a pulled game:
+    FORGED when it carries a signature that the table's pinned key does not
+    make over the record as stored, or when a finished game pulled from a
+    table that had a key carries none."""
+    sig = (g.page or {}).get("sig") if g.header is not None else None
+    if sig is None:
+        if pinned is not None and g.status == "finished" and g.page is not None \
+                and "ms" in g.page:  # pulled from a table that signs: its signature was cut off
+            return FORGED, ("it was pulled from a table that signs its games, but carries no "
+                            "signature: the record was altered")
+        return UNSIGNED, None
+    if pinned is None:
+        return FORGED, (f"it is signed, but no key is pinned for table {uid}: the store's "
+                        "keys were altered")
+    try:
+        digest = record_digest.digest(uid, g.gid, "finished", g.header, g.journal())
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(pinned)).verify(
+            bytes.fromhex(sig), digest)
+    except (InvalidSignature, ValueError, TypeError):
+        return FORGED, (f"its signature is not the table's (key {fingerprint(pinned)}) over "
+                        "the record as stored: the record was altered, or signed with "
+                        "another key")
+    return SIGNED, None
