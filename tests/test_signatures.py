@@ -37,7 +37,7 @@ def _store(tmp_path, frames, sig, key=None, name="s.sqlite3"):
     store = Store(tmp_path / name)
     session = store.session(UID, "boot-1", "direct", "0.1.0")
     if key is not None:
-        store.table_key(UID, key)
+        signatures.Keys(store).heard(UID, key)
     seq, pulled = 0, []
     for kind, f in frames:
         if kind in ("game", "entry"):
@@ -124,9 +124,9 @@ def test_the_first_key_heard_is_pinned_and_a_new_one_is_reported(tmp_path):
     warning = signatures.heard(store, UID, second)
     assert warning.startswith("WARNING") and signatures.fingerprint(first) in warning \
         and signatures.fingerprint(second) in warning
-    assert store.pinned_key(UID) == first  # the new key never takes the pinned one's place
+    assert signatures.Keys(store).pinned(UID) == first  # the new key never takes the pinned one's place
     assert "not one" in signatures.heard(store, "t2", "00" * 31)
-    assert store.pinned_key("t2") is None
+    assert signatures.Keys(store).pinned("t2") is None
 
 
 def test_catnip_tables_lists_keys_and_fingerprints(tmp_path):

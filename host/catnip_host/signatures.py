@@ -12,6 +12,8 @@ it holds the table's secret key.
 
 from __future__ import annotations
 
+import time
+
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -19,6 +21,35 @@ from catnip import record_digest
 from catnip_host.game_frames import Game
 
 SIGNED, UNSIGNED, FORGED = "signed", "unsigned", "forged"
+
+
+class Keys:
+    """The keys heard of each table, in the store's `table_keys` (schema 4):
+    the first heard of a table is its pinned key; a later, different key is
+    kept beside it, never in its place."""
+
+    def __init__(self, store) -> None:
+        self.db = store.db
+
+    def heard(self, uid: str, key: str) -> str:
+        """A table's public key (hex) heard now: kept, or its last sighting
+        moved on. Returns the key pinned for the table."""
+        now = time.time()
+        self.db.execute("INSERT INTO table_keys (uid, key, first_seen, last_seen) VALUES "
+                        "(?, ?, ?, ?) ON CONFLICT (uid, key) DO UPDATE SET last_seen = ?",
+                        (uid, key, now, now, now))
+        return str(self.pinned(uid))
+
+    def pinned(self, uid: str) -> str | None:
+        row = self.db.execute("SELECT key FROM table_keys WHERE uid = ? ORDER BY first_seen, "
+                              "rowid LIMIT 1", (uid,)).fetchone()
+        return None if row is None else row[0]
+
+    def all(self) -> list[tuple[str, str, float, float]]:
+        """(uid, key, first seen, last seen) of every key heard, each table's
+        pinned one first."""
+        return self.db.execute("SELECT uid, key, first_seen, last_seen FROM table_keys "
+                               "ORDER BY uid, first_seen, rowid").fetchall()
 
 
 def fingerprint(key_hex: str) -> str:
@@ -35,7 +66,7 @@ def heard(store, uid: str, key_hex: str | None) -> str | None:
         Ed25519PublicKey.from_public_bytes(bytes.fromhex(key_hex))
     except ValueError:
         return f"table {uid} sent a public key that is not one ({key_hex[:16]}...)"
-    pinned = store.table_key(uid, key_hex)
+    pinned = Keys(store).heard(uid, key_hex)
     if pinned == key_hex:
         return None
     return (f"WARNING: table {uid} now signs with the key {fingerprint(key_hex)}, not the "

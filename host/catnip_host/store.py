@@ -150,26 +150,6 @@ class Store:
             (uid, boot, board, firmware, time.time()))
         return int(cur.lastrowid)
 
-    def table_key(self, uid: str, key: str) -> str:
-        """A table's public key (hex) heard now: kept, or its last sighting
-        moved on. Returns the key pinned for the table: the first one heard."""
-        now = time.time()
-        self.db.execute("INSERT INTO table_keys (uid, key, first_seen, last_seen) VALUES "
-                        "(?, ?, ?, ?) ON CONFLICT (uid, key) DO UPDATE SET last_seen = ?",
-                        (uid, key, now, now, now))
-        return str(self.pinned_key(uid))
-
-    def pinned_key(self, uid: str) -> str | None:
-        row = self.db.execute("SELECT key FROM table_keys WHERE uid = ? ORDER BY first_seen, "
-                              "rowid LIMIT 1", (uid,)).fetchone()
-        return None if row is None else row[0]
-
-    def table_keys(self) -> list[tuple[str, str, float, float]]:
-        """(uid, key, first seen, last seen) of every key heard, each table's
-        pinned one first."""
-        return self.db.execute("SELECT uid, key, first_seen, last_seen FROM table_keys "
-                               "ORDER BY uid, first_seen, rowid").fetchall()
-
     def frame(self, session: int, seq: int, kind: str, gid: int | None, raw: bytes) -> int:
         cur = self.db.execute(
             "INSERT INTO frames (session, at, seq, kind, gid, raw) VALUES (?, ?, ?, ?, ?, ?)",

@@ -21,10 +21,10 @@ def tables(store_path: str | None) -> None:
     the table shows (setup screen: hold OK on "About") to be sure it is the
     table's own. A key marked CHANGED was heard after the pinned one: the
     table's flash was erased, its Pico replaced, or another Pico speaks for it."""
-    from catnip_host.signatures import fingerprint
+    from catnip_host.signatures import Keys, fingerprint
 
     store = open_store(store_path, create=False, readonly=True)
-    keys = store.table_keys()
+    keys = Keys(store).all()
     heard = store.tables()
     if not heard and not keys:
         click.echo("no table heard yet: `catnip monitor` hears one")

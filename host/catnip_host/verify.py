@@ -54,7 +54,9 @@ def from_store(store, session: int) -> list[Check]:
         stray: list[str] = []
         uid = store.uid(session)
         games = stored_games(store, uid, KINDS, stray)
-        key = store.pinned_key(uid)
+        from catnip_host.signatures import Keys
+
+        key = Keys(store).pinned(uid)
         return _frames_check(stray) + [_sealed(check(g), g, uid, key)
                                        for _, g in sorted(_paired(games).items())
                                        if session in g.sessions]
