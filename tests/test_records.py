@@ -95,6 +95,21 @@ def test_every_game_is_replayed_to_the_result_the_table_announced(store_path):
         assert p.began == g.began and p.ended is not None and p.ended >= p.began
 
 
+def test_the_table_signs_every_game_it_finished_and_the_laptop_pinned_its_key(store_path):
+    from catnip_host.signatures import Keys, fingerprint
+
+    store = Store(store_path, readonly=True)
+    (uid,) = store.tables()
+    key = Keys(store).pinned(uid)
+    assert key is not None
+    for s in store.sessions():
+        (c,) = verify.from_store(store, s.id)
+        assert c.status == verify.VERIFIED, c.problems
+        assert f"signed by table {uid} (key {fingerprint(key)})" in c.summary()
+    listed = CliRunner().invoke(main, ["tables", "--store", str(store_path)])
+    assert listed.exit_code == 0 and fingerprint(key) in listed.output
+
+
 # ---- export -------------------------------------------------------------------------
 
 

@@ -82,10 +82,11 @@ def messages():
         GAMES: (ANSWER, {"games": [("n", "s")]}),
         GAME: (ANSWER, {"gid": "n", "status": "s", "header": header}),
         ENTRY: (ANSWER, {"gid": "n", "i": "n", "e": "l"}),
-        # The last page of a signed game carries its signature (hex), the table's ticks
-        # now (ms, to date what it journaled undated since power-up) and its boot token.
+        # The last page of a signed game carries its signature and the table's public
+        # key (hex), and the table's ticks now (ms: dates what it journaled undated
+        # since power-up).
         PAGE: (ANSWER, {"gid": "n", "next": "n", "done": "b", "damage": "s?", "sig": "s?",
-                        "ms": "n?"}),
+                        "key": "s?", "ms": "n?"}),
         ACKED: (ANSWER, {"gid": "n"}),
         STARTED: (ANSWER, {"gid": "n"}),
         ABORTED: (ANSWER, {"gid": "n?"}),

@@ -75,9 +75,10 @@ class Remote:
         if damage is None and done:
             from catnip.flash.seals import load
 
-            sig = load(journal, gid)
+            sig, key = load(journal, gid), self.app.seal.public if self.app.seal else None
             line.send(wire.PAGE, gid=gid, next=reading[1], done=True, ms=self.app.clock.ticks_ms(),
-                      sig=sig.hex() if sig is not None else None)
+                      sig=sig.hex() if sig is not None else None,
+                      key=key.hex() if sig is not None else None)
         elif damage is None:
             line.send(wire.PAGE, gid=gid, next=reading[1], done=False)
         else:

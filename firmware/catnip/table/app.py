@@ -84,7 +84,8 @@ class App:
         from catnip.ui.setup import Setup
 
         self.scene = Setup(self.stations, self.hw.answering, flashfile.load(SETUP_FILE), resume,
-                           tray=self.weigh is not None, names=lambda: self.names)
+                           tray=self.weigh is not None, names=lambda: self.names,
+                           key=self.seal.shown)
         if self.weigh is not None:
             self.weigh.stop()
         self.frame.all_dirty()

@@ -45,9 +45,12 @@ class Seal:
             self.public = None
         self.todo = seals.unsigned(journal) if self.public is not None else None
 
-    def fingerprint(self):
-        """The public key's fingerprint, or None while it is being made."""
-        return None if self.public is None else record_digest.fingerprint(self.public)
+    def shown(self):
+        """(fingerprint, public key in hex) as the table shows them, or None
+        while the key is being made."""
+        if self.public is None:
+            return None
+        return record_digest.fingerprint(self.public), self.public.hex()
 
     def finished(self, gid):
         """Game `gid` has ended: sign it once the idle turns get to it."""
