@@ -162,3 +162,28 @@ def test_every_part_of_the_record_is_covered(field):
 
     with pytest.raises(InvalidSignature):
         secret.public_key().verify(sig, digest)
+
+
+def test_the_keeper_pins_the_hellos_key_and_says_loudly_when_it_changes(tmp_path):
+    from types import SimpleNamespace
+
+    from test_link import Table, _keeper, _settle
+
+    table = Table(tmp_path)
+    _, first = _key()
+    table.seal = SimpleNamespace(public=bytes.fromhex(first), todo=[])
+    store = Store(tmp_path / "s.sqlite3")
+    notes: list[str] = []
+    _settle(_keeper(table, store, notes))
+    assert signatures.Keys(store).pinned(table.line.boot and _uid_of(store)) == first
+    assert not any("WARNING" in n for n in notes)
+    _, second = _key()
+    table.seal.public = bytes.fromhex(second)  # its flash erased, or another Pico
+    _settle(_keeper(table, store, notes))
+    assert any(n.startswith("WARNING") and signatures.fingerprint(second) in n for n in notes)
+    assert signatures.Keys(store).pinned(_uid_of(store)) == first
+
+
+def _uid_of(store):
+    (uid,) = store.tables()
+    return uid
