@@ -175,7 +175,7 @@ def test_the_keeper_pins_the_hellos_key_and_says_loudly_when_it_changes(tmp_path
     store = Store(tmp_path / "s.sqlite3")
     notes: list[str] = []
     _settle(_keeper(table, store, notes))
-    assert signatures.Keys(store).pinned(table.line.boot and _uid_of(store)) == first
+    assert signatures.Keys(store).pinned(_uid_of(store)) == first
     assert not any("WARNING" in n for n in notes)
     _, second = _key()
     table.seal.public = bytes.fromhex(second)  # its flash erased, or another Pico

@@ -82,11 +82,11 @@ def messages():
         GAMES: (ANSWER, {"games": [("n", "s")]}),
         GAME: (ANSWER, {"gid": "n", "status": "s", "header": header}),
         ENTRY: (ANSWER, {"gid": "n", "i": "n", "e": "l"}),
-        # The last page of a signed game carries its signature and the table's public
-        # key (hex), and the table's ticks now (ms: dates what it journaled undated
-        # since power-up).
+        # The last page carries a signed game's signature and the table's public key
+        # (hex), and the table's ticks now with its boot token (ms, boot: a game it
+        # journaled undated in this power-up is dated from them).
         PAGE: (ANSWER, {"gid": "n", "next": "n", "done": "b", "damage": "s?", "sig": "s?",
-                        "key": "s?", "ms": "n?"}),
+                        "key": "s?", "ms": "n?", "boot": "s?"}),
         ACKED: (ANSWER, {"gid": "n"}),
         STARTED: (ANSWER, {"gid": "n"}),
         ABORTED: (ANSWER, {"gid": "n?"}),

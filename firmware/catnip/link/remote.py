@@ -77,7 +77,7 @@ class Remote:
 
             sig, key = load(journal, gid), self.app.seal.public if self.app.seal else None
             line.send(wire.PAGE, gid=gid, next=reading[1], done=True, ms=self.app.clock.ticks_ms(),
-                      sig=sig.hex() if sig is not None else None,
+                      boot=line.boot, sig=sig.hex() if sig is not None else None,
                       key=key.hex() if sig is not None else None)
         elif damage is None:
             line.send(wire.PAGE, gid=gid, next=reading[1], done=False)
