@@ -24,8 +24,10 @@ L = (1 << 252) + 27742317777372353535851937790883648493  # the base point's orde
 D2 = 2 * 37095705934669439343138083508754565189542113879843219016388785533085940283555 % P
 BX = 15112221349535400772501151409588531511454012693041857206046113283949847762202
 BY = 46316835694926478169428394003475163141307993866256225615783033603165251855960
-BITS_PER_STEP = 4  # scalar bits per yield: a few ms on the Pico
-ROUNDS_PER_STEP = 16  # SHA-512 rounds per yield
+# Work between two yields, each a few ms on the Pico (docs/pico.md): a point
+# doubling or addition, 16 bits of an inversion, 4 rounds of SHA-512.
+INVERT_BITS = 16
+ROUNDS_PER_STEP = 4
 
 _M64 = (1 << 64) - 1
 _H0 = bytes.fromhex(
@@ -65,7 +67,7 @@ def public_steps(seed):
     """public_key() a step at a time: yields None until it yields the key."""
     a, _ = yield from _expand(seed)
     point = yield from _times_base(a)
-    yield _encode(point)
+    yield (yield from _encode(point))
 
 
 def signing(seed, message, public=None):
@@ -73,9 +75,9 @@ def signing(seed, message, public=None):
     bounded piece of work, then the signature."""
     a, prefix = yield from _expand(seed)
     if public is None:
-        public = _encode((yield from _times_base(a)))
+        public = yield from _encode((yield from _times_base(a)))
     r = _number((yield from sha512_steps(prefix + message))) % L
-    big_r = _encode((yield from _times_base(r)))
+    big_r = yield from _encode((yield from _times_base(r)))
     k = _number((yield from sha512_steps(big_r + public + message))) % L
     yield big_r + ((r + k * a) % L).to_bytes(32, "little")
 
@@ -148,9 +150,9 @@ def _times_base(n):
     acc = (0, 1, 1, 0)  # the neutral point
     for i in range(254, -1, -1):  # every scalar here is below 2**255
         acc = _double(acc)
+        yield None
         if (n >> i) & 1:
             acc = _add(acc, base)
-        if i % BITS_PER_STEP == 0:
             yield None
     return acc
 
@@ -180,8 +182,17 @@ def _double(p):
 
 
 def _encode(point):
+    # Generator: the point's 32 bytes (RFC 8032 5.1.2), 1/Z worked out as
+    # Z**(P-2) by square-and-multiply, INVERT_BITS bits a step (pow() would
+    # hold the Pico some 60 ms in one go, longer than a press lasts).
     x, y, z, _ = point
-    zi = pow(z, P - 2, P)
+    zi = 1
+    for i in range(254, -1, -1):  # P - 2 = 2**255 - 21
+        zi = zi * zi % P
+        if ((P - 2) >> i) & 1:
+            zi = zi * z % P
+        if i % INVERT_BITS == 0:
+            yield None
     x, y = x * zi % P, y * zi % P
     return (y | (x & 1) << 255).to_bytes(32, "little")
 
