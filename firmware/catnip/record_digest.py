@@ -26,15 +26,16 @@ class Digest:
 
     def __init__(self, uid, gid, status, header):
         self._hash = hashlib.sha256(MAGIC)
-        put = self._hash.update
-        encode(str(uid), put)
-        encode(gid, put)
-        encode(str(status), put)
-        encode(header, put)
-        put(b"l")  # the entries follow, each as a list
+        out = bytearray()
+        for value in (str(uid), gid, str(status), header):
+            encode(value, out)
+        out += b"l"  # the entries follow, each as a list
+        self._hash.update(out)
 
     def entry(self, entry):
-        encode(entry, self._hash.update)
+        out = bytearray()
+        encode(entry, out)
+        self._hash.update(out)
 
     def digest(self):
         self._hash.update(b"e")
@@ -49,37 +50,38 @@ def digest(uid, gid, status, header, entries):
     return d.digest()
 
 
-def encode(value, put):
-    """Put `value`'s canonical bytes, a piece at a time, to put(bytes)."""
-    if value is None:
-        put(b"n")
-    elif value is True:
-        put(b"t")
-    elif value is False:
-        put(b"f")
-    elif isinstance(value, int):
-        put(("i%d;" % value).encode())
-    elif isinstance(value, float):
-        put(("x%.6g;" % value).encode())
-    elif isinstance(value, str):
+def encode(value, out):
+    """Add `value`'s canonical bytes to the bytearray `out`."""
+    kind = type(value)  # bool apart from int: True is not 1 here
+    if kind is str:
         data = value.encode()
-        put(("s%d:" % len(data)).encode())
-        put(data)
-    elif isinstance(value, (list, tuple)):
-        put(b"l")
+        out += ("s%d:" % len(data)).encode()
+        out += data
+    elif kind is int:
+        out += ("i%d;" % value).encode()
+    elif kind is list or kind is tuple:
+        out += b"l"
         for item in value:
-            encode(item, put)
-        put(b"e")
-    elif isinstance(value, dict):
-        put(b"d")
+            encode(item, out)
+        out += b"e"
+    elif kind is dict:
+        out += b"d"
         for key in sorted(value):
-            if not isinstance(key, str):
+            if type(key) is not str:
                 raise ValueError("a record's keys are text, not %r" % (key,))
-            encode(key, put)
-            encode(value[key], put)
-        put(b"e")
+            encode(key, out)
+            encode(value[key], out)
+        out += b"e"
+    elif value is None:
+        out += b"n"
+    elif value is True:
+        out += b"t"
+    elif value is False:
+        out += b"f"
+    elif kind is float:
+        out += ("x%.6g;" % value).encode()
     else:
-        raise ValueError("a record holds no %s" % type(value).__name__)
+        raise ValueError("a record holds no %s" % kind.__name__)
 
 
 def fingerprint(public):
