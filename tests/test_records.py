@@ -254,7 +254,8 @@ def test_an_old_store_gains_the_names_tables_and_keeps_its_frames(tmp_path, buil
     db.commit()
     db.close()
     store = Store(old)
-    assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert store.db.execute("SELECT COUNT(*) FROM table_keys").fetchone()[0] == 0
     assert players.load(store).seats == {} and store.sessions()[0].uid == "u"
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):
         store.db.execute("DELETE FROM sessions")
