@@ -6,14 +6,17 @@ do it, a step per turn (catnip.table.seal). For each: the signing work in
 all (emulated ms, the sum of its steps), how many idle turns it takes, the
 longest step (no button is read during one: what a press may wait), the
 median step, the heap it holds live and the most it allocates between
-collections. `python -m bench bench_sign`."""
+collections. And on the laptop (CPython): what checking a signed game's
+signature adds to `replay --verify`, per game. `python -m bench bench_sign`."""
 
 from __future__ import annotations
 
 import json
 import shutil
 import statistics
+import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,6 +29,7 @@ PROBE = Path(__file__).resolve().parent / "pico_sign.py"
 
 
 def rows() -> Iterator[Row]:
+    yield from _laptop_rows()
     why = pico_rig.missing()
     if why is not None:
         yield ("sign", "real-RP2040 figures", "not measured", "", why)
@@ -72,3 +76,39 @@ def _rows(found: dict[str, dict]) -> Iterator[Row]:
         yield ("sign", f"{label}: heap", f["live"], "B",
                f"{REAL}; live at most (after a collection); {f['allocated']:,} B allocated "
                "between collections")
+
+
+def _laptop_rows(games: int = 200) -> Iterator[Row]:
+    """replay --verify's signature check (the record's digest, then Ed25519 by
+    `cryptography`) over signed games of every title, CPU time per game."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    from catnip import record_digest
+    from catnip_host import signatures
+    from catnip_host.game_frames import Game
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from test_verify import _frames
+
+    secret = Ed25519PrivateKey.generate()
+    key = secret.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+    checked = []
+    for i in range(games):
+        name = ("heist", "stack", "purrfect")[i % 3]
+        frames = _frames(name, {"players": 4}, seed=f"bench {i}")
+        header = next(f for k, f in frames if k == "game")["header"]
+        entries = [f["e"] for k, f in frames if k == "entry"]
+        sig = secret.sign(record_digest.digest("u", 1, "finished", header, entries)).hex()
+        g = Game(1, header["seed_commit"], name, header=header, status="finished",
+                 page={"sig": sig, "ms": 1})
+        g.journal = lambda entries=entries: entries  # as parsed from the store
+        checked.append(g)
+    t = time.process_time()
+    verdicts = [signatures.check(g, "u", key)[0] for g in checked]
+    spent = time.process_time() - t
+    assert verdicts == [signatures.SIGNED] * games
+    moves = sum(len(g.journal()) for g in checked) / games
+    yield ("sign", "laptop: check a signed game's signature", round(spent / games * 1000, 2),
+           "ms", f"CPU per game, {games} games of every title at 4 players, {moves:.0f} "
+           "journal entries on average: the canonical digest, then Ed25519 (cryptography)")

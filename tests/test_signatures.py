@@ -187,3 +187,23 @@ def test_the_keeper_pins_the_hellos_key_and_says_loudly_when_it_changes(tmp_path
 def _uid_of(store):
     (uid,) = store.tables()
     return uid
+
+
+def test_a_finished_game_waiting_for_its_signature_is_pulled_once_signed(tmp_path):
+    from types import SimpleNamespace
+
+    from test_link import Table, _keeper, _settle
+
+    table = Table(tmp_path)
+    table.play(seed="one")
+    waiting = {1}
+    table.seal = SimpleNamespace(public=None, todo=None, waits=lambda gid: gid in waiting)
+    store = Store(tmp_path / "s.sqlite3")
+    keeper = _keeper(table, store)
+    _settle(keeper)
+    assert keeper.pulled == [] and dict(table.journal.games()) == {1: "finished"}
+    waiting.clear()  # signed: the table says so with a "signed" frame
+    table.line.heard = True
+    table.line.send(wire.SIGNED, gid=1)
+    _settle(keeper)
+    assert keeper.pulled == [1] and dict(table.journal.games()) == {1: "pulled"}

@@ -33,8 +33,8 @@ class Remote:
 
     def _games(self, line, fields):
         journal, seal = self.app.journal, self.app.seal
-        waiting = seal.todo or () if seal is not None else ()  # signed before it is pulled
-        line.send(wire.GAMES, games=[[gid, "signing" if gid in waiting else status]
+        line.send(wire.GAMES, games=[[gid, "signing" if status == "finished" and seal is not None
+                                      and seal.waits(gid) else status]  # pulled once signed
                                      for gid, status in journal.games()] +
                   [[gid, "lost"] for gid, _, _ in journal.lost])
 

@@ -57,6 +57,11 @@ class Seal:
         if self.todo is not None and gid not in self.todo:
             self.todo.append(gid)
 
+    def waits(self, gid):
+        """Whether finished game `gid` waits for its signature (or for the
+        key, while it is being made): the laptop pulls it once it is signed."""
+        return self.problem is None and (self.todo is None or gid in self.todo)
+
     def busy(self):
         return self._work is not None or self.todo is None or bool(self.todo)
 
@@ -90,7 +95,11 @@ class Seal:
         from catnip import ed25519
 
         journal = self.journal
-        digest = record_digest.Digest(self.uid, gid, "finished", journal.header(gid))
+        header = journal.header(gid)  # a read from flash: the step ends after it
+        yield None
+        digest = record_digest.Digest(self.uid, gid, "finished", header)
+        del header
+        yield None
         for entry in journal.entries(gid):
             digest.entry(entry)
             yield None
