@@ -213,8 +213,8 @@ class Loop:
             app.out.record(app.journal.ready, self._pressed)
             if self.flash is None:  # stopped for a press: the next turn carries on
                 self.flash = True
-        elif not self.down and (app.game is None or app.game.result() is not None):
-            app.seal.step()  # a finished game's signature, a few ms a turn, between games
+        elif not self.down:  # a finished game's signature, a few ms a turn, between games
+            app.seal.step(app.game is None or app.game.result() is not None)
 
     def _pressed(self):
         # Between the journal's commits: the buttons read; True if one was

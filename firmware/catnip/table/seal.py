@@ -33,7 +33,6 @@ class Seal:
         self.problem = None  # why games go unsigned, once the key cannot be kept
         self._secret = None
         self._work = None  # the generator in progress: the key's, or a game's signature
-        self._gid = None  # the game it signs
         kept = flashfile.load(KEY_FILE)
         try:
             self._secret = bytes.fromhex(kept["secret"])
@@ -65,8 +64,14 @@ class Seal:
     def busy(self):
         return self._work is not None or self.todo is None or bool(self.todo)
 
-    def step(self):
-        """Up to STEP_MS of the work waiting (the key, then each game in turn)."""
+    def step(self, between_games=True):
+        """Up to STEP_MS of the work waiting (the key, then each game in
+        turn). During a game (not `between_games`) none, and what was under
+        way is dropped, to begin again after it: a game's heap is its own."""
+        if not between_games:
+            if self._work is not None:
+                self._dropped(keep=True)
+            return
         if self.problem is not None or not self.busy():
             return
         if self._work is None:
@@ -76,8 +81,8 @@ class Seal:
         while ticks_diff(clock.ticks_ms(), t) < STEP_MS:
             try:
                 out = next(self._work)
-            except (JournalError, OSError, ValueError) as e:
-                self._dropped(e)
+            except (JournalError, OSError, ValueError, StopIteration):
+                self._dropped()
                 return
             if out is not None:
                 self._done(out)
@@ -88,14 +93,13 @@ class Seal:
 
         if self.public is None:
             return ed25519.public_steps(self._secret)
-        self._gid = self.todo[0]
-        return self._signing(self._gid)
+        return self._signing(self.todo[0])
 
     def _signing(self, gid):
         from catnip import ed25519
 
         journal = self.journal
-        header = journal.header(gid)  # a read from flash: the step ends after it
+        header = journal.header(gid)  # a read from flash: a piece of its own
         yield None
         digest = record_digest.Digest(self.uid, gid, "finished", header)
         del header
@@ -112,6 +116,7 @@ class Seal:
                 flashfile.save(KEY_FILE, {"secret": self._secret.hex(), "public": out.hex()})
             except OSError as e:
                 self.problem = "the table's key could not be kept (%s): games go unsigned" % e
+                self.send(wire.SAY, text=self.problem)
                 return
             self.public = out
             self.todo = seals.unsigned(self.journal)
@@ -124,10 +129,10 @@ class Seal:
             self.send(wire.SIGNED, gid=gid)
         forget("catnip.ed25519")  # the signing code leaves the heap between games
 
-    def _dropped(self, e):
-        # The game went (rotated out, pulled mid-way) or its journal is damaged:
-        # it stays unsigned; the laptop labels it so.
+    def _dropped(self, keep=False):
+        # The work under way stops; unless `keep`, its game stays unsigned (it
+        # went, rotated out, or its journal is damaged): the laptop labels it so.
         self._work = None
-        if self.todo:
+        if self.todo and not keep:
             self.todo.pop(0)
         forget("catnip.ed25519")
