@@ -15,7 +15,7 @@ from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor
 
 SHORT = {"heist": "Heist", "stack": "Stack", "purrfect": "Purrfect"}  # a title in a row
-MENU = ("Back to setup", "Table key", "Calibrate tray")
+MENU = ("Back to setup", "Calibrate tray", "Table key")
 
 
 def choices(game):
@@ -140,7 +140,7 @@ class Setup:
         config, seats) or ("calibrate",) when the table should leave setup,
         else None. A long BACK opens the menu."""
         if kind == LONG and button == BACK:
-            self.menu = Cursor(len(MENU) if self.tray else len(MENU) - 1)
+            self.menu = Cursor(len(self._menu()))
             return None
         if kind != PRESS and kind != REPEAT:
             return None
@@ -148,10 +148,10 @@ class Setup:
         if self.menu is not None:
             done = self.menu.press(button)
             if done is not None:
-                at, self.menu = self.menu.at, None
-                if done == DONE and MENU[at] == "Calibrate tray":
+                picked, self.menu = self._menu()[self.menu.at], None
+                if done == DONE and picked == "Calibrate tray":
                     return ("calibrate",)
-                if done == DONE and MENU[at] == "Table key":
+                if done == DONE and picked == "Table key":
                     rows = _key_rows(self.table_key())
                     self.viewing = (rows, Cursor(len(rows)))
             return None
@@ -192,6 +192,10 @@ class Setup:
         self.rows = self._rows()
         self.cursor.resize(len(self.rows))
         return None
+
+    def _menu(self):
+        # The long-BACK menu's items: the tray's calibration only with a tray.
+        return [item for item in MENU if self.tray or item != "Calibrate tray"]
 
     def _fit(self):
         """The seats brought within the game's player range: the last ones
@@ -278,7 +282,7 @@ class Setup:
         draw.clear(fb)
         draw.title(fb, "catnip setup", "S%d" % (station + 1))
         if self.menu is not None:
-            draw.items(fb, list(MENU[:self.menu.n]), self.menu.at, 1, 5)
+            draw.items(fb, self._menu(), self.menu.at, 1, 5)
             draw.hint(fb, "OK pick BACK no")
             return
         if self.viewing is not None:
