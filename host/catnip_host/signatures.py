@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from catnip import record_digest
 from catnip_host.game_frames import Game
+from catnip_host.replay import DISAGREES, Check
 
 SIGNED, UNSIGNED, FORGED = "signed", "unsigned", "forged"
 
@@ -99,3 +100,16 @@ def check(g: Game, uid: str, pinned: str | None) -> tuple[str, str | None]:
                         "the record as stored: the record was altered, or signed with "
                         "another key")
     return SIGNED, None
+
+
+def sealed(c: Check, g: Game, uid: str, key: str | None) -> Check:
+    """A game's check with its signature checked too: labelled signed,
+    unsigned or forged; a forged one does not verify, whatever else held."""
+    verdict, problem = check(g, uid, key)
+    c.signature = {SIGNED: f"signed by table {uid} (key {fingerprint(key)})" if key else "",
+                   UNSIGNED: "unsigned (no signature from the table)",
+                   FORGED: "SIGNATURE DOES NOT MATCH"}[verdict]
+    if problem is not None:
+        c.problems.append(problem)
+        c.status = DISAGREES
+    return c

@@ -54,27 +54,12 @@ def from_store(store, session: int) -> list[Check]:
         stray: list[str] = []
         uid = store.uid(session)
         games = stored_games(store, uid, KINDS, stray)
-        from catnip_host.signatures import Keys
+        from catnip_host.signatures import Keys, sealed
 
-        key = Keys(store).pinned(uid)
-        return _frames_check(stray) + [_sealed(check(g), g, uid, key)
+        key = Keys(store).pinned(uid)  # the table's signatures checked too
+        return _frames_check(stray) + [sealed(check(g), g, uid, key)
                                        for _, g in sorted(_paired(games).items())
                                        if session in g.sessions]
-
-
-def _sealed(c: Check, g: Game, uid: str, key: str | None) -> Check:
-    """The table's signature checked too (catnip_host.signatures): a forged
-    one does not verify."""
-    from catnip_host import signatures
-
-    verdict, problem = signatures.check(g, uid, key)
-    c.signature = {signatures.SIGNED: f"signed by table {uid} (key {signatures.fingerprint(key)})"
-                   if key else "", signatures.UNSIGNED: "unsigned (no signature from the table)",
-                   signatures.FORGED: "SIGNATURE DOES NOT MATCH"}[verdict]
-    if problem is not None:
-        c.problems.append(problem)
-        c.status = DISAGREES
-    return c
 
 
 def stored_games(store, uid: str, kinds: tuple[str, ...] = KINDS,
