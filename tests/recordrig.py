@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from catnip import wire
+from catnip.table.seal import KEY_FILE
 from catnip_host.store import Store
 from linkrig import Relay, start_table
 from test_link_e2e import Host, _pulled
@@ -27,11 +28,16 @@ DEADLINE_S = 240  # a guard against a hang on a loaded machine
 
 def virtual_store(folder: Path, games: list[tuple[str, dict, list[int]]]) -> Path:
     """A store of these games (name, table options, stations), each on its
-    own power-up of the table, so each is its own session."""
+    own power-up of the table, so each is its own session. One table: its
+    key (made at the first power-up) is on the flash of every power-up."""
     store_path = folder / "sessions.sqlite3"
+    key = None
     for k, (name, options, seats) in enumerate(games):
         table_folder = folder / f"records-{k}-{name}"  # also the seed: the same deal each run
         table_folder.mkdir()
+        if key is not None:
+            (table_folder / KEY_FILE).write_bytes(key.read_bytes())
+        key = table_folder / KEY_FILE
         relay = Relay(table_folder)
         table = start_table(relay, table_folder, name, options, seats, pace_ms=1)
         host = Host(store_path, relay.path)

@@ -27,6 +27,8 @@ PURE = {
     "catnip.wire": ("catnip.wire_kinds",),
     "catnip.wire_kinds": (),
     "catnip.keys": (),
+    "catnip.ed25519": (),
+    "catnip.record_digest": (),
     "catnip.layout": ("catnip.rules",),
     "catnip.board": ("catnip.layout", "catnip.rules", "catnip.board_check"),
     "catnip.board_check": ("catnip.layout", "catnip.rules"),
@@ -44,7 +46,8 @@ ROOMS = dict(PURE, **{
     # The table decides with everything but what builds the hardware (boot
     # hands that in); the drivers only for weigh's load-cell fault, lazily.
     "catnip.table": ("catnip.rules", "catnip.tray", "catnip.ui", "catnip.flash", "catnip.link",
-                     "catnip.parts.sound", "catnip.drivers.hx711", "catnip.keys", "catnip.wire"),
+                     "catnip.parts.sound", "catnip.drivers.hx711", "catnip.keys", "catnip.wire",
+                     "catnip.ed25519", "catnip.record_digest"),
     # Entry points: power-up reads the board and builds the rest.
     "catnip.boot": ("catnip",),
     "catnip.start": ("catnip.boot",),

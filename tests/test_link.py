@@ -40,6 +40,8 @@ class Table:
         # As App.wall: the games from now on carry the laptop's date.
         self.wall = SimpleNamespace(set=lambda t: setattr(self, "time", t))
         self.out = self  # as App.out: the line's messages and the notices
+        self.seal = None  # as App.seal: this table signs nothing (tests/test_signatures.py does)
+        self.clock = SimpleNamespace(ticks_ms=lambda: 1000)
 
     def command(self, word, fields):
         self.remote.command(word, fields)

@@ -95,6 +95,21 @@ def test_every_game_is_replayed_to_the_result_the_table_announced(store_path):
         assert p.began == g.began and p.ended is not None and p.ended >= p.began
 
 
+def test_the_table_signs_every_game_it_finished_and_the_laptop_pinned_its_key(store_path):
+    from catnip_host.signatures import Keys, fingerprint
+
+    store = Store(store_path, readonly=True)
+    (uid,) = store.tables()
+    key = Keys(store).pinned(uid)
+    assert key is not None
+    for s in store.sessions():
+        (c,) = verify.from_store(store, s.id)
+        assert c.status == verify.VERIFIED, c.problems
+        assert f"signed by table {uid} (key {fingerprint(key)})" in c.summary()
+    listed = CliRunner().invoke(main, ["tables", "--store", str(store_path)])
+    assert listed.exit_code == 0 and fingerprint(key) in listed.output
+
+
 # ---- export -------------------------------------------------------------------------
 
 
@@ -239,7 +254,8 @@ def test_an_old_store_gains_the_names_tables_and_keeps_its_frames(tmp_path, buil
     db.commit()
     db.close()
     store = Store(old)
-    assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert store.db.execute("SELECT COUNT(*) FROM table_keys").fetchone()[0] == 0
     assert players.load(store).seats == {} and store.sessions()[0].uid == "u"
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):
         store.db.execute("DELETE FROM sessions")

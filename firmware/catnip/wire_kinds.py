@@ -20,11 +20,12 @@ MAX_TIME = 1 << 33  # seconds since 1970: a one-off big int, past the year 2200
 STREAMED, PUSHED, ANSWER = 1, 2, 3
 # The kinds by name, for both ends to send and compare.
 BEGIN, ACT, END, SAY, LOST, SNAP, TRAY = "begin", "act", "end", "say", "lost", "snap", "tray"
+SIGNED = "signed"
 HELLO, SYNCED, GAP, GAMES, GAME, ENTRY, PAGE = (
     "hello", "synced", "gap", "games", "game", "entry", "page")
 ACKED, STARTED, ABORTED, CALIB, CLOCK, NAMED, BYE, ERR = (
     "acked", "started", "aborted", "calib", "clock", "named", "bye", "err")
-_STREAMED_KINDS = (BEGIN, ACT, END, SAY, LOST)
+_STREAMED_KINDS = (BEGIN, ACT, END, SAY, LOST, SIGNED)
 _PUSHED_KINDS = (SNAP, TRAY)
 
 
@@ -64,6 +65,8 @@ def messages():
         END: (STREAMED, {"gid": "n", "result": "d"}),
         SAY: (STREAMED, {"text": "s"}),
         LOST: (STREAMED, {"gid": "n", "game": "s", "status": "s", "why": "s"}),
+        # A finished game's signature is on the table's flash: pull it now.
+        SIGNED: (STREAMED, {"gid": "n"}),
         SNAP: (PUSHED, {"gid": "n?", "game": "s?", "public": "d?"}),
         # The Stack O' Cats tray as the stations show it: what it proposes to the active
         # player ("place", "collapse" or "cats"; conf 0: it asks), the lean
@@ -72,13 +75,18 @@ def messages():
                         "fault": "s?"}),
         HELLO: (ANSWER, {"proto": "n", "fw": "s", "board": "s", "uid": "s", "boot": "s",
                          "last": "n", "stations": "n", "game": "s?", "gid": "n?",
-                         "src": "s?", "build": "s?"}),  # build: "image", "files" or "source"
+                         "src": "s?", "build": "s?",  # build: "image", "files" or "source"
+                         "key": "s?"}),  # the table's public key (hex), once it has made one
         SYNCED: (ANSWER, {"last": "n"}),
         GAP: (ANSWER, {"first": "n", "last": "n"}),
         GAMES: (ANSWER, {"games": [("n", "s")]}),
         GAME: (ANSWER, {"gid": "n", "status": "s", "header": header}),
         ENTRY: (ANSWER, {"gid": "n", "i": "n", "e": "l"}),
-        PAGE: (ANSWER, {"gid": "n", "next": "n", "done": "b", "damage": "s?"}),
+        # The last page carries a signed game's signature and the table's public key
+        # (hex), and the table's ticks now with its boot token (ms, boot: a game it
+        # journaled undated in this power-up is dated from them).
+        PAGE: (ANSWER, {"gid": "n", "next": "n", "done": "b", "damage": "s?", "sig": "s?",
+                        "key": "s?", "ms": "n?", "boot": "s?"}),
         ACKED: (ANSWER, {"gid": "n"}),
         STARTED: (ANSWER, {"gid": "n"}),
         ABORTED: (ANSWER, {"gid": "n?"}),

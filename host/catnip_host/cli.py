@@ -342,6 +342,10 @@ from catnip_host.names_cli import names as _names  # noqa: E402
 
 main.add_command(_names)
 
+from catnip_host.tables_cli import tables as _tables  # noqa: E402
+
+main.add_command(_tables)
+
 from catnip_host.records_cli import COMMANDS as _RECORDS, SESSION_COMMANDS  # noqa: E402
 
 for _command in _RECORDS:

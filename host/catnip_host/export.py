@@ -31,7 +31,8 @@ from catnip_host import records
 from catnip_host.records import Play
 
 FORMATS = ("jsonl", "bgstats", "bgstats-link", "csv")
-CSV_FIELDS = ("date", "game", "variant", "length", "players", "scores", "winners")
+CSV_FIELDS = ("date", "game", "variant", "length", "players", "scores", "winners",
+              "date_note")
 JOIN = "; "  # between names and scores in one CSV cell (names never hold ';')
 ANONYMOUS = "Anonymous player"  # BG Stats' own name for a player nobody named
 SOURCE = "catnip"  # the app the BG Stats link says the play comes from
@@ -62,6 +63,7 @@ def jsonl(plays: Iterable[Play]) -> Iterator[str]:
         yield json.dumps({
             "table": play.table, "session": play.session, "gid": play.gid,
             "date": play.date and play.date.isoformat(timespec="seconds"),
+            "dated": play.dated, "date_note": play.approximate,
             "ended": play.end and play.end.isoformat(timespec="seconds"),
             "minutes": play.minutes, "players": list(play.players),
             "header": {"game": r["game"], "config": r["config"], "seed_commit": r["seed_commit"]},
@@ -167,6 +169,8 @@ def _comments(p: Play) -> str:
         said = f"Clowder (cooperative): the clowder scored {p.scores()[0]} together; " + said
     if p.began is None:
         said += "; played while the table had no clock: the date is not known"
+    elif p.approximate:
+        said += "; date " + p.approximate
     return said
 
 
@@ -190,7 +194,8 @@ def bgg_csv(plays: Iterable[Play]) -> str:
             continue
         row = [p.date.date().isoformat() if p.date else "", p.game, p.variant,
                "" if p.minutes is None else p.minutes, JOIN.join(p.players),
-               JOIN.join(map(str, p.scores())), JOIN.join(p.players[s] for s in p.winners())]
+               JOIN.join(map(str, p.scores())), JOIN.join(p.players[s] for s in p.winners()),
+               p.approximate or ""]
         w.writerow([plain(cell) for cell in row])
     return out.getvalue()
 

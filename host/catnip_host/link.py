@@ -195,7 +195,7 @@ class Keeper:
         if kind == wire.LOST:
             self.notify(f"game {fields['gid']} ({fields['status']}) is gone from the table's "
                         f"journal: {fields['why']}")
-        if kind in (wire.END, wire.LOST) and not self._asked("games"):
+        if kind in (wire.END, wire.LOST, wire.SIGNED) and not self._asked("games"):
             self.request("games")  # pull it now that it has ended; hear of what is gone
 
     def _resumed(self, f: dict) -> None:
@@ -248,6 +248,7 @@ class Keeper:
                                           str(f.get("board")), str(f.get("fw")))
         self.last = self.store.last_seq(self.session)
         self.waiting = None
+        _pin_key(self, f)
         if f.get("last", 0) < self.last:
             self.notify(f"the table's newest frame is {f.get('last')} but {self.last} are "
                         "stored for this power-up: stored frames are kept as they are")
@@ -301,6 +302,7 @@ class Keeper:
             self.request("ack", first=True, gid=pull.gid)
             return
         pull.frames.append(("page", raw))
+        _pin_key(self, f)
         if not pull.whole(f):
             self.request("pull", first=True, gid=pull.gid, **{"from": pull.next})
             return
@@ -328,6 +330,16 @@ class Keeper:
     def _on_bye(self, f: dict, raw: bytes) -> None:
         self.waiting = None
         self.notify("the app on the table stopped; its REPL is free (mpremote, Thonny)")
+
+
+def _pin_key(keeper: Keeper, f: dict) -> None:
+    """The table's key, in its hello or a signed game's last page: pinned at
+    first sight, a different one said loudly (catnip_host.signatures)."""
+    from catnip_host.signatures import heard
+
+    warning = heard(keeper.store, str(keeper.hello.get("uid")), f.get("key"))
+    if warning is not None:
+        keeper.notify(warning)
 
 
 def serve(keeper: Keeper, until: Callable[[], bool],

@@ -20,7 +20,7 @@ from catnip.rules.engine import RuleError
 from catnip_host import players as seating
 from catnip_host import verify
 
-READS = ("begin", "end", "game", "entry")  # a game's frames that say when, and what was played
+READS = ("begin", "end", "game", "entry", "page")  # a game's frames that say when, and what was played
 VIRTUAL_TABLE = "ca7f000d5e110001"  # devsim/machine.py's unique_id(): `catnip sim`'s table
 
 
@@ -37,7 +37,18 @@ class Play:
     result: dict | None  # the rules' result(); None for an abandoned game
     players: tuple[str, ...]  # a name per seat (catnip players)
     played_ms: int | None = None  # its length by the table's own ticks, when one run of them
-    dated: str = "live"  # where `began` comes from: live, table (its clock), person, unknown
+    # Where `began` comes from: live, table (its clock), uptime (its ticks, read
+    # back at the pull in the same power-up), person, approximate (the pull's
+    # time: played before it), unknown.
+    dated: str = "live"
+
+    @property
+    def approximate(self) -> str | None:
+        """Why its date is only approximate, or None when it is not."""
+        if self.dated != "approximate":
+            return None
+        return ("approximate: played before the table was pulled, on an earlier power-up "
+                "of it that no laptop saw and without a clock module")
 
     @property
     def name(self) -> str:
@@ -222,18 +233,37 @@ def when(g: verify.Game, journal: list[list], given: float | None
         played_ms = (clock["ended"]["ms"] - clock["began"]["ms"]) % TICKS
     table_began = clock.get("began", {}).get("at")
     table_ended = clock.get("ended", {}).get("at")
+    uptime = _by_uptime(g, clock.get("began"))
     if given is not None:
         began, dated = given, "person"
     elif g.live_from is not None and g.began is not None:
         began, dated = g.began, "live"
     elif table_began is not None:
         began, dated = float(table_began), "table"
+    elif uptime is not None:
+        began, dated = uptime, "uptime"
+    elif g.began is not None and g.header is not None:  # before the pull, at the latest
+        began, dated = g.began - (played_ms or 0) / 1000, "approximate"
     else:
         return None, None, played_ms, "unknown"
     ended = g.ended if g.ended is not None and dated == "live" else \
         float(table_ended) if table_ended is not None and dated != "person" else \
         began + played_ms / 1000 if played_ms is not None else None
     return began, ended, played_ms, dated
+
+
+def _by_uptime(g: verify.Game, began: dict | None) -> float | None:
+    """When a game the table could not date began, from its ticks: the pull
+    (when the laptop stored its first frame, g.began) came in the same
+    power-up (the same boot token) this many ms of ticks after it. None when
+    it was another power-up or the ticks may have wrapped since."""
+    page = g.page or {}
+    if began is None or g.began is None or not isinstance(page.get("ms"), int) \
+            or not isinstance(began.get("ms"), int) or began.get("boot") is None \
+            or began.get("boot") != page.get("boot"):
+        return None
+    since = (page["ms"] - began["ms"]) % TICKS
+    return g.began - since / 1000 if since < TICKS // 2 else None
 
 
 def opening(play: Play):
@@ -257,6 +287,13 @@ def warn_about(loaded: Loaded, say: Callable[[str], None]) -> None:
             "(still in play, or connect the table: catnip sessions pull)")
     for why in loaded.broken:
         say(f"left out {why}")
+    rough = [p for p in loaded.plays if p.approximate]
+    if rough:
+        which = ", ".join(f"session {p.session} game {p.gid}" for p in rough[:5])
+        say(f"{len(rough)} game(s) are dated only approximately, at their pull ({which}"
+            f"{' ...' if len(rough) > 5 else ''}): played on a power-up of the table that no "
+            "laptop saw, without a clock module; `catnip sessions date SESSION GID "
+            "YYYY-MM-DD` sets the date")
     undated = [p for p in loaded.plays if p.began is None]
     if undated:
         which = ", ".join(f"session {p.session} game {p.gid}" for p in undated[:5])

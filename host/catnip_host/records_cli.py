@@ -367,7 +367,8 @@ def sessions_date(session: int, gid: int, when: str, store_path: str | None) -> 
                                              at.timestamp()))
     was = "unknown" if play.date is None else f"{play.date:%Y-%m-%d %H:%M} " + {
         "person": "as given before", "live": "as the laptop heard it",
-        "table": "by the table's clock"}[play.dated]
+        "table": "by the table's clock", "uptime": "by the table's ticks at its pull",
+        "approximate": "approximate: its pull's"}[play.dated]
     click.echo(f"game {gid} of session {session} began {at:%Y-%m-%d %H:%M} (was {was})")
 
 

@@ -29,6 +29,7 @@ class Check:
     compared: int = 0
     unseen: int = 0
     problems: list[str] = field(default_factory=list)
+    signature: str = ""  # signed by the table, unsigned, forged (catnip_host.signatures)
 
     def summary(self) -> str:
         if self.gid is None:
@@ -42,7 +43,8 @@ class Check:
                     "listened): checked against its commitment and the rules")
         elif self.unseen:
             seen += f" ({self.unseen} not seen live)"
-        return f"game {self.gid} ({title}): {verdict}; {seen}"
+        sealed = f"; {self.signature}" if self.signature else ""
+        return f"game {self.gid} ({title}): {verdict}; {seen}{sealed}"
 
 
 def seed_matches(commitment: str, header: dict) -> bool:

@@ -88,6 +88,18 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (uid, gid, seed_commit)
     );
     """,
+    # 3 -> 4: each table's public key, pinned at first sight (signatures.py): the
+    # first key heard of a table is its pinned one; a later, different key is kept
+    # beside it, never in its place.
+    """
+    CREATE TABLE table_keys (
+        uid TEXT NOT NULL,
+        key TEXT NOT NULL,          -- Ed25519 public key, hex
+        first_seen REAL NOT NULL,   -- Unix time
+        last_seen REAL NOT NULL,
+        PRIMARY KEY (uid, key)
+    );
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

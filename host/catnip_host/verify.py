@@ -52,8 +52,13 @@ def from_store(store, session: int) -> list[Check]:
     power-up of that table, for a game resumed after a power cut)."""
     with _collector_paused():
         stray: list[str] = []
-        games = stored_games(store, store.uid(session), KINDS, stray)
-        return _frames_check(stray) + [check(g) for key, g in sorted(_paired(games).items())
+        uid = store.uid(session)
+        games = stored_games(store, uid, KINDS, stray)
+        from catnip_host.signatures import Keys, sealed
+
+        key = Keys(store).pinned(uid)  # the table's signatures checked too
+        return _frames_check(stray) + [sealed(check(g), g, uid, key)
+                                       for _, g in sorted(_paired(games).items())
                                        if session in g.sessions]
 
 

@@ -125,3 +125,5 @@ def test_monitor_mirrors_a_game_and_its_session_verifies(pico, tmp_path):
                              "--store", str(store_path)], capture_output=True, text=True)
     assert replay.returncode == 0, replay.stdout + replay.stderr
     assert f"game 1 (Meow Heist): verified; {moves} of {moves} moves compared" in replay.stdout
+    # signed by the table on the Pico, with the key the laptop pinned at first sight
+    assert "; signed by table " in replay.stdout, replay.stdout

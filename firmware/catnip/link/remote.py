@@ -20,9 +20,10 @@ class Remote:
         from catnip.version import FIRMWARE, build
 
         app = self.app
+        key = app.seal.public if app.seal is not None else None
         line.send(wire.HELLO, app="catnip", fw=FIRMWARE, board=app.hw.board.name,
                   stations=app.stations, game=app.name if app.game is not None else None,
-                  gid=app.gid, **build())
+                  gid=app.gid, key=key.hex() if key is not None else None, **build())
 
     def _snapshot(self, line, fields):
         self.app.out.send(wire.SNAP)
@@ -31,8 +32,10 @@ class Remote:
         line.send(wire.SYNCED, last=line.seq)
 
     def _games(self, line, fields):
-        journal = self.app.journal
-        line.send(wire.GAMES, games=[list(g) for g in journal.games()] +
+        journal, seal = self.app.journal, self.app.seal
+        line.send(wire.GAMES, games=[[gid, "signing" if status == "finished" and seal is not None
+                                      and seal.waits(gid) else status]  # pulled once signed
+                                     for gid, status in journal.games()] +
                   [[gid, "lost"] for gid, _, _ in journal.lost])
 
     def _pull(self, line, fields):
@@ -69,8 +72,15 @@ class Remote:
         except JournalError as e:  # the rest cannot be read: what was is the game
             done, damage = True, str(e)
         self._reading = None if done else reading
-        if damage is None:
-            line.send(wire.PAGE, gid=gid, next=reading[1], done=bool(done))
+        if damage is None and done:
+            from catnip.flash.seals import load
+
+            sig, key = load(journal, gid), self.app.seal.public if self.app.seal else None
+            line.send(wire.PAGE, gid=gid, next=reading[1], done=True, ms=self.app.clock.ticks_ms(),
+                      boot=line.boot, sig=sig.hex() if sig is not None else None,
+                      key=key.hex() if sig is not None else None)
+        elif damage is None:
+            line.send(wire.PAGE, gid=gid, next=reading[1], done=False)
         else:
             line.send(wire.PAGE, gid=gid, next=reading[1], done=True, damage=damage)
 

@@ -19,6 +19,7 @@ from catnip.rules import TITLES, RuleError  # not the engine: a game's start loa
 from catnip.parts.sound import Sound
 from catnip.table.loop import Loop, PicoClock, hold_room, leave, make_room, tidy, unload
 from catnip.table.out import Out
+from catnip.table.seal import Seal
 from catnip.table.wall import Wall
 from catnip.ui import draw
 from catnip.ui.frame import Frame
@@ -63,7 +64,8 @@ class App:
         self.calibration = None  # a catnip.table.calibrate.Session while the tray is calibrated
         self.ended = False  # the game in play is over and its end journaled (ending)
         self.room = room  # heap held for the first game's code (catnip.start, stock MicroPython)
-        self.wall = Wall(getattr(hw, "rtc", None), self.clock)
+        self.wall = Wall(getattr(hw, "rtc", None), self.clock, line.boot if line else None)
+        self.seal = Seal(journal, self.clock, self.out.send)  # signs each game it ends
         self.names = flashfile.names(self.stations)  # the players' by station, from the laptop
         if line is not None:
             line.on_command = self.command
@@ -82,7 +84,8 @@ class App:
         from catnip.ui.setup import Setup
 
         self.scene = Setup(self.stations, self.hw.answering, flashfile.load(SETUP_FILE), resume,
-                           tray=self.weigh is not None, names=lambda: self.names)
+                           tray=self.weigh is not None, names=lambda: self.names,
+                           key=self.seal.shown)
         if self.weigh is not None:
             self.weigh.stop()
         self.frame.all_dirty()
@@ -195,6 +198,7 @@ class App:
         self.out.record(self.journal.note, self.wall.note("ended"))
         self.loop.sample()
         self.out.record(self.journal.finish, result)
+        self.seal.finished(self.gid)
         self.loop.sample()
         self.out.send(wire.END, gid=self.gid, result=result)
         if self.side is not None:

@@ -196,7 +196,9 @@ class Loop:
         # one. Once it is up, the next press is a finger's travel away. And
         # the journal's erases (a full tail sealed, its folder compacted),
         # which need no button up: the buttons are read between its commits,
-        # and it stops for a press, to carry on at the next turn.
+        # and it stops for a press, to carry on at the next turn. Else, between
+        # games only (a game's heap is not shared with it), a few ms of the
+        # table's signature on the games it finished (catnip.table.seal).
         app = self.app
         if True in app.frame.dirty:
             return
@@ -211,6 +213,8 @@ class Loop:
             app.out.record(app.journal.ready, self._pressed)
             if self.flash is None:  # stopped for a press: the next turn carries on
                 self.flash = True
+        elif not self.down:  # a finished game's signature, a few ms a turn, between games
+            app.seal.step(app.game is None or app.game.result() is not None)
 
     def _pressed(self):
         # Between the journal's commits: the buttons read; True if one was

@@ -8,9 +8,10 @@ class Wall:
     """The wall clock of a table with `rtc` (the DS3231, or None) on
     `clock` (ticks_ms())."""
 
-    def __init__(self, rtc, clock):
+    def __init__(self, rtc, clock, boot=None):
         self.rtc = rtc
         self.clock = clock
+        self.boot = boot  # this power-up's token (the hello's): which run of ticks
         self.known = None  # (Unix seconds, ticks) the clock counts from; None: unknown
         if rtc is None:
             return
@@ -41,5 +42,10 @@ class Wall:
     def note(self, what):
         """The journal's note of when the game began, resumed or ended, by
         this clock (None when the table has none), and its ticks: the
-        laptop's date and length for a game it did not watch."""
-        return {"clock": what, "at": self.time(), "ms": self.clock.ticks_ms()}
+        laptop's date and length for a game it did not watch. The boot token
+        says which power-up's ticks: a game the table could not date is dated
+        at its pull from them, when that is the same power-up."""
+        note = {"clock": what, "at": self.time(), "ms": self.clock.ticks_ms()}
+        if self.boot is not None:
+            note["boot"] = self.boot
+        return note

@@ -5,7 +5,8 @@
 # down (from the fewest back to the most), so any group size is a few
 # presses away; "Seats" picks which stations play when it is not the first
 # ones. A game found unfinished in the journal is offered first. A long BACK
-# opens the menu: the tray's calibration, on a table with a tray.
+# opens the menu: the table's key (the fingerprint the laptop's `catnip
+# tables` shows, to compare) and the tray's calibration, on a table with a tray.
 from catnip.keys import BACK, LONG, PRESS, REPEAT
 from catnip.rules import NAMES as GAMES
 from catnip.rules import TITLES
@@ -14,7 +15,7 @@ from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor
 
 SHORT = {"heist": "Heist", "stack": "Stack", "purrfect": "Purrfect"}  # a title in a row
-MENU = ("Back to setup", "Calibrate tray")
+MENU = ("Back to setup", "Calibrate tray", "Table key")
 
 
 def choices(game):
@@ -54,12 +55,13 @@ class Setup:
     kind = "setup"
 
     def __init__(self, stations, online, remembered=None, resume=None, tray=False,
-                 names=lambda: ()):
+                 names=lambda: (), key=lambda: None):
         self.stations = stations
         self.online = online
         self.names = names  # the players' names by station, as the laptop sent them
         self.resume = resume
         self.tray = tray
+        self.table_key = key  # the table's key: (fingerprint, public key hex), None while made
         r = remembered or {}
         self.game = r.get("game") if r.get("game") in GAMES else "heist"
         here = online()
@@ -136,10 +138,9 @@ class Setup:
     def key(self, station, button, kind):
         """A button on any station. Returns ("resume",), ("start", game,
         config, seats) or ("calibrate",) when the table should leave setup,
-        else None. A long BACK opens the menu (on a table with a tray)."""
+        else None. A long BACK opens the menu."""
         if kind == LONG and button == BACK:
-            if self.tray:
-                self.menu = Cursor(len(MENU))
+            self.menu = Cursor(len(self._menu()))
             return None
         if kind != PRESS and kind != REPEAT:
             return None
@@ -147,9 +148,12 @@ class Setup:
         if self.menu is not None:
             done = self.menu.press(button)
             if done is not None:
-                at, self.menu = self.menu.at, None
-                if done == DONE and MENU[at] == "Calibrate tray":
+                picked, self.menu = self._menu()[self.menu.at], None
+                if done == DONE and picked == "Calibrate tray":
                     return ("calibrate",)
+                if done == DONE and picked == "Table key":
+                    rows = _key_rows(self.table_key())
+                    self.viewing = (rows, Cursor(len(rows)))
             return None
         if self.viewing is not None:
             if self.viewing[1].press(button) is not None:  # OK or BACK: done
@@ -188,6 +192,10 @@ class Setup:
         self.rows = self._rows()
         self.cursor.resize(len(self.rows))
         return None
+
+    def _menu(self):
+        # The long-BACK menu's items: the tray's calibration only with a tray.
+        return [item for item in MENU if self.tray or item != "Calibrate tray"]
 
     def _fit(self):
         """The seats brought within the game's player range: the last ones
@@ -274,7 +282,7 @@ class Setup:
         draw.clear(fb)
         draw.title(fb, "catnip setup", "S%d" % (station + 1))
         if self.menu is not None:
-            draw.items(fb, list(MENU), self.menu.at, 1, 5)
+            draw.items(fb, self._menu(), self.menu.at, 1, 5)
             draw.hint(fb, "OK pick BACK no")
             return
         if self.viewing is not None:
@@ -301,3 +309,13 @@ class Setup:
         else:
             draw.text(fb, 6, "Not playing")
         draw.hint(fb, "OK choose/change")
+
+
+def _key_rows(key):
+    # The table's key as a station shows it: the fingerprint first (two rows
+    # of two groups), then the public key, 16 hex digits a row.
+    if key is None:
+        return ["Table key:", "being made;", "look again soon"]
+    fingerprint, public = key
+    rows = ["Fingerprint:", fingerprint[:9], fingerprint[10:], "Public key:"]
+    return rows + [public[i:i + 16] for i in range(0, len(public), 16)]

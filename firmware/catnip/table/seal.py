@@ -1,0 +1,138 @@
+# The table's signature on every game it finishes (docs/records.md,
+# "Signatures"). The first power-up draws the table's key (os.urandom) and
+# keeps it on flash (KEY_FILE, written as the table's other small files).
+# Each finished game is then signed (Ed25519 over catnip.record_digest's
+# digest of its journal) from the loop's idle turn, at most STEP_MS of work
+# a turn, so neither a press nor a journal write waits for it; the
+# signature is kept in the game's folder (catnip.flash.seals), goes to the
+# laptop with the game's last page, and a "signed" frame says it is ready.
+# The key is made the same way, a step a turn, so no power-up waits for it.
+import os
+
+from catnip import forget, record_digest, wire
+from catnip.flash import flashfile, seals
+from catnip.flash.journal import JournalError
+from catnip.keys import ticks_diff
+
+KEY_FILE = "table_key.json"  # {"secret": hex, "public": hex}: on flash, never on the wire
+STEP_MS = 4  # work per idle turn; a step runs a little past it (docs/pico.md)
+
+
+class Seal:
+    """Signs the finished games of `journal` with the table's key, on
+    `clock`; send(kind, **fields) tells the laptop."""
+
+    def __init__(self, journal, clock, send):
+        from catnip.link.line import _uid  # the id the hello gives
+
+        self.journal = journal
+        self.uid = _uid()
+        self.clock = clock
+        self.send = send
+        self.public = None  # the table's public key (32 bytes) once known
+        self.problem = None  # why games go unsigned, once the key cannot be kept
+        self._secret = None
+        self._work = None  # the generator in progress: the key's, or a game's signature
+        kept = flashfile.load(KEY_FILE)
+        try:
+            self._secret = bytes.fromhex(kept["secret"])
+            self.public = bytes.fromhex(kept["public"])
+        except (TypeError, KeyError, ValueError):
+            self._secret = self.public = None  # none yet, or unreadable: a new key
+        if self.public is None or len(self._secret) != 32 or len(self.public) != 32:
+            self._secret = os.urandom(32)
+            self.public = None
+        self.todo = seals.unsigned(journal) if self.public is not None else None
+
+    def shown(self):
+        """(fingerprint, public key in hex) as the table shows them, or None
+        while the key is being made."""
+        if self.public is None:
+            return None
+        return record_digest.fingerprint(self.public), self.public.hex()
+
+    def finished(self, gid):
+        """Game `gid` has ended: sign it once the idle turns get to it."""
+        if self.todo is not None and gid not in self.todo:
+            self.todo.append(gid)
+
+    def waits(self, gid):
+        """Whether finished game `gid` waits for its signature (or for the
+        key, while it is being made): the laptop pulls it once it is signed."""
+        return self.problem is None and (self.todo is None or gid in self.todo)
+
+    def busy(self):
+        return self._work is not None or self.todo is None or bool(self.todo)
+
+    def step(self, between_games=True):
+        """Up to STEP_MS of the work waiting (the key, then each game in
+        turn). During a game (not `between_games`) none, and what was under
+        way is dropped, to begin again after it: a game's heap is its own."""
+        if not between_games:
+            if self._work is not None:
+                self._dropped(keep=True)
+            return
+        if self.problem is not None or not self.busy():
+            return
+        if self._work is None:
+            self._work = self._next()
+        clock = self.clock
+        t = clock.ticks_ms()
+        while ticks_diff(clock.ticks_ms(), t) < STEP_MS:
+            try:
+                out = next(self._work)
+            except (JournalError, OSError, ValueError, StopIteration):
+                self._dropped()
+                return
+            if out is not None:
+                self._done(out)
+                return
+
+    def _next(self):
+        from catnip import ed25519
+
+        if self.public is None:
+            return ed25519.public_steps(self._secret)
+        return self._signing(self.todo[0])
+
+    def _signing(self, gid):
+        from catnip import ed25519
+
+        journal = self.journal
+        header = journal.header(gid)  # a read from flash: a piece of its own
+        yield None
+        digest = record_digest.Digest(self.uid, gid, "finished", header)
+        del header
+        yield None
+        for entry in journal.entries(gid):
+            digest.entry(entry)
+            yield None
+        yield from ed25519.signing(self._secret, digest.digest(), self.public)
+
+    def _done(self, out):
+        self._work = None
+        if self.public is None:  # the new key: kept, then every unsigned game signed
+            try:
+                flashfile.save(KEY_FILE, {"secret": self._secret.hex(), "public": out.hex()})
+            except OSError as e:
+                self.problem = "the table's key could not be kept (%s): games go unsigned" % e
+                self.send(wire.SAY, text=self.problem)
+                return
+            self.public = out
+            self.todo = seals.unsigned(self.journal)
+        else:
+            gid = self.todo.pop(0)
+            try:
+                seals.save(self.journal, gid, out)
+            except OSError:  # the flash refused: it stays unsigned, as after a cut
+                return
+            self.send(wire.SIGNED, gid=gid)
+        forget("catnip.ed25519")  # the signing code leaves the heap between games
+
+    def _dropped(self, keep=False):
+        # The work under way stops; unless `keep`, its game stays unsigned (it
+        # went, rotated out, or its journal is damaged): the laptop labels it so.
+        self._work = None
+        if self.todo and not keep:
+            self.todo.pop(0)
+        forget("catnip.ed25519")

@@ -1,0 +1,106 @@
+# The table's signer on its own (catnip.table.seal), under CPython and
+# MicroPython: a fresh flash gets a key, made a step at a time and kept; a
+# finished game waits for its signature, which is made between games only
+# (work under way when a game starts is dropped and begun again after it),
+# kept beside the game's records and announced with a "signed" frame.
+import os
+
+from catnip import ed25519, record_digest
+from catnip.flash import flashfile, seals
+from catnip.flash.journal import Journal
+from catnip.link.line import _uid
+from catnip.table.seal import KEY_FILE, Seal
+
+ROOT = "/tmp/catnip-seal-" + "".join("%02x" % b for b in os.urandom(6))
+HOME = os.getcwd()  # each test works in a folder of its own (the key file is relative), then back
+
+
+class Clock:  # every reading a millisecond later: a step does a few pieces
+    def __init__(self):
+        self.ms = 0
+
+    def ticks_ms(self):
+        self.ms += 1
+        return self.ms
+
+
+def _fresh(name):
+    path = ROOT + "-" + name
+    os.mkdir(path)
+    os.chdir(path)
+    return path
+
+
+def _journal_with_a_finished_game(path):
+    journal = Journal(path + "/journal")
+    gid = journal.begin({"game": "heist", "config": {"players": 2}, "seed": "s", "salt": "t",
+                         "seed_commit": "c", "seats": [0, 1]})
+    journal.action(0, ("play", 3))
+    journal.note({"clock": "ended", "at": None, "ms": 7})
+    journal.finish({"winners": [0]})
+    return journal, gid
+
+
+def _until_idle(seal, most=5000):
+    for _ in range(most):
+        if not seal.busy():
+            return
+        seal.step()
+    raise AssertionError("the seal never finished")
+
+
+def test_a_fresh_table_makes_its_key_a_step_at_a_time_and_keeps_it():
+    try:
+        path = _fresh("key")
+        sent = []
+        seal = Seal(Journal(path + "/journal"), Clock(), lambda kind, **f: sent.append((kind, f)))
+        assert seal.public is None and seal.shown() is None and seal.busy()
+        seal.step()
+        assert seal.public is None  # one step is not the whole key
+        _until_idle(seal)
+        kept = flashfile.load(KEY_FILE)
+        assert ed25519.public_key(bytes.fromhex(kept["secret"])) == seal.public
+        assert seal.shown() == (record_digest.fingerprint(seal.public), seal.public.hex())
+        again = Seal(Journal(path + "/journal"), Clock(), lambda kind, **f: None)
+        assert again.public == seal.public and not again.busy()
+    finally:
+        os.chdir(HOME)
+
+
+def test_a_finished_game_is_signed_between_games_only():
+    try:
+        path = _fresh("game")
+        sent = []
+        journal, gid = _journal_with_a_finished_game(path)
+        seal = Seal(journal, Clock(), lambda kind, **f: sent.append((kind, f)))
+        _until_idle(seal)  # the key first; then the game found unsigned on flash
+        assert seal.waits(gid) is False and seals.load(journal, gid) is not None
+        assert sent == [("signed", {"gid": gid})]
+        kept = flashfile.load(KEY_FILE)
+        digest = record_digest.digest(_uid(), gid, "finished", journal.header(gid),
+                                      list(journal.entries(gid)))
+        assert seals.load(journal, gid) == ed25519.sign(bytes.fromhex(kept["secret"]), digest)
+    finally:
+        os.chdir(HOME)
+
+
+def test_work_under_way_stops_for_a_game_and_begins_again_after_it():
+    try:
+        path = _fresh("paused")
+        journal, gid = _journal_with_a_finished_game(path)
+        seal = Seal(journal, Clock(), lambda kind, **f: None)
+        while seal.public is None:
+            seal.step()
+        assert seal.waits(gid)
+        for _ in range(5):
+            seal.step()
+        assert seal._work is not None
+        seal.step(between_games=False)  # a game began
+        assert seal._work is None and seal.waits(gid)  # dropped, still waiting
+        for _ in range(50):
+            seal.step(between_games=False)
+        assert seals.load(journal, gid) is None
+        _until_idle(seal)
+        assert not seal.waits(gid) and seals.load(journal, gid) is not None
+    finally:
+        os.chdir(HOME)
