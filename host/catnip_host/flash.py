@@ -138,7 +138,7 @@ def wait_for_table(port: str | None, seconds: float,
 @click.option("--uf2", "uf2", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="the image to write  [default: this catnip's catnip-pico.uf2, built first "
               "if its sources changed]")
-@click.option("--port", help="the table's port afterwards (found by its USB ids if left out)")
+@click.option("--port", help="after writing, " + ports.PORT_HELP)
 @click.option("--wait", "wait_s", type=float, default=30.0, show_default=True,
               help="seconds to wait for the table after writing; 0: do not wait")
 def command(drive: Path | None, uf2: Path | None, port: str | None, wait_s: float) -> None:
