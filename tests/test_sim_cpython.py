@@ -182,3 +182,45 @@ def test_the_unix_port_is_wanted_exactly_where_it_has_a_build(platform_tag, monk
                                                 "platform_machine": machine})
     assert paths.has_unix_port_build() == wanted
     assert wanted == (platform_tag in ("macosx_arm64", "manylinux_x86_64"))
+
+
+# ---- the rest of the stand-in -------------------------------------------------------
+
+
+def stand_in_runner():
+    spec = importlib.util.spec_from_file_location("cpython_run", STAND_IN / "run.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # install() is not called: this process stays as it is
+    return module
+
+
+def test_ticks_wrap_as_micropythons_do():
+    run = stand_in_runner()
+    top = (1 << 30) - 3
+    assert run.ticks_add(top, 5) == 2
+    assert run.ticks_diff(run.ticks_add(top, 5), top) == 5
+    assert run.ticks_diff(top, run.ticks_add(top, 5)) == -5
+    assert 0 <= run.ticks_ms() < 1 << 30
+
+
+def test_stdin_lines_are_each_seen_by_poll_however_they_arrive():
+    """Two commands in one write, then one cut in two: a poll() after each
+    readline() still sees the next (a buffered stdin would hide it)."""
+    import os
+
+    run = stand_in_runner()
+    read_end, write_end = os.pipe()
+    lines = run.Lines(read_end)
+    poll = run.Poll()
+    poll.register(lines, run.POLLIN)
+    assert poll.poll(0) == []
+    os.write(write_end, "tap 1 ok\nwait 10\nscr".encode())
+    assert poll.poll(2000) and lines.readline() == "tap 1 ok\n"
+    assert poll.poll(0) and lines.readline() == "wait 10\n"
+    assert poll.poll(50) == []  # half a line is not a line
+    os.write(write_end, "eens\nnamé\n".encode())
+    assert poll.poll(2000) and lines.readline() == "screens\n"
+    assert poll.poll(0) and lines.readline() == "namé\n"
+    os.close(write_end)
+    assert poll.poll(2000) and lines.readline() == ""
+    os.close(read_end)

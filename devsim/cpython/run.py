@@ -7,7 +7,8 @@
 # for MicroPython's built-in modules; the path is MICROPYPATH's (devsim for the
 # fake machine, the firmware, the tree's root); time gets MicroPython's ticks,
 # sys its print_exception, select a poll() that also takes MicroPython-style
-# streams (an ioctl method, as devsim.virtual's serial input has); stdin is
+# streams (an ioctl method, as devsim.virtual's serial input has), os a
+# rename that replaces, as MicroPython's does; stdin is
 # read line by line on a thread, which poll() sees, on Windows too, where a
 # pipe cannot be polled; stdout is UTF-8, a line at a time.
 import os
@@ -65,7 +66,10 @@ class Lines:
         # buffered read when the program ends would hold its lock.
         rest = b""
         while True:
-            data = os.read(fd, 4096)
+            try:
+                data = os.read(fd, 4096)
+            except OSError:  # the laptop's side went away
+                data = b""
             if not data:
                 break
             *lines, rest = (rest + data).split(b"\n")
@@ -140,6 +144,9 @@ def install():
                         ("sleep_us", lambda us: time.sleep(us / 1000000))):
         setattr(time, name, value)
     sys.print_exception = print_exception
+    # MicroPython's rename replaces an existing file (littlefs, and POSIX's
+    # rename under the unix port); on Windows CPython's would refuse.
+    os.rename = os.replace
     select.poll = Poll
     select.POLLIN, select.POLLOUT = POLLIN, POLLOUT
     sys.stdout.reconfigure(encoding="utf-8", line_buffering=True)
