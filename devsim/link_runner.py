@@ -1,4 +1,5 @@
-# The table's serial port on a pseudo-terminal, for the MicroPython unix port:
+# The table's serial port on a pseudo-terminal, for the MicroPython unix port
+# (or CPython, devsim/cpython/run.py):
 # the laptop's side opens the pty's other end exactly as it opens a Pico's
 # /dev/ttyACM0, and the app's catnip.link.line runs on this one unchanged.
 #
@@ -20,7 +21,9 @@ class PtyPort:
     to send (tests compare it with what the laptop stored)."""
 
     def __init__(self, fd, log=None):
-        self.f = open(fd, "r+b")
+        # Unbuffered: under CPython a buffered read(1) would take every byte
+        # waiting, and poll() would then see none of those it kept.
+        self.f = open(fd, "r+b", buffering=0)
         self.log = log
         self.dropped = 0  # frames that found the port full or gone
 

@@ -1,6 +1,8 @@
-# micropython-only: the virtual table. The unmodified app (catnip.table.app) runs on
-# the simulated table (devsim.table) built from a board file, and talks to the
-# laptop's `catnip sim` over this process's stdin and stdout, one line each way:
+# The virtual table. The unmodified app (catnip.table.app) runs on the simulated
+# table (devsim.table) built from a board file, and talks to the laptop's
+# `catnip sim` over this process's stdin and stdout, one line each way. It runs on
+# the MicroPython unix port, or on CPython through devsim/cpython/run.py, which
+# stands in for MicroPython's built-in modules (framebuf, micropython, ticks):
 #
 #   in  (text)   tap S BUTTON [HOLD_MS] | press S BUTTON | release S BUTTON
 #                tray place | tray remove | tray collapse K | tray hand
@@ -25,6 +27,7 @@
 #
 #   micropython devsim/virtual.py --board B.json --journal DIR [--clock live|fast]
 #       [--seed S] [--stations N] [--script FILE]
+#   python devsim/cpython/run.py devsim/virtual.py ... (the same options)
 import binascii
 import hashlib
 import io

@@ -54,7 +54,7 @@ def test_a_whole_game_replays_to_its_standings(name, tmp_path):
                or "expect" in s or "snap" in s for s in data["steps"]), "buttons only"
     result = headless("--script", str(path), "--snapshots", str(tmp_path))
     assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    lines = result.stdout.splitlines()  # stderr: what the firmware runs on
     assert lines[0] == "Standings"
     assert lines[1:1 + len(data["standings"])] == ["  " + s for s in data["standings"]]
     title, players = GAMES[name]
@@ -167,8 +167,14 @@ def test_the_table_keeps_its_flash_in_a_per_user_folder(tmp_path, monkeypatch):
 # ---- the line protocol and the terminal ---------------------------------------------
 
 
-@pytest.fixture
-def table(tmp_path):
+# The firmware runs on the MicroPython unix port, or on CPython where the port
+# is missing (devsim/cpython): the table must speak the same on both.
+INTERPRETERS = ["micropython", "cpython"]
+
+
+@pytest.fixture(params=INTERPRETERS)
+def table(tmp_path, request, monkeypatch):
+    monkeypatch.setenv("CATNIP_SIM_INTERPRETER", request.param)
     t = sim.Table(sim.command(sim.board_file("direct"), tmp_path, "fast", "t"))
     state = sim.TableState()
     t.wait_ready(state)
@@ -370,7 +376,10 @@ def test_make_sim_plays_in_a_terminal_and_quits_cleanly(tmp_path):
 
 
 @needs_a_terminal
-def test_a_scenario_plays_in_real_time_and_then_the_keys_work(tmp_path):
+@pytest.mark.parametrize("interpreter", INTERPRETERS)
+def test_a_scenario_plays_in_real_time_and_then_the_keys_work(tmp_path, interpreter,
+                                                              monkeypatch):
+    monkeypatch.setenv("CATNIP_SIM_INTERPRETER", interpreter)
     term = Pty("--script", scenario(tmp_path, [
         {"station": 1, "press": "ok"}, {"expect": {"station": 3, "text": "Choose a card"}},
         {"station": 3, "press": "ok"}, {"expect": {"station": 3, "text": "Locked in"}}]))

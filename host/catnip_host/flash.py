@@ -178,7 +178,7 @@ def wait_for_table(port: str | None, seconds: float,
               help="the image to write, once checked  [default: this catnip's image for the "
               "chip in BOOTSEL mode: the one it carries, or in a checkout the one `make "
               "firmware` builds, built first if its sources changed]")
-@click.option("--port", help="the table's port afterwards (found by its USB ids if left out)")
+@click.option("--port", help="after writing, " + ports.PORT_HELP)
 @click.option("--wait", "wait_s", type=float, default=30.0, show_default=True,
               help="seconds to wait for the table after writing; 0: do not wait")
 def command(drive: Path | None, image: Path | None, port: str | None, wait_s: float) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from catnip import wire
+from catnip_host.ports import PORT_HELP
 
 HELLO_TRIES = 3
 ANSWER_S = 3.0
@@ -21,7 +22,7 @@ def parse(given: tuple[str, ...]) -> list[str]:
 @click.command("names")
 @click.argument("names", nargs=-1)
 @click.option("--clear", is_flag=True, help="name nobody: the stations show P1, P2, ...")
-@click.option("--port", help="the table's port or a pyserial URL (found by its USB ids if left out)")
+@click.option("--port", help=PORT_HELP)
 def names(names: tuple[str, ...], clear: bool, port: str | None) -> None:
     """Name the players at the table, one NAME per station from station 1
     (`-` for a station nobody is named at): `catnip names Ana Bo - Dee`.

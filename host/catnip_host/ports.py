@@ -21,6 +21,18 @@ from catnip import wire
 
 PICO_VID, PICO_PID = 0x2E8A, 0x0005
 BAUD = 115200  # USB CDC ignores it; a UART bridge needs it
+# What a Pico's port is called on each system, for --port's help.
+PORT_HELP = ("the table's serial port (COM3 on Windows, /dev/ttyACM0 on Linux, "
+             "/dev/cu.usbmodem1101 on macOS) or a pyserial URL; found by its USB ids if left out")
+
+
+def port_example() -> str:
+    """A name a Pico's port takes on this system, for messages."""
+    if sys.platform == "win32":
+        return "COM3"
+    if sys.platform == "darwin":
+        return "/dev/cu.usbmodem1101"
+    return "/dev/ttyACM0"
 
 
 class PortError(Exception):
@@ -34,7 +46,8 @@ def find_pico() -> str:
         others = ", ".join(p.device for p in list_ports.comports()) or "none"
         raise PortError(
             "no Pico found on USB (looking for 2E8A:0005; serial ports here: %s). Plug the "
-            "table in with a data cable, check that it runs MicroPython, or give --port." % others)
+            "table in with a data cable, check that it runs MicroPython, or give --port "
+            "(e.g. --port %s)." % (others, port_example()))
     if len(found) > 1:
         raise PortError("%d Picos are plugged in (%s): choose one with --port"
                         % (len(found), ", ".join(p.device for p in found)))
@@ -58,15 +71,18 @@ def explain(name: str, e: Exception) -> str:
     """Why `name` did not open, and the fix on this system."""
     code = getattr(e, "errno", None)
     text = str(e)
-    if code in (errno.EACCES, errno.EPERM) or "ermission" in text or "Access is denied" in text:
+    # Windows opens a port for one program at a time and tells the next
+    # "Access is denied": there that means busy, not a missing permission.
+    windows_busy = sys.platform == "win32" and "Access is denied" in text
+    if not windows_busy and (code in (errno.EACCES, errno.EPERM) or "ermission" in text):
         return f"permission denied opening {name}. " + _permission_fix()
-    if code == errno.EBUSY or "busy" in text.lower() or "exclusively lock" in text \
-            or "in use" in text.lower():
+    if windows_busy or code == errno.EBUSY or "busy" in text.lower() \
+            or "exclusively lock" in text or "in use" in text.lower():
         return (f"{name} is busy: another program has it open (Thonny, mpremote, a serial "
                 "monitor, another catnip). Close it and try again.")
     if code == errno.ENOENT or "No such file" in text or "FileNotFoundError" in text:
         return f"{name} does not exist: is the table plugged in? `catnip monitor` finds it " \
-               "by itself when --port is left out"
+               f"by itself when --port is left out (a port here is named like {port_example()})"
     return f"cannot open {name}: {text}"
 
 

@@ -11,7 +11,7 @@ from catnip import wire
 
 from catnip_host.sim.keyboard import Keyboard
 from catnip_host.sim.mirror import _site, laptop_mirror
-from catnip_host.sim.paths import SimError, board_file, command, journal_dir
+from catnip_host.sim.paths import SimError, board_file, command, interpreter, journal_dir
 from catnip_host.sim.process import Table
 from catnip_host.sim.record import Recorder
 from catnip_host.sim.scenario import load_scenario
@@ -58,6 +58,7 @@ def interactive(board: str | None = None, journal: Path | None = None, seed: str
                           mirror.fd if mirror is not None else None),
                   detach=True, pass_fds=(mirror.fd,) if mirror is not None else ())
     state = TableState()
+    state.feed.append(f"the firmware runs on {interpreter().name}")
     try:
         table.wait_ready(state)
         if names is not None:
