@@ -47,3 +47,9 @@ class Sound:
             self.pwm.freq(hz)
         self.pwm.duty_u16(_LOUD if hz else 0)
         self.until = ticks_add(now, ms)
+
+    def hush(self):
+        """Silent now, whatever was playing (the app stops for the REPL)."""
+        self.notes = ()
+        if self.pwm is not None:
+            self.pwm.duty_u16(0)
