@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -119,13 +120,20 @@ def sessions() -> None:
 
 @sessions.command("list")
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
-def sessions_list(store_path: str | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="print the sessions as JSON, for a script")
+def sessions_list(store_path: str | None, as_json: bool) -> None:
     """Every stored session, oldest first."""
     from rich.console import Console
     from rich.table import Table
 
     store = open_store(store_path, create=False, readonly=True)
     found = store.sessions()
+    if as_json:
+        click.echo(json.dumps([{
+            "id": s.id, "opened": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(s.opened)),
+            "board": s.board, "frames": s.frames, "games_live": s.games, "pulled": s.pulled,
+            "gaps": s.gaps} for s in found], indent=1))
+        return
     if not found:
         click.echo(f"no sessions in {store.path} yet: `catnip monitor` records them")
         return
