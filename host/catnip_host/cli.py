@@ -43,7 +43,8 @@ def _names_given(given: str | None) -> list[str] | None:
               "board.json path.  [default: direct, or the scenario's]")
 @click.option("--stations", type=click.IntRange(1, 8), default=None,
               help="Use only the board's first N stations.")
-@click.option("--journal", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--journal", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=None,
               help="The folder that plays the Pico's flash (journal, setup, high scores). "
               "[default: a per-user data folder; a fresh one for --script]")
 @click.option("--seed", default=None, help="Seed every game from this, to play the same "
@@ -196,7 +197,9 @@ def sessions_pull(port: str | None, store_path: str | None, timeout: float) -> N
     serve(keeper, lambda: keeper.idle or time.monotonic() > deadline)
     keeper.link.close()
     if not keeper.idle:
-        raise click.ClickException(f"the table did not answer within {timeout:g} s")
+        raise click.ClickException(f"the table did not answer within {timeout:g} s: is the "
+                                   "app running on it (not stopped at its REPL)? Plug it in "
+                                   "again, or wait longer with --timeout")
     click.echo(f"{len(keeper.pulled)} game(s) pulled into {store.path}")
 
 
