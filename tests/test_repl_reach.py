@@ -120,3 +120,17 @@ def _until(port: serial.Serial, text: bytes, seconds: float = 20) -> bytes:
         heard += port.read(256)
     return heard
 
+
+
+def test_mip_install_reaches_a_table_mid_game(board, tmp_path):
+    gid = _playing(board)
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "hello.py").write_text("WORD = 'meow'\n")
+    (package / "package.json").write_text('{"urls": [["hello.py", "hello.py"]], "version": "1"}')
+    # --target .: the board's folder here; on a Pico, --target /lib or /
+    _mpremote(board, "mip", "install", "--target", ".", str(package / "package.json"))
+    assert (board.flash / "hello.py").read_text() == "WORD = 'meow'\n"
+    said, _ = _mpremote(board, "exec", "import hello; print(hello.WORD)")
+    assert said.strip() == "meow"
+    assert Journal(str(board.flash / "journal")).resumable()[0] == gid
