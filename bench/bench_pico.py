@@ -7,12 +7,13 @@ action; an evening of four games on one power-up (the lowest free heap, the
 largest free block at its end); press-to-pixels in emulated time with one
 station redrawing and with every station redrawing, and from a press to its
 move's frame on the USB serial (what `catnip monitor` mirrors); the tray's
-HX711s at 10 and 80 SPS; deploying onto the image and onto stock MicroPython.
+HX711s at 10 and 80 SPS; deploying onto the image and onto stock MicroPython;
+from a Ctrl-C mid-game to the REPL and the real mpremote's ls, cp and exec.
 
 Every row says "real RP2040 (emulated)"; without the bench (or node) there
 is one row saying what is missing. Takes tens of minutes: one bench at a
 time. `python -m bench bench_pico`; CATNIP_BENCH_PICO=stack,evening (any of
-deploy, heist, stack, purrfect, evening, press, tray) runs only those."""
+deploy, heist, stack, purrfect, evening, press, tray, repl) runs only those."""
 
 from __future__ import annotations
 
@@ -87,6 +88,8 @@ def rows() -> Iterator[Row]:
             yield from _press_rows(app, work / "press")
         for rate in (10, 80) if wanted("tray") else ():
             yield from _tray_rows(flash, work / f"tray{rate}", rate)
+        if wanted("repl"):
+            yield from _repl_rows(app, work / "repl")
 
 
 def _deploy_rows(onto_image, work: Path) -> Iterator[Row]:
@@ -436,3 +439,25 @@ def _tray_rows(flash: Path, work: Path, rate: int) -> Iterator[Row]:
                f"{REAL}, {len(highs)} words; power-down above 60")
     yield (label, "power-downs inside a word", inside, "", f"{REAL}; target 0")
     yield (label, "HX711 violations", sum(c["violations"] for c in cells), "", REAL)
+
+
+def _repl_rows(app: Path, work: Path) -> Iterator[Row]:
+    """mpremote's Ctrl-C a second after a move (bench/pico_repl.py)."""
+    from bench import pico_repl
+
+    work.mkdir(parents=True, exist_ok=True)
+    flash = work / "flash.img"
+    shutil.copy(app, flash)
+    game, options, seats = pico_repl.GAME
+    pico_rig.start(flash, work, game, options, seats)
+    run, found = pico_repl.reach(flash, work, "mid-game",
+                                 [(1.0 + t, data) for t, data in pico_repl.MPREMOTE])
+    f = pico_repl.figures(run, found)
+    note = f"{REAL}; Meow Heist, 2 players, {pico_repl.MOVES} moves in"
+    yield ("repl", "Ctrl-C mid-game to the app stopped", round(f["stopped_s"] * 1000), "ms",
+           f"{note}; every panel says so")
+    yield ("repl", "Ctrl-C to `mpremote ls` listed", f["ls_done_s"], "s",
+           f"{note}; the Pico's clock, at most wall speed while it waits at its REPL")
+    for command in ("ls", "cp", "exec"):
+        yield ("repl", f"mpremote {command}: wall time", f[f"{command}_wall_s"], "s",
+               "this host, over the bench's socket:// serial (resume: no soft reset)")

@@ -380,7 +380,8 @@ Linked = Callable[[str, Callable[[], bool]], None]
 
 def run(flash: Path, out: Path, until: float, scenario: list[dict] | None = None,
         script: Path | None = None, world: Path | dict = WORLD, files: Path | None = None,
-        timeout: float = 1800, linked: Linked | None = None, uf2: Path | None = None) -> Run:
+        timeout: float = 1800, linked: Linked | None = None, uf2: Path | None = None,
+        repl: Linked | None = None) -> Run:
     """Power the Pico on from `flash` (saved back at the end) in `world` for
     `until` simulated seconds (or, with `script`, until that local script ends
     at the REPL), with the scenario timed from power-on. `files` are copied onto
@@ -394,7 +395,11 @@ def run(flash: Path, out: Path, until: float, scenario: list[dict] | None = None
     free goes onto the flash image (left so), firmware/main.py is sent
     through the raw REPL, and the
     scenario and `until` are timed from that moment. `uf2`: the firmware
-    (default: the catnip image)."""
+    (default: the catnip image).
+
+    With `repl`, the app starts at power-up as at a table, and once a Ctrl-C
+    in the scenario has stopped it and the REPL's prompt shows, the bench
+    serves the USB serial: repl(url, running) is called as `linked` is."""
     if linked is not None and script is not None:
         raise ValueError("a linked run starts the app through the raw REPL: it takes no script")
     shutil.rmtree(out, ignore_errors=True)
@@ -404,7 +409,9 @@ def run(flash: Path, out: Path, until: float, scenario: list[dict] | None = None
         world = out.parent / f"{out.name}.world.json"
     args = _node(uf2) + ["--world", str(world), "--flash-image", str(flash), "--out", str(out),
                          "--timeout", str(int(timeout)), "--quiet"]
-    if linked is None:
+    if repl is not None:
+        args += ["--port", "0", "--t0", "reset"]
+    elif linked is None:
         args += ["--no-bridge", "--t0", "reset"]
     else:
         repl_free(flash, flash)
@@ -419,7 +426,9 @@ def run(flash: Path, out: Path, until: float, scenario: list[dict] | None = None
         args += ["--run", str(script)]
     else:
         args += ["--until", f"{until:.6f}"]
-    if linked is None:
+    if repl is not None:
+        code, stderr = _served(args, out, repl, started=None)
+    elif linked is None:
         proc = subprocess.run(args, capture_output=True, text=True, timeout=timeout + 60)
         code, stderr = proc.returncode, proc.stderr
     else:
@@ -430,15 +439,19 @@ def run(flash: Path, out: Path, until: float, scenario: list[dict] | None = None
     return Run(out, code, summary)
 
 
-def _served(args: list[str], out: Path, linked: Linked) -> tuple[int, str]:
-    """Run the bench with its USB serial served while `linked` talks to it;
-    (exit code, stderr)."""
+def _served(args: list[str], out: Path, linked: Linked,
+            started: bytes | None = RAW_OK) -> tuple[int, str]:
+    """Run the bench with its USB serial served while `linked` talks to it,
+    once the Pico has said `started` (None: at once); (exit code, stderr)."""
     bench = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
-        port = _wait_for(out / "port", bench, 120)
+        # The bench serves once the REPL prompt shows: at once for a linked
+        # run, once the app has stopped for a `repl` run (up to 300 s).
+        port = _wait_for(out / "port", bench, 120 if started else 330)
         # Until the raw REPL has taken main.py, what the laptop sends would be
         # read as part of it; from then on it is the app's input, as on a board.
-        _wait_for_output(out / "serial.txt", RAW_OK, bench, 120)
+        if started is not None:
+            _wait_for_output(out / "serial.txt", started, bench, 120)
         linked(f"socket://127.0.0.1:{port}", lambda: bench.poll() is None)
     finally:
         _stop(bench)
@@ -446,7 +459,8 @@ def _served(args: list[str], out: Path, linked: Linked) -> tuple[int, str]:
 
 
 def boot(flash: Path, out: Path, until: float, scenario: list[dict],
-         linked: Linked | None = None, uf2: Path | None = None) -> tuple[Run, float]:
+         linked: Linked | None = None, uf2: Path | None = None,
+         repl: Linked | None = None) -> tuple[Run, float]:
     """run() a power-up with `scenario`'s presses, checking that the first
     came once the app read the buttons (READY_AFTER_S after READY): a press
     before then is lost, and every later one would land a step off. If it
@@ -459,7 +473,7 @@ def boot(flash: Path, out: Path, until: float, scenario: list[dict],
     shift = 0.0
     for _ in range(3):
         moved = [dict(a, t=round(a["t"] + shift, 3)) for a in scenario]
-        r = run(flash, out, until + shift, moved, linked=linked, uf2=uf2)
+        r = run(flash, out, until + shift, moved, linked=linked, uf2=uf2, repl=repl)
         ready = r.ready_s()
         if ready is None:
             raise BenchError(f"{out.name}: the app never said it reads the buttons "

@@ -488,6 +488,10 @@ def _b64(data):
 # ---- commands from the laptop -------------------------------------------------
 
 
+_FOLDER_FAULTS = {2: "there is no such folder; make it first, or leave --journal out",
+                  20: "it is a file, not a folder", 13: "this user may not use it"}
+
+
 class Refused(Exception):
     """A command or scenario step the table cannot carry out, and why; it
     changed nothing."""
@@ -860,8 +864,9 @@ def start(opts):
         seed = seed if seed is not None else (script_seed or "1")
     try:
         os.chdir(opts["journal"])  # the Pico's flash: setup.json, the journal, the high scores
-    except OSError:
-        raise Refused("cannot use %s as the table's flash folder" % opts["journal"])
+    except OSError as e:
+        raise Refused("cannot use %s as the table's flash folder: %s" % (
+            opts["journal"], _FOLDER_FAULTS.get(e.errno, "error %s" % e.errno)))
     stations = _int(opts["stations"], "--stations") if opts["stations"] else None
     if stations is not None and not 1 <= stations <= len(board.stations):
         raise Refused("board %s has %d stations, not %d" % (

@@ -60,3 +60,27 @@ def test_the_commands_that_record_start_a_new_store(tmp_path):
     out = CliRunner().invoke(main, ["sim", "--script", scenario, "--headless", "--store",
                                     str(fresh)])
     assert out.exit_code == 0 and fresh.is_file(), out.output
+
+
+def test_a_journal_folder_that_is_not_there_is_refused_saying_why(tmp_path):
+    scenario = os.path.join(os.path.dirname(__file__), "scenarios", "heist-2p.json")
+    missing = tmp_path / "no-such-flash"
+    out = CliRunner().invoke(main, ["sim", "--journal", str(missing), "--script", scenario,
+                                    "--headless", "--no-store"])
+    assert out.exit_code == 2 and "does not exist" in out.output, out.output
+    assert not missing.exists()
+
+
+def test_the_virtual_table_says_why_it_cannot_use_a_flash_folder(tmp_path):
+    from catnip_host.sim import paths
+
+    afile = tmp_path / "flash"
+    afile.write_text("")
+    board = paths.board_file("direct")
+    for folder, why in ((tmp_path / "gone", "there is no such folder"),
+                        (afile, "it is a file, not a folder")):
+        proc = subprocess.run(paths.command(board, folder, "fast"), capture_output=True,
+                              text=True, timeout=60, env=paths.environment())
+        said = proc.stdout + proc.stderr
+        assert proc.returncode != 0, said
+        assert f"cannot use {folder} as the table's flash folder: {why}" in said, said

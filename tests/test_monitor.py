@@ -155,3 +155,28 @@ def test_the_monitor_says_which_build_the_table_runs_and_when_it_is_not_this_one
     assert "NOTE: the table runs catnip 0.0.9 from .mpy files on its flash, sources " \
         "0123456789ab, but this catnip is" in shown
     assert "`catnip flash` (or `catnip deploy` to keep stock MicroPython)" in shown
+
+
+def test_a_monitor_logging_with_no_table_says_so_once_not_at_every_retry(monkeypatch, tmp_path):
+    # `catnip monitor > log` for a minute with no Pico: it retries five times a
+    # second, on a clock that only these retries move.
+    from catnip_host import link, monitor, ports
+
+    clock = [0.0]
+
+    def sleep(seconds: float) -> None:
+        clock[0] += seconds
+        if clock[0] >= 60:
+            raise KeyboardInterrupt  # the person stops it
+
+    def no_pico() -> str:
+        raise ports.PortError("no Pico found on USB (looking for 2E8A:0005)")
+
+    monkeypatch.setattr(link, "time", type("Clock", (), {"sleep": staticmethod(sleep)}))
+    monkeypatch.setattr(ports, "find_pico", no_pico)
+    console = Console(file=open(tmp_path / "log", "w"), force_terminal=False)
+    monitor.watch(None, Store(tmp_path / "s.sqlite3"), console)
+    console.file.close()
+    lines = (tmp_path / "log").read_text().splitlines()
+    assert clock[0] >= 60 and len(lines) == 1, lines
+    assert lines[0].endswith("no Pico found on USB (looking for 2E8A:0005)")

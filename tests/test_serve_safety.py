@@ -135,9 +135,9 @@ def test_a_port_in_use_is_said_with_what_to_do(tmp_path):
     taken = listen("127.0.0.1", 0)
     port = taken.getsockname()[1]
     try:
-        with pytest.raises(ServeError, match=f"port {port} on 127.0.0.1 is in use.*--port"):
+        with pytest.raises(ServeError, match=f"port {port} on 127.0.0.1 is in use.*--web-port"):
             listen("127.0.0.1", port)
-        result = CliRunner().invoke(main, ["serve", "--port", str(port), "--table", "unused",
+        result = CliRunner().invoke(main, ["serve", "--web-port", str(port), "--table", "unused",
                                            "--store", str(tmp_path / "s.sqlite3")])
         assert result.exit_code == 1 and f"port {port} on 127.0.0.1 is in use" in result.output
     finally:
@@ -157,7 +157,7 @@ def test_ctrl_c_stops_it_cleanly_with_pages_open(tmp_path):
     port = listen("127.0.0.1", 0)
     number = port.getsockname()[1]
     port.close()
-    proc = subprocess.Popen([sys.executable, "-m", "catnip_host", "serve", "--port", str(number),
+    proc = subprocess.Popen([sys.executable, "-m", "catnip_host", "serve", "--web-port", str(number),
                              "--table", "unused", "--store", str(tmp_path / "s.sqlite3")],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
@@ -180,3 +180,21 @@ def _open(url: str):
         return urllib.request.urlopen(url, timeout=10)
     except OSError:
         return None
+
+
+def test_the_old_port_option_still_names_the_web_port_and_says_so(tmp_path):
+    from catnip_host.serve.cli import web_port
+
+    assert web_port(None, None) == 8000 and web_port(8001, None) == 8001
+    taken = listen("127.0.0.1", 0)
+    port = taken.getsockname()[1]
+    try:
+        result = CliRunner().invoke(main, ["serve", "--port", str(port), "--table", "unused",
+                                           "--store", str(tmp_path / "s.sqlite3")])
+    finally:
+        taken.close()
+    assert "--port is the web server's port here" in result.stderr
+    assert f"say --web-port {port}" in result.stderr
+    assert f"port {port} on 127.0.0.1 is in use" in result.output  # it was the web port
+    both = CliRunner().invoke(main, ["serve", "--port", "9001", "--web-port", "9002"])
+    assert both.exit_code == 2 and "give only --web-port" in both.output

@@ -30,3 +30,16 @@ def room_for_modules(most=96):
         modules[name] = None
     for name in names:
         del modules[name]
+
+
+def ctrl_c(interrupts):
+    """Whether a Ctrl-C (0x03) on the USB serial interrupts whatever runs
+    (MicroPython's way, `interrupts` True) or arrives as a byte: the app's
+    line reads it between two commands and stops there for the REPL
+    (catnip.link.line), so no press is half carried out and no journal write
+    is cut. Nothing where there is no MicroPython (the laptop)."""
+    try:
+        from micropython import kbd_intr
+    except ImportError:
+        return
+    kbd_intr(3 if interrupts else -1)

@@ -54,7 +54,9 @@ def start(board, hw, room=None):
     from catnip.table.app import App
     from catnip.flash.journal import Journal
     from catnip.link.line import Line
+    from catnip import ctrl_c
 
+    ctrl_c(False)  # from the journal's first write on, Ctrl-C waits for the line (serve)
     notices = _missing(board, hw)
     for text in notices:
         say(text)
@@ -203,15 +205,7 @@ def _show_all(hw, lines):
 
     from catnip.ui import draw
 
-    fb = hw.canvas
-    fb.begin()
-    draw.clear(fb)
-    draw.title(fb, "catnip")
-    for i, line in enumerate(lines):
-        draw.text(fb, 2 + i, line)
-    for screen in hw.screens + ([hw.table] if hw.table is not None else []):
-        screen.take(fb)
-    hw.flush(ticks_ms())
+    draw.everywhere(hw, lines, ticks_ms())
 
 
 def _broken(problems):

@@ -24,7 +24,11 @@ def run():
     room = bytearray(ROOM) if _from_files() else None
     from catnip.boot import main
 
-    app = main(room)
+    try:
+        app = main(room)
+    except KeyboardInterrupt:  # before the journal opened (catnip.boot): nothing was written
+        print("catnip: stopped by Ctrl-C while starting; the REPL is yours")
+        return
     del main
     forget("catnip.boot")
     room = None  # the app's now: its first game lets it go

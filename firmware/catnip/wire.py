@@ -36,6 +36,7 @@ forget("catnip.wire_kinds")
 
 VERSION = 1
 RS = 0x1E
+CTRL_C = 0x03  # never in a frame: a tool's Ctrl-C, for which the app stops (catnip.link.line)
 TABLE = b"\x1e#"  # frames the table sends
 LAPTOP = b"\x1e>"  # frames a laptop sends
 MAX_KIND = 12

@@ -11,6 +11,7 @@ used so a maker with other modules can redo the sum.
 
 from __future__ import annotations
 
+import json
 import sys
 from dataclasses import dataclass
 
@@ -253,8 +254,10 @@ _MARK = {"ok": "ok  ", "note": "note", "warn": "WARN"}
               help="Check only the first N stations (default: every station in the file).")
 @click.option("--oled-ma", type=click.FloatRange(min=0), default=OLED.ma, show_default=True,
               help="Worst current of one OLED module, mA (larger panels draw more).")
+@click.option("--json", "as_json", is_flag=True, help="print the findings as JSON (same exit "
+              "codes; a board file that is wrong is still said on stderr)")
 def main(board_name: str, cable_m: float, pf_per_m: float, stations: int | None,
-         oled_ma: float) -> None:
+         oled_ma: float, as_json: bool) -> None:
     """Check a BOARD's electrics (a shipped board: direct, mux; or a board.json path): I2C
     rise times, pull-ups, 3V3 power, HX711 wiring.
     Exits 1 when a finding is a warning, 2 when the board file itself is wrong."""
@@ -274,12 +277,19 @@ def main(board_name: str, cable_m: float, pf_per_m: float, stations: int | None,
         raise click.BadParameter(f"{path} lists {len(b.stations)} stations, not {stations}",
                                  param_hint="--stations")
     findings = check(b, stations, cable_m, pf_per_m, oled_ma)
-    click.echo(f"{path} ({b.name}, {stations or len(b.stations)} stations, "
-               f"{cable_m:g} m cables at {pf_per_m:g} pF/m)")
-    for f in findings:
-        click.echo(f"{_MARK[f.level]} {f.topic}: {f.text}")
     warnings = sum(f.level == "warn" for f in findings)
-    click.echo(f"{warnings} warning{'s' if warnings != 1 else ''}")
+    if as_json:
+        click.echo(json.dumps({
+            "board": str(path), "name": b.name, "stations": stations or len(b.stations),
+            "cable_m": cable_m, "cable_pf_per_m": pf_per_m, "warnings": warnings,
+            "findings": [{"level": f.level, "topic": f.topic, "text": f.text}
+                         for f in findings]}, indent=1))
+    else:
+        click.echo(f"{path} ({b.name}, {stations or len(b.stations)} stations, "
+                   f"{cable_m:g} m cables at {pf_per_m:g} pF/m)")
+        for f in findings:
+            click.echo(f"{_MARK[f.level]} {f.topic}: {f.text}")
+        click.echo(f"{warnings} warning{'s' if warnings != 1 else ''}")
     if warnings:
         sys.exit(1)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -58,7 +59,8 @@ def _names_given(given: str | None) -> list[str] | None:
               "board.json path.  [default: direct, or the scenario's]")
 @click.option("--stations", type=click.IntRange(1, 8), default=None,
               help="Use only the board's first N stations.")
-@click.option("--journal", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--journal", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=None,
               help="The folder that plays the Pico's flash (journal, setup, high scores). "
               "[default: a per-user data folder; a fresh one for --script]")
 @click.option("--seed", default=None, help="Seed every game from this, to play the same "
@@ -140,13 +142,20 @@ def sessions() -> None:
 
 @sessions.command("list")
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
-def sessions_list(store_path: str | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="print the sessions as JSON, for a script")
+def sessions_list(store_path: str | None, as_json: bool) -> None:
     """Every stored session, oldest first."""
     from rich.console import Console
     from rich.table import Table
 
     store = open_store(store_path, create=False, readonly=True)
     found = store.sessions()
+    if as_json:
+        click.echo(json.dumps([{
+            "id": s.id, "opened": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(s.opened)),
+            "board": s.board, "frames": s.frames, "games_live": s.games, "pulled": s.pulled,
+            "gaps": s.gaps} for s in found], indent=1))
+        return
     if not found:
         click.echo(f"no sessions in {store.path} yet: `catnip monitor` records them")
         return
@@ -209,7 +218,9 @@ def sessions_pull(port: str | None, store_path: str | None, timeout: float) -> N
     serve(keeper, lambda: keeper.idle or time.monotonic() > deadline)
     keeper.link.close()
     if not keeper.idle:
-        raise click.ClickException(f"the table did not answer within {timeout:g} s")
+        raise click.ClickException(f"the table did not answer within {timeout:g} s: is the "
+                                   "app running on it (not stopped at its REPL)? Plug it in "
+                                   "again, or wait longer with --timeout")
     click.echo(f"{len(keeper.pulled)} game(s) pulled into {store.path}")
 
 

@@ -299,11 +299,16 @@ def watch(port: str | None, store: Store, console=None) -> None:
         print(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {text}", file=console.file, flush=True)
 
     def status(text: str) -> None:
-        mirror.status = text if text != "connected" else \
+        # Said when it changes, not at every retry: a log left running with
+        # no table gets one line, not five a second.
+        text = text if text != "connected" else \
             f"connected to {port or 'the Pico'}, storing in {store.path}"
+        if text == mirror.status:
+            return
+        mirror.status = text
         mirror.changed = True
         if piped:
-            line(mirror.status)
+            line(text)
 
     told: list[dict] = []  # the hello whose build was told
 

@@ -2,12 +2,12 @@
 written, and started again. mpremote's serial transport speaks the raw REPL;
 this adds catnip's own steps around it.
 
-Taking the REPL: the app reads catnip's wire on the same port with Ctrl-C
-turned off, so first the framed "stop" command (docs/link.md): the app
-answers "bye", leaves its loop between two moves (the journal is written
-a move at a time and holds no open file) and hands back the REPL. A board
+Taking the REPL: first the framed "stop" command (docs/link.md): the app
+answers "bye", leaves its loop between two moves (every accepted move is on
+flash; the journal closes its file) and hands back the REPL. A board
 already at its REPL prints a syntax error for that line, which is harmless.
-Then Ctrl-C and Ctrl-A reach the raw REPL; an app that answers neither is
+Then Ctrl-C and Ctrl-A reach the raw REPL (the app stops for a Ctrl-C the
+same way, read as a byte on its line); an app that answers neither is
 wedged, and the BACK-at-power-up recovery is the way in.
 """
 

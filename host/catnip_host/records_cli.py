@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import sys
 from pathlib import Path
 
@@ -166,7 +167,8 @@ def export(store, loaded, keep, fmt: str, gid: int | None, output: Path | None, 
 
 @click.command()
 @selecting
-def stats(store, loaded, keep) -> None:
+@click.option("--json", "as_json", is_flag=True, help="print the figures as JSON, for a script")
+def stats(store, loaded, keep, as_json: bool) -> None:
     """Per player and game: plays, wins, win rate, average and best score,
     and the Clowder's high scores (Stack O' Cats' Colonnade of Competent
     Clowders).
@@ -181,10 +183,13 @@ def stats(store, loaded, keep) -> None:
     if not plays:
         raise _none_match(keep)
     days = [p.date for p in plays if p.date is not None]
+    found, board = tally.lines(plays, keep.player), tally.clowder_high_scores(plays)
+    if as_json:
+        click.echo(json.dumps(tally.as_json(found, board, len(plays), days), indent=1))
+        return
     title = f"{len(plays)} game(s)" + (f", {min(days):%Y-%m-%d} to {max(days):%Y-%m-%d}"
                                        if days else "")
-    Console().print(tally.render(tally.lines(plays, keep.player),
-                                 tally.clowder_high_scores(plays), title))
+    Console().print(tally.render(found, board, title))
 
 
 @click.command()
@@ -248,7 +253,8 @@ def players() -> None:
 
 @players.command("list")
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), help=STORE_HELP)
-def players_list(store_path: str | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="print the seats and merges as JSON")
+def players_list(store_path: str | None, as_json: bool) -> None:
     """Every session's seats with their names, and the merged names."""
     from rich.console import Console
     from rich.table import Table
@@ -256,17 +262,23 @@ def players_list(store_path: str | None) -> None:
     from catnip_host import players as seating
 
     store = open_store(store_path, create=False)
-    if not store.sessions():
+    if not store.sessions() and not as_json:
         click.echo(f"no sessions in {store.path} yet: `catnip monitor` records them")
         return
     names = seating.load(store)
+    rows = [(session, seat, names.of(session, seat), names.seats.get((session, seat)))
+            for session, seats in seating.seated(store) for seat in range(seats)]
+    if as_json:
+        click.echo(json.dumps({
+            "seats": [{"session": session, "seat": f"P{seat + 1}", "name": shown,
+                       "named_as": given if given and given != shown else None}
+                      for session, seat, shown, given in rows],
+            "merged": [{"name": alias, "into": name}
+                       for alias, name in sorted(names.aliases.items())]}, indent=1))
+        return
     t = Table("session", "seat", "name", "named as")
-    for session, seats in seating.seated(store):
-        for seat in range(seats):
-            given = names.seats.get((session, seat))
-            shown = names.of(session, seat)
-            t.add_row(str(session), f"P{seat + 1}", shown,
-                      given if given and given != shown else "")
+    for session, seat, shown, given in rows:
+        t.add_row(str(session), f"P{seat + 1}", shown, given if given and given != shown else "")
     console = Console()
     console.print(t)
     if names.aliases:

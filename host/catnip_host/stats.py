@@ -80,3 +80,19 @@ def render(found: list[Line], board: Colonnade, title: str) -> Group:
             h.add_row(str(rank), ", ".join(names), str(score))
         parts.append(h)
     return Group(*parts)
+
+
+def as_json(found: list[Line], board: Colonnade, games: int, days: list) -> dict:
+    """What render() shows, for a script (`catnip stats --json`; the keys are
+    kept stable: docs/records.md)."""
+    return {
+        "games": games,
+        "first_day": min(days).isoformat() if days else None,
+        "last_day": max(days).isoformat() if days else None,
+        "lines": [{"player": line.player, "game": line.game, "plays": line.plays,
+                   "wins": line.wins, "win_rate": round(line.win_rate, 4),
+                   "average": round(line.average, 2), "best": line.best,
+                   "fewest_wins": line.lower_wins} for line in found],
+        "clowder_high_scores": [{"rank": rank, "players": list(names), "score": score}
+                                for rank, names, score in board.ranked()],
+    }

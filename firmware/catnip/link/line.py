@@ -19,7 +19,10 @@
 # In: read one byte at a time through select.poll, at most `budget` bytes per
 # poll(), into one preallocated buffer; a command longer than MAX_IN is
 # refused, whatever else arrives is answered with an "err" frame naming the
-# problem. The line never blocks and never costs a station a press.
+# problem. The line never blocks and never costs a station a press. A
+# Ctrl-C (Thonny's Stop, every mpremote command; the app reads it as a byte)
+# raises KeyboardInterrupt there, between two commands, and nothing after it
+# is read: the app stops (catnip.table.loop) and the REPL reads the rest.
 #
 # A frame is composed where it stays: its JSON written straight into one
 # buffer taken at power-up (FRAME_ROOM), then copied into the ring (a
@@ -264,7 +267,10 @@ class Line:
             if not c:
                 return
             budget -= 1
-            self.byte(ord(c) if isinstance(c, str) else c[0])
+            b = ord(c) if isinstance(c, str) else c[0]
+            if b == wire.CTRL_C:  # a tool wants the REPL: what follows is the REPL's
+                raise KeyboardInterrupt
+            self.byte(b)
 
     def feed(self, data):
         """Take bytes as if they had arrived (tests, and a host-side table)."""

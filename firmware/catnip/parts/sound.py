@@ -47,3 +47,12 @@ class Sound:
             self.pwm.freq(hz)
         self.pwm.duty_u16(_LOUD if hz else 0)
         self.until = ticks_add(now, ms)
+
+    def off(self):
+        """Silent for good (the app stops for the REPL): the PWM slice stops
+        and its pin is the REPL's; every later call does nothing."""
+        self.notes = ()
+        if self.pwm is not None:
+            self.pwm.duty_u16(0)
+            self.pwm.deinit()
+            self.pwm = None

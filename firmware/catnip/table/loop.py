@@ -104,21 +104,31 @@ class Loop:
         self._idle()
 
     def serve(self, ready=None):
-        """Run the table until the laptop stops it (catnip.link.remote); the REPL
-        follows. Ctrl-C on the line is data meanwhile, not an interrupt.
-        ready() is called once, when the buttons have been read the first
-        time: from then on a press counts."""
-        import micropython
+        """Run the table until Ctrl-C on the line (Thonny's Stop, any mpremote
+        command) or the laptop's stop command; the REPL follows. Ctrl-C is a
+        byte meanwhile, read by the line between two commands
+        (catnip.link.line): the app stops where nothing is half done, and
+        tells the stations (catnip.table.handover). ready() is called once,
+        when the buttons have been read the first time: from then on a
+        press counts."""
+        from catnip import ctrl_c
 
         self.ready = ready
-
-        micropython.kbd_intr(-1)
+        ctrl_c(False)
         try:
             asyncio.run(self.run())
+        except KeyboardInterrupt:
+            self._hand_over(None)
         except SystemExit as e:
-            print("catnip: app stopped (%s); the REPL is yours" % e)
+            self._hand_over(str(e))
         finally:
-            micropython.kbd_intr(3)
+            ctrl_c(True)
+
+    def _hand_over(self, why):
+        # why: the laptop's words, None for Ctrl-C.
+        from catnip.table.handover import stop
+
+        print("catnip: app stopped (%s); the REPL is yours" % stop(self.app, why))
 
     async def run(self):
         app = self.app

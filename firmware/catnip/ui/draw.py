@@ -160,6 +160,21 @@ def page(fb, what, row):
     paragraph(fb, what, row)
 
 
+def everywhere(hw, lines, now):
+    """`lines` under catnip's title on every panel of `hw` (each station
+    and the table display), sent at once: what the table says when it
+    does not play (power-up's problems, the REPL's turn)."""
+    fb = hw.canvas
+    fb.begin()
+    clear(fb)
+    title(fb, "catnip")
+    for i, line in enumerate(lines):
+        text(fb, 2 + i, line)
+    for screen in hw.screens + ([hw.table] if hw.table is not None else []):
+        screen.take(fb)
+    hw.flush(now)
+
+
 def notice(fb, what, high=False):
     """A table-wide message over a station's bottom lines, or `high` under
     its title (an announcement has the bottom), inverse, so it reads as the

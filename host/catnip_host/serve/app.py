@@ -226,11 +226,12 @@ def listen(bind: str, port: int) -> socket.socket:
         sock.close()
         if e.errno == errno.EADDRINUSE:
             raise ServeError(f"port {port} on {bind} is in use (another catnip serve, or "
-                             f"another web server): stop it, or pick another with --port "
-                             f"{port + 1 if port < 65535 else 8000}") from None
+                             f"another web server): stop it, or pick another web port "
+                             f"(catnip serve --web-port {port + 1 if port < 65535 else 8000})"
+                             ) from None
         if e.errno == errno.EACCES:
             raise ServeError(f"port {port} needs administrator rights: use a port above 1023, "
-                             "such as --port 8000") from None
+                             "such as --web-port 8000") from None
         if e.errno == errno.EADDRNOTAVAIL:
             raise ServeError(f"{bind} is not an address of this computer: leave --bind out "
                              "(this computer only) or give one of its addresses") from None
