@@ -30,6 +30,7 @@ import orjson
 import platformdirs
 
 from catnip import wire
+from catnip_host import readable
 from catnip_host.store_errors import StoreError, every_method_guarded, explained
 from catnip_host.store_schema import MIGRATIONS, SCHEMA_VERSION, statements
 
@@ -54,7 +55,7 @@ class Frame:
     def fields(self) -> dict:
         from catnip import wire
 
-        return wire.decode(self.raw.encode())[2]
+        return readable.decode(self.raw.encode())[2]
 
 
 @dataclass(frozen=True)
