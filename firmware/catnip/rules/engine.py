@@ -245,22 +245,33 @@ def _snapshot(game):
 
 def _copy(x):
     """Deep copy of nested dicts, lists, tuples, sets, bytearrays and logs;
-    anything else is shared."""
-    if isinstance(x, (int, str)) or x is None:
+    anything else is shared. A list or tuple of ints and words (most of a
+    game's state) is copied whole, with no call per item: a correction's
+    snapshot copies the game at every move it may follow."""
+    t = type(x)
+    if t in _SHARED:
         return x
-    if isinstance(x, dict):
+    if t is list:
+        return x[:] if _flat(x) else [_copy(v) for v in x]
+    if t is dict:
         return {k: _copy(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_copy(v) for v in x]
-    if isinstance(x, tuple):
-        return tuple(_copy(v) for v in x)
-    if isinstance(x, set):
-        return set(x)
-    if isinstance(x, bytearray):
+    if t is tuple:
+        return x if _flat(x) else tuple(_copy(v) for v in x)
+    if t is bytearray:
         return bytearray(x)
+    if t is set:
+        return set(x)
     if isinstance(x, Log):
         return x.copy()
     return x
+
+
+_SHARED = {int, str, bool, type(None)}  # what a copy need not copy
+
+
+def _flat(items):
+    # Whether every item is shared (set() and map() go through them in C).
+    return set(map(type, items)) <= _SHARED
 
 
 def _names(players):
