@@ -23,6 +23,8 @@ import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import orjson
+
 from catnip import rules, wire
 
 Outcome = dict
@@ -60,7 +62,11 @@ def real_frames() -> list[tuple[str, dict]]:
 
 
 ODD = [None, True, -1, 0, 2**63, 2**31, 1.5, "", "x", "٣", [], {}, [[1]], {"a": [None]},
-       "\u2028", [0] * 40]
+       "\u2028", [0] * 40, "Al [/b]x", "Sam [guest]", float("nan"), float("inf"), 2**70]
+# JSON that json.dumps does not write but a table (or a forger) could send: each
+# replaces a value's text in a frame's fields before its CRC is made.
+ODD_TEXT = [b"NaN", b"-Infinity", b"1e400", b'"\\ud800"', b'"\\udfff x"', b"1" * 30,
+            b'"\\ud83d\\ude00"', b"-0.0", b"1E-400"]
 
 
 def bent(rng: random.Random, frames: list[tuple[str, dict]]) -> Iterator[tuple[str, dict]]:
@@ -87,7 +93,27 @@ def bent(rng: random.Random, frames: list[tuple[str, dict]]) -> Iterator[tuple[s
                 parent[key] = json.loads("[" * 60 + "]" * 60)
             else:
                 parent[key] = json.loads(json.dumps(rng.choice(ODD)))
+        if rng.random() < 0.15:  # a field its kind does not declare
+            fields[rng.choice(["gid", "re", "x", "names", "n"])] = json.loads(json.dumps(
+                rng.choice(ODD)))
         yield (rng.choice(kinds) if rng.random() < 0.15 else kind), fields
+
+
+def odd_frame(rng: random.Random, kind: str, seq: int, fields: dict) -> bytes:
+    """A CRC-valid frame whose fields are written oddly: a number or text
+    only the standard library's json reads, or the body in UTF-16 or UTF-32."""
+    body = json.dumps(fields, separators=(",", ":")).encode()
+    if rng.random() < 0.3:
+        text = json.dumps(fields, separators=(",", ":"), ensure_ascii=False)
+        body = text.encode(rng.choice(["utf-16", "utf-32", "utf-16-le", "utf-8-sig"]))
+    else:
+        at = body.rfind(b":", 0, rng.randrange(1, len(body) + 1))
+        if at > 0:
+            end = min((i for i in (body.find(b",", at), body.find(b"}", at)) if i > 0),
+                      default=len(body) - 1)
+            body = body[:at + 1] + rng.choice(ODD_TEXT) + body[end:]
+    text = b"1 %d %s " % (seq, kind.encode()) + body
+    return b"\x1e#" + text + b" %08x\n" % (wire.crc32(text) & 0xFFFFFFFF)
 
 
 # ---- the doors ------------------------------------------------------------------------
@@ -132,7 +158,7 @@ def keeper(n: int, seed: int = 1) -> Outcome:
 
     from catnip_host.link import Keeper, Link
     from catnip_host.monitor import Mirror
-    from catnip_host.store import Store
+    from catnip_host.store import Store, frame_fields
 
     folder = Path(tempfile.mkdtemp(prefix="catnip-fuzz-"))
     rng = random.Random(seed)
@@ -157,12 +183,16 @@ def keeper(n: int, seed: int = 1) -> Outcome:
                 rng.choice([0, 0, k.last + 1, k.last + 5])
             if how == wire.ANSWER and rng.random() < 0.9:
                 fields["re"] = k.waiting.cmd if k.waiting else 1
-            port.data += wire.encode(kind, seq, fields)
+            port.data += odd_frame(rng, kind, seq, fields) if rng.random() < 0.3 else \
+                wire.encode(kind, seq, fields)
             k.step()
             if k.waiting is not None and rng.random() < 0.1:
                 k.waiting.sent = -10.0  # let it ask again
             if rng.random() < 0.2:
                 console.print(mirror.render())
+            raw = store.db.execute("SELECT raw FROM frames ORDER BY id DESC LIMIT 1").fetchone()
+            if raw is not None:  # what the Keeper stored, its store's reader reads back
+                orjson.loads(frame_fields(raw[0].encode()))
 
         return _run(bent(rng, real_frames()), feed, n)
     finally:

@@ -20,7 +20,7 @@ import re
 from catnip import wire
 
 # Either may need a closer look: a surrogate's escape, a number of 19 digits.
-_ODD = re.compile(rb"\\u[dD][89abAB]|\d{19}")
+_ODD = re.compile(rb"\\u[dD][89a-fA-F]|\d{19}")
 MAX_FILE = 64 << 20  # a record or bundle file read whole, in bytes
 
 

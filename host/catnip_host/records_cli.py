@@ -252,6 +252,7 @@ def players_list(store_path: str | None) -> None:
     """Every session's seats with their names, and the merged names."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     from catnip_host import players as seating
 
@@ -265,14 +266,14 @@ def players_list(store_path: str | None) -> None:
         for seat in range(seats):
             given = names.seats.get((session, seat))
             shown = names.of(session, seat)
-            t.add_row(str(session), f"P{seat + 1}", shown,
-                      given if given and given != shown else "")
+            t.add_row(str(session), f"P{seat + 1}", Text(shown),  # names: never markup
+                      Text(given if given and given != shown else ""))
     console = Console()
     console.print(t)
     if names.aliases:
         m = Table("name", "merged into")
         for alias, name in sorted(names.aliases.items()):
-            m.add_row(alias, name)
+            m.add_row(Text(alias), Text(name))
         console.print(m)
 
 
