@@ -239,10 +239,28 @@ def _a_store(path: Path) -> int:
     return sid
 
 
+# The commands that read a store (SID: the session's number).
+READS = [["sessions", "list"], ["sessions", "show", "SID"], ["sessions", "show", "SID", "--raw"],
+         ["replay", "SID"], ["replay", "SID", "--verify"], ["export"], ["export", "--format",
+         "csv"], ["export", "--format", "bgstats"], ["stats"], ["players", "list"],
+         ["stats", "--player", "P1"], ["export", "--session", "SID", "--format", "jsonl"]]
+
+
+def _exits_cleanly(result) -> None:
+    """A command's run ended in an exit status of its own, not a traceback."""
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    assert result.exit_code in (0, 1, 2, 3), result.exit_code
+
+
 def store(n: int, seed: int = 1) -> Outcome:
+    from click.testing import CliRunner
+
     from catnip_host import verify
+    from catnip_host.cli import main
     from catnip_host.store import Store, StoreError
 
+    runner = CliRunner()
     folder = Path(tempfile.mkdtemp(prefix="catnip-fuzz-", dir=_fast_folder()))
     rng = random.Random(seed)
     try:
@@ -275,6 +293,8 @@ def store(n: int, seed: int = 1) -> Outcome:
                 s.close()
             except StoreError:
                 pass
+            argv = [*rng.choice(READS), "--store", str(path)]  # and one read command whole
+            _exits_cleanly(runner.invoke(main, [a.replace("SID", str(sid)) for a in argv]))
 
         return _run(inputs(), feed, n)
     finally:
@@ -303,13 +323,23 @@ def cli(n: int, seed: int = 1) -> Outcome:
         words = [str(sid), "0", "-1", str(2**63), str(2**70), "١", "1e3", " 1", "", "x" * 300,
                  str(frames), str(junk), str(folder), str(folder / "missing"), "--verify",
                  "--raw", "--store", str(store_path), "--help", "\udcff", "-", "--", "list",
-                 "show", "sessions", "replay"]
-        commands = [["sessions", "list"], ["sessions", "show"], ["replay"], ["replay", "--verify"],
-                    ["sessions", "show", "--raw"]]
+                 "show", "sessions", "replay", "P1=Sam [guest]", "P2=Al [/b]x", "P9=x", "P1=",
+                 "--session", "--gid", "--since", "2026-13-45", "--until", "2026-01-01",
+                 "--game", "heist", "--player", "--format", "csv", "bgstats", "bgstats-link",
+                 "scores", "wins", "tower", "-o", str(folder / "c.png"), "direct", "mux",
+                 "--cable", "nan", "1e400", "--stations", "--clear", "--port", "loop://"]
+        commands = [*READS, ["players", "name"], ["players", "merge"], ["players", "unmerge"],
+                    ["chart"], ["check-board"], ["sessions"], ["players"], []]
+        # Commands that open a port, a server or the virtual table, or write a
+        # Pico: their arguments only (a bad option or --help), which click checks.
+        held = [["monitor"], ["serve"], ["sim"], ["calibrate"], ["deploy"], ["flash"], ["names"]]
 
         def inputs():
             while True:
-                argv = list(rng.choice(commands))
+                if rng.random() < 0.05:
+                    yield [*rng.choice(held), rng.choice(["--help", "--no-such", "-Z"])]
+                    continue
+                argv = [a.replace("SID", str(sid)) for a in rng.choice(commands)]
                 argv += [rng.choice(words) for _ in range(rng.randint(0, 3))]
                 if rng.random() < 0.8:
                     argv += ["--store", str(store_path)]
@@ -317,12 +347,14 @@ def cli(n: int, seed: int = 1) -> Outcome:
                 yield argv
 
         def feed(argv):
-            result = runner.invoke(main, argv)
-            if result.exception is not None and not isinstance(result.exception, SystemExit):
-                raise result.exception
-            assert result.exit_code in (0, 1, 2, 3), result.exit_code
+            _exits_cleanly(runner.invoke(main, argv))
 
-        return _run(inputs(), feed, n)
+        here = os.getcwd()
+        os.chdir(folder)  # where a chart is written when no -o says where
+        try:
+            return _run(inputs(), feed, n)
+        finally:
+            os.chdir(here)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -370,4 +402,11 @@ def deploy(n: int, seed: int = 1) -> Outcome:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-DOORS = {"reader": reader, "keeper": keeper, "store": store, "cli": cli, "deploy": deploy}
+def serve(n: int, seed: int = 1) -> Outcome:
+    from serve_door import serve as door
+
+    return door(n, seed)
+
+
+DOORS = {"reader": reader, "keeper": keeper, "store": store, "cli": cli, "deploy": deploy,
+         "serve": serve}

@@ -65,6 +65,25 @@ def test_a_tampered_store_exits_1(tmp_path, sessions):
     assert out.exit_code == 1 and "damaged" in out.output, out.output
 
 
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_named_tamper_of_the_store_rows_exits_1(tmp_path, sessions, name):
+    """The same tampers made to the store's rows (a frame a row, as the Keeper
+    keeps them, each re-sealed) rather than to a file."""
+    missed = []
+    for k, (tamper, frames) in enumerate(tampered(sessions[name])):
+        path = tmp_path / f"s{k}.sqlite3"
+        store = Store(path)
+        sid = store.session("t1", "b1", "direct", "0.1.0")
+        for seq, kind, f in frames:
+            gid = f.get("gid") if "gid" in wire.MESSAGES[kind][1] else None
+            store.frame(sid, seq, kind, gid, wire.encode(kind, seq, f)[:-1])
+        store.close()
+        out = _replay(str(sid), "--store", str(path))
+        if out.exit_code != 1 or "DOES NOT VERIFY" not in out.output:
+            missed.append((tamper, out.exit_code, out.output[-300:]))
+    assert not missed, missed
+
+
 def test_a_game_that_disagrees_is_not_hidden_by_one_not_pulled_yet(tmp_path):
     bad = _frames()
     next(f for k, f in bad if k == "act" and f["events"])["events"][0]["x"] = 1
