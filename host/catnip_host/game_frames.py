@@ -95,8 +95,10 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
                 pulling.entries.append(raw)
         elif follow is not None and not follow.sound(session, kind, gid, raw):
             continue
+        elif kind in (wire.BEGIN, wire.GAME, wire.END, wire.PAGE) and \
+                (f := _read(kind, raw, follow is not None)) is None:
+            continue  # stored damaged: a check names it (sound), the rest leave it out
         elif kind in (wire.BEGIN, wire.GAME):
-            f = orjson.loads(frame_fields(raw))
             h = f["header"]
             key = (f["gid"], str(h.get("seed_commit")))
             g = games.setdefault(key, Game(f["gid"], key[1], h.get("game", "?")))
@@ -117,12 +119,11 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
             if key is None:
                 orphans.append((session, kind, gid, raw))
             else:
-                ended = orjson.loads(frame_fields(raw))
-                games[key].live_result, games[key].ended = ended["result"], at
-                _same_game(games[key], ended, "end")
+                games[key].live_result, games[key].ended = f["result"], at
+                _same_game(games[key], f, "end")
         elif kind == wire.PAGE:
             if pulling is not None and pulling.gid == gid:
-                pulling.page = orjson.loads(frame_fields(raw))
+                pulling.page = f
         elif kind == wire.ACKED:  # the game begun in this power-up, else the newest of that number
             key = current.get((session, gid)) or next(
                 (k for k in reversed(games) if k[0] == gid), None)
@@ -140,7 +141,9 @@ def _pin(games: dict[tuple[int, str], Game], orphans: list, stray: list[str] | N
     sent it: the only game of that number). A power-up that lost no frame
     had its begin, so one missing there was removed, and is named."""
     for session, kind, gid, raw in orphans:
-        fields = orjson.loads(frame_fields(raw))
+        fields = _read(kind, raw, stray is not None and kind == wire.END)
+        if fields is None:
+            continue  # an act whose fields do not read: its game's check names it
         commit = fields.get("commit")
         mine = [g for (n, c), g in games.items() if n == gid and (
             commit is None or names_game(commit, c))]
@@ -157,6 +160,17 @@ def _pin(games: dict[tuple[int, str], Game], orphans: list, stray: list[str] | N
             said = g.problems if g is not None else stray
             if why not in said:
                 said.append(why)
+
+
+def _read(kind: str, raw: bytes, checked: bool) -> dict | None:
+    """A stored frame's fields, or None where they do not read or fit its
+    kind (a frame stored by an older, laxer laptop, or damaged in the store).
+    A checked frame's fit was seen when it was decoded (_Stream.sound)."""
+    try:
+        fields = orjson.loads(frame_fields(raw))
+    except ValueError:
+        return None
+    return fields if checked or wire.fields_problem(kind, fields) is None else None
 
 
 def names_game(commit: object, seed_commit: str) -> bool:
