@@ -82,7 +82,11 @@ def _malformed(g: Game) -> str | None:
     """What is wrong with the first act or entry frame of `g` that does not
     fit its kind."""
     for kind, frames in (("act", g.acts), ("entry", g.entries)):
-        for i, f in enumerate(parsed(frames)):
+        for i, raw in enumerate(frames):
+            try:
+                (f,) = parsed([raw])
+            except ValueError as e:  # its bytes were damaged in the store
+                return f"{kind} frame {i + 1} does not read ({e})"
             why = wire.fields_problem(kind, f)
             if why is not None:
                 return f"{kind} frame {i + 1}: {why}"
