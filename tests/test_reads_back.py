@@ -127,3 +127,9 @@ def test_a_schema_version_no_catnip_wrote_is_named_as_damage(tmp_path, version):
         out = CliRunner().invoke(main, [*command, "--store", str(path)])
         assert out.exit_code == 1 and "damaged" in out.output, (command, out.output,
                                                                out.exception)
+
+
+@pytest.mark.parametrize("name", ["x" * 300, "a\x00b"])
+def test_a_board_name_the_file_system_cannot_take_is_refused(name):
+    out = CliRunner().invoke(main, ["check-board", name])
+    assert out.exit_code == 2 and "board" in out.output, (out.output, out.exception)
