@@ -23,6 +23,8 @@ import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import orjson
+
 from catnip import rules, wire
 
 Outcome = dict
@@ -60,7 +62,11 @@ def real_frames() -> list[tuple[str, dict]]:
 
 
 ODD = [None, True, -1, 0, 2**63, 2**31, 1.5, "", "x", "٣", [], {}, [[1]], {"a": [None]},
-       "\u2028", [0] * 40]
+       "\u2028", [0] * 40, "Al [/b]x", "Sam [guest]", float("nan"), float("inf"), 2**70]
+# JSON that json.dumps does not write but a table (or a forger) could send: each
+# replaces a value's text in a frame's fields before its CRC is made.
+ODD_TEXT = [b"NaN", b"-Infinity", b"1e400", b'"\\ud800"', b'"\\udfff x"', b"1" * 30,
+            b'"\\ud83d\\ude00"', b"-0.0", b"1E-400"]
 
 
 def bent(rng: random.Random, frames: list[tuple[str, dict]]) -> Iterator[tuple[str, dict]]:
@@ -87,7 +93,27 @@ def bent(rng: random.Random, frames: list[tuple[str, dict]]) -> Iterator[tuple[s
                 parent[key] = json.loads("[" * 60 + "]" * 60)
             else:
                 parent[key] = json.loads(json.dumps(rng.choice(ODD)))
+        if rng.random() < 0.15:  # a field its kind does not declare
+            fields[rng.choice(["gid", "re", "x", "names", "n"])] = json.loads(json.dumps(
+                rng.choice(ODD)))
         yield (rng.choice(kinds) if rng.random() < 0.15 else kind), fields
+
+
+def odd_frame(rng: random.Random, kind: str, seq: int, fields: dict) -> bytes:
+    """A CRC-valid frame whose fields are written oddly: a number or text
+    only the standard library's json reads, or the body in UTF-16 or UTF-32."""
+    body = json.dumps(fields, separators=(",", ":")).encode()
+    if rng.random() < 0.3:
+        text = json.dumps(fields, separators=(",", ":"), ensure_ascii=False)
+        body = text.encode(rng.choice(["utf-16", "utf-32", "utf-16-le", "utf-8-sig"]))
+    else:
+        at = body.rfind(b":", 0, rng.randrange(1, len(body) + 1))
+        if at > 0:
+            end = min((i for i in (body.find(b",", at), body.find(b"}", at)) if i > 0),
+                      default=len(body) - 1)
+            body = body[:at + 1] + rng.choice(ODD_TEXT) + body[end:]
+    text = b"1 %d %s " % (seq, kind.encode()) + body
+    return b"\x1e#" + text + b" %08x\n" % (wire.crc32(text) & 0xFFFFFFFF)
 
 
 # ---- the doors ------------------------------------------------------------------------
@@ -132,7 +158,7 @@ def keeper(n: int, seed: int = 1) -> Outcome:
 
     from catnip_host.link import Keeper, Link
     from catnip_host.monitor import Mirror
-    from catnip_host.store import Store
+    from catnip_host.store import Store, frame_fields
 
     folder = Path(tempfile.mkdtemp(prefix="catnip-fuzz-"))
     rng = random.Random(seed)
@@ -157,12 +183,16 @@ def keeper(n: int, seed: int = 1) -> Outcome:
                 rng.choice([0, 0, k.last + 1, k.last + 5])
             if how == wire.ANSWER and rng.random() < 0.9:
                 fields["re"] = k.waiting.cmd if k.waiting else 1
-            port.data += wire.encode(kind, seq, fields)
+            port.data += odd_frame(rng, kind, seq, fields) if rng.random() < 0.3 else \
+                wire.encode(kind, seq, fields)
             k.step()
             if k.waiting is not None and rng.random() < 0.1:
                 k.waiting.sent = -10.0  # let it ask again
             if rng.random() < 0.2:
                 console.print(mirror.render())
+            raw = store.db.execute("SELECT raw FROM frames ORDER BY id DESC LIMIT 1").fetchone()
+            if raw is not None:  # what the Keeper stored, its store's reader reads back
+                orjson.loads(frame_fields(raw[0].encode()))
 
         return _run(bent(rng, real_frames()), feed, n)
     finally:
@@ -209,10 +239,28 @@ def _a_store(path: Path) -> int:
     return sid
 
 
+# The commands that read a store (SID: the session's number).
+READS = [["sessions", "list"], ["sessions", "show", "SID"], ["sessions", "show", "SID", "--raw"],
+         ["replay", "SID"], ["replay", "SID", "--verify"], ["export"], ["export", "--format",
+         "csv"], ["export", "--format", "bgstats"], ["stats"], ["players", "list"],
+         ["stats", "--player", "P1"], ["export", "--session", "SID", "--format", "jsonl"]]
+
+
+def _exits_cleanly(result) -> None:
+    """A command's run ended in an exit status of its own, not a traceback."""
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    assert result.exit_code in (0, 1, 2, 3), result.exit_code
+
+
 def store(n: int, seed: int = 1) -> Outcome:
+    from click.testing import CliRunner
+
     from catnip_host import verify
+    from catnip_host.cli import main
     from catnip_host.store import Store, StoreError
 
+    runner = CliRunner()
     folder = Path(tempfile.mkdtemp(prefix="catnip-fuzz-", dir=_fast_folder()))
     rng = random.Random(seed)
     try:
@@ -245,6 +293,8 @@ def store(n: int, seed: int = 1) -> Outcome:
                 s.close()
             except StoreError:
                 pass
+            argv = [*rng.choice(READS), "--store", str(path)]  # and one read command whole
+            _exits_cleanly(runner.invoke(main, [a.replace("SID", str(sid)) for a in argv]))
 
         return _run(inputs(), feed, n)
     finally:
@@ -273,13 +323,23 @@ def cli(n: int, seed: int = 1) -> Outcome:
         words = [str(sid), "0", "-1", str(2**63), str(2**70), "١", "1e3", " 1", "", "x" * 300,
                  str(frames), str(junk), str(folder), str(folder / "missing"), "--verify",
                  "--raw", "--store", str(store_path), "--help", "\udcff", "-", "--", "list",
-                 "show", "sessions", "replay"]
-        commands = [["sessions", "list"], ["sessions", "show"], ["replay"], ["replay", "--verify"],
-                    ["sessions", "show", "--raw"]]
+                 "show", "sessions", "replay", "P1=Sam [guest]", "P2=Al [/b]x", "P9=x", "P1=",
+                 "--session", "--gid", "--since", "2026-13-45", "--until", "2026-01-01",
+                 "--game", "heist", "--player", "--format", "csv", "bgstats", "bgstats-link",
+                 "scores", "wins", "tower", "-o", str(folder / "c.png"), "direct", "mux",
+                 "--cable", "nan", "1e400", "--stations", "--clear", "--port", "loop://"]
+        commands = [*READS, ["players", "name"], ["players", "merge"], ["players", "unmerge"],
+                    ["chart"], ["check-board"], ["sessions"], ["players"], []]
+        # Commands that open a port, a server or the virtual table, or write a
+        # Pico: their arguments only (a bad option or --help), which click checks.
+        held = [["monitor"], ["serve"], ["sim"], ["calibrate"], ["deploy"], ["flash"], ["names"]]
 
         def inputs():
             while True:
-                argv = list(rng.choice(commands))
+                if rng.random() < 0.05:
+                    yield [*rng.choice(held), rng.choice(["--help", "--no-such", "-Z"])]
+                    continue
+                argv = [a.replace("SID", str(sid)) for a in rng.choice(commands)]
                 argv += [rng.choice(words) for _ in range(rng.randint(0, 3))]
                 if rng.random() < 0.8:
                     argv += ["--store", str(store_path)]
@@ -287,12 +347,14 @@ def cli(n: int, seed: int = 1) -> Outcome:
                 yield argv
 
         def feed(argv):
-            result = runner.invoke(main, argv)
-            if result.exception is not None and not isinstance(result.exception, SystemExit):
-                raise result.exception
-            assert result.exit_code in (0, 1, 2, 3), result.exit_code
+            _exits_cleanly(runner.invoke(main, argv))
 
-        return _run(inputs(), feed, n)
+        here = os.getcwd()
+        os.chdir(folder)  # where a chart is written when no -o says where
+        try:
+            return _run(inputs(), feed, n)
+        finally:
+            os.chdir(here)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -340,4 +402,11 @@ def deploy(n: int, seed: int = 1) -> Outcome:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-DOORS = {"reader": reader, "keeper": keeper, "store": store, "cli": cli, "deploy": deploy}
+def serve(n: int, seed: int = 1) -> Outcome:
+    from serve_door import serve as door
+
+    return door(n, seed)
+
+
+DOORS = {"reader": reader, "keeper": keeper, "store": store, "cli": cli, "deploy": deploy,
+         "serve": serve}

@@ -12,8 +12,9 @@ import copy
 import json
 from collections.abc import Callable, Iterator
 
-from catnip import wire
+from catnip import rules, wire
 from catnip.rules import rng
+from catnip.rules.engine import RuleError
 
 Numbered = list[tuple[int, str, dict]]  # (seq, kind, fields)
 
@@ -103,6 +104,57 @@ def _result(frames: Numbered, where: str) -> None:
     target[key] = _bend(target[key])
 
 
+def _renumber(frames: Numbered) -> None:
+    """The stream numbered again from 1, as if nothing had been taken out."""
+    seq = 0
+    for i, (s, kind, f) in enumerate(frames):
+        if s:
+            seq += 1
+            frames[i] = (seq, kind, f)
+
+
+def _begin_taken(frames: Numbered, gap: bool) -> None:
+    """The live begin removed, the stream renumbered (or a gap where it was)."""
+    i = _index(frames, "begin")
+    seq = frames[i][0]
+    if gap:
+        frames[i] = (0, "gap", {"first": seq, "last": seq, "re": 1})
+    else:
+        del frames[i]
+        _renumber(frames)
+
+
+def _rewritten(frames: Numbered) -> None:
+    """The pulled record changed so it still holds together: one move made
+    differently (a move the rules take, the rest of the game still legal and
+    over), the journal's end the result the rules now give (the winner may
+    change or not)."""
+    h = _header(frames)
+    entries = [f["e"] for f in _all(frames, "entry")]
+    moves = [(e[1], tuple(e[2])) for e in entries if e[0] == "action"]
+    for k in range(len(moves) - 1, -1, -1):
+        for other in _replayed(h, moves[:k]).legal(moves[k][0]):
+            if tuple(other) == moves[k][1]:
+                continue
+            try:
+                game = _replayed(h, moves[:k] + [(moves[k][0], tuple(other))] + moves[k + 1:])
+            except RuleError:
+                continue
+            if game.result() is not None:
+                actions = [e for e in entries if e[0] == "action"]
+                actions[k][2] = list(other)
+                entries[-1][1] = game.result()
+                return
+    raise AssertionError("no move of this game can be made otherwise")
+
+
+def _replayed(h: dict, moves: list):
+    game = rules.game_class(h["game"])(h["config"], h["seed"], h["salt"])
+    for p, a in moves:
+        game.act(p, a)
+    return game
+
+
 def _drop_pull(frames: Numbered) -> None:
     frames[:] = [x for x in frames if x[1] not in ("game", "entry", "page")]
 
@@ -134,6 +186,14 @@ TAMPERS: dict[str, Callable[[Numbered], None]] = {
     "deletion: the journal's end removed": lambda f: _drop(f, "entry", -1),
     "deletion: the live end removed": lambda f: _drop(f, "end"),
     "deletion: the pulled game removed": _drop_pull,
+    "deletion: an announced move removed, the stream renumbered": lambda f: (
+        _drop(f, "act", 3), _renumber(f)),
+    "deletion: the live end removed, the stream renumbered": lambda f: (
+        _drop(f, "end"), _renumber(f)),
+    "deletion: the live begin removed, renumbered, the record rewritten": lambda f: (
+        _begin_taken(f, gap=False), _rewritten(f)),
+    "deletion: a gap for the live begin, the record rewritten": lambda f: (
+        _begin_taken(f, gap=True), _rewritten(f)),
 }
 
 

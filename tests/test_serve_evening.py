@@ -113,3 +113,11 @@ def test_wins_over_time_waits_for_names_when_a_chart_would_be_all_lines(tmp_path
         assert "/charts/wins.png" not in html
         status, _, body = get(many, "/charts/wins.png")
         assert status == 404 and b"catnip players name" in body
+
+
+@pytest.mark.parametrize("number", [2**63, 2**64 + 1, 10**30])
+def test_a_game_number_past_sqlites_is_a_404_not_a_500(site, number):
+    status, _, body = get(site, f"/games/{number}")
+    assert status == 404 and f"no game {number}".encode() in body, (status, body[:300])
+    status, _, body = get(site, f"/sessions/{number}")
+    assert status == 404, (status, body[:300])

@@ -43,10 +43,13 @@ def _second(game, p, a, tries):
     return again if tries[0] % 3 == 1 else None
 
 
-def _frames(name="heist", config=None, seed="v", pulled=True, live=True, second=False):
+def _frames(name="heist", config=None, seed="v", pulled=True, live=True, second=False,
+            named=True):
     """(kind, fields) the table sends for one game played live and then pulled,
-    as App and catnip.link.remote send them."""
+    as App and catnip.link.remote send them (`named`: its acts and end name
+    their game's commitment, as a table has since it began to)."""
     game = rules.new(name, config or {"players": 3}, seed)
+    mine = {"commit": game.seed_commit[:wire.COMMIT_ID]} if named else {}
     out = []
     if live:
         out.append(("begin", {"gid": 1, "header": game.header(),
@@ -60,11 +63,11 @@ def _frames(name="heist", config=None, seed="v", pulled=True, live=True, second=
             events = game.act(p, a)
             entries.append(["action", p, list(a)])
             if live:
-                out.append(("act", {"gid": 1, "n": len(game.log), "events": events}))
+                out.append(("act", {"gid": 1, **mine, "n": len(game.log), "events": events}))
             a = _second(game, p, a, tries) if second else None
     entries.append(["end", game.result()])
     if live:
-        out.append(("end", {"gid": 1, "result": game.result()}))
+        out.append(("end", {"gid": 1, **mine, "result": game.result()}))
     if pulled:
         header = game.journal()
         del header["log"], header["finished"]

@@ -65,6 +65,25 @@ def test_a_tampered_store_exits_1(tmp_path, sessions):
     assert out.exit_code == 1 and "damaged" in out.output, out.output
 
 
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_named_tamper_of_the_store_rows_exits_1(tmp_path, sessions, name):
+    """The same tampers made to the store's rows (a frame a row, as the Keeper
+    keeps them, each re-sealed) rather than to a file."""
+    missed = []
+    for k, (tamper, frames) in enumerate(tampered(sessions[name])):
+        path = tmp_path / f"s{k}.sqlite3"
+        store = Store(path)
+        sid = store.session("t1", "b1", "direct", "0.1.0")
+        for seq, kind, f in frames:
+            gid = f.get("gid") if "gid" in wire.MESSAGES[kind][1] else None
+            store.frame(sid, seq, kind, gid, wire.encode(kind, seq, f)[:-1])
+        store.close()
+        out = _replay(str(sid), "--store", str(path))
+        if out.exit_code != 1 or "DOES NOT VERIFY" not in out.output:
+            missed.append((tamper, out.exit_code, out.output[-300:]))
+    assert not missed, missed
+
+
 def test_a_game_that_disagrees_is_not_hidden_by_one_not_pulled_yet(tmp_path):
     bad = _frames()
     next(f for k, f in bad if k == "act" and f["events"])["events"][0]["x"] = 1
@@ -104,3 +123,53 @@ def test_malformed_entries_are_named(tmp_path):
     entry["e"] = "action"
     out = _replay(_file(tmp_path, frames))
     assert out.exit_code == 1 and "malformed" in out.output, out.output
+
+
+@pytest.mark.parametrize("gap", [False, True])
+def test_a_table_without_commits_in_its_acts_still_pins_them_to_their_game(tmp_path, gap):
+    """Frames of a table from before its acts named their game: a begin taken
+    out (renumbered, or a gap in its place) leaves its acts pinned by number."""
+    from tampering import _begin_taken, _rewritten
+
+    frames = numbered(_frames("purrfect", {"players": 4}, named=False))
+    _begin_taken(frames, gap=gap)
+    _rewritten(frames)
+    path = tmp_path / "old.catnip"
+    path.write_bytes(encoded(frames))
+    out = _replay(str(path))
+    assert out.exit_code == 1 and "disagrees" in out.output, out.output
+
+
+def test_a_begin_taken_from_the_store_is_named(tmp_path, sessions):
+    from tampering import _begin_taken, _rewritten
+
+    frames = [(s, k, dict(f)) for s, k, f in sessions["heist"]]
+    _begin_taken(frames, gap=False)
+    _rewritten(frames)
+    store = Store(tmp_path / "s.sqlite3")
+    sid = store.session("t1", "b1", "direct", "0.1.0")
+    for seq, kind, f in frames:
+        store.frame(sid, seq, kind, f.get("gid"), wire.encode(kind, seq, f)[:-1])
+    checks = verify.from_store(store, sid)
+    assert verify.exit_status(checks) == 1
+    said = " ".join(p for c in checks for p in c.problems)
+    assert "the begin was removed" in said and "disagrees" in said, said
+
+
+def test_a_broken_game_that_disagrees_exits_1_and_says_both(tmp_path, sessions):
+    frames = [(s, k, json_copy(f)) for s, k, f in sessions["heist"]]
+    game = next(f for _, k, f in frames if k == "game")
+    game["status"] = "broken"
+    game["header"]["seats"] = game["header"]["seats"][::-1]
+    path = tmp_path / "broken.catnip"
+    path.write_bytes(encoded(frames))
+    out = _replay(str(path))
+    assert out.exit_code == 1, out.output
+    assert "DOES NOT VERIFY (and part of it cannot be verified yet)" in out.output
+    assert "damaged on the table" in out.output and "seats" in out.output
+
+
+def json_copy(x):
+    import json
+
+    return json.loads(json.dumps(x))

@@ -28,7 +28,7 @@ from catnip import forget
 # ends; sys.modules lets go of it once read (its few names stay, with the two
 # functions that build the tables when first asked for).
 from catnip.wire_kinds import (  # noqa: F401
-    MAX_SEQ, MAX_TIME, STREAMED, PUSHED, ANSWER, BEGIN, ACT, END, SAY, LOST, SNAP,
+    MAX_SEQ, MAX_TIME, COMMIT_ID, STREAMED, PUSHED, ANSWER, BEGIN, ACT, END, SAY, LOST, SNAP,
     TRAY, HELLO, SYNCED, GAP, GAMES, GAME, ENTRY, PAGE, ACKED, STARTED, ABORTED, CALIB, CLOCK,
     NAMED, BYE, ERR, SIGNED, how, commands as _commands, messages as _messages)
 
@@ -132,9 +132,10 @@ except TypeError:  # CPython
         return text.encode()
 
 
-def decode(line, mark=TABLE):
+def decode(line, mark=TABLE, parse=None):
     """(seq, kind, fields) from one frame without its newline (a trailing CR
-    is allowed); WireError names what is wrong."""
+    is allowed); WireError names what is wrong. `parse` reads the fields'
+    JSON (loads() unless given: the laptop takes only what it can keep)."""
     line = bytes(line)  # encode() gives a bytearray, which lacks bytes' methods on MicroPython
     if line[-1:] == b"\r":
         line = line[:-1]
@@ -164,7 +165,7 @@ def decode(line, mark=TABLE):
     if not kind.isalpha() or not kind.islower() or len(kind) > MAX_KIND:
         raise WireError("frame's kind %s is not a lower-case word" % _show(kind))
     try:
-        fields = loads(fields)
+        fields = (parse or loads)(fields)
     except ValueError as e:
         raise WireError("frame's fields are not JSON (%s)" % e)
     if not isinstance(fields, dict):
@@ -304,9 +305,10 @@ class Reader:
     `max_line` are dropped up to their end; memory stays bounded.
     """
 
-    def __init__(self, mark=TABLE, max_line=65536):
+    def __init__(self, mark=TABLE, max_line=65536, parse=None):
         self.mark = mark
         self.max_line = max_line
+        self.parse = parse  # as decode() takes it
         self._buf = bytearray()
         self._dropping = False  # inside an over-long record
 
@@ -362,7 +364,7 @@ class Reader:
             out.append(("bad", "frame cut short by the next one", _show(record[:40])))
             return
         try:
-            seq, kind, fields = decode(record, self.mark)
+            seq, kind, fields = decode(record, self.mark, self.parse)
         except WireError as e:
             out.append(("bad", str(e), _show(record[:40])))
             return

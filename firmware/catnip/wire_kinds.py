@@ -7,6 +7,7 @@
 
 MAX_SEQ = (1 << 30) - 1  # a small int on the Pico
 MAX_TIME = 1 << 33  # seconds since 1970: a one-off big int, past the year 2200
+COMMIT_ID = 16  # hex digits of a game's seed_commit that name it in its act and end
 
 # What each end may send, by kind: one table for both ends. A field's value
 # is a type code ("n" a number 0-MAX_SEQ, "t" seconds since 1970 up to
@@ -61,8 +62,10 @@ def messages():
     return {
         BEGIN: (STREAMED, {"gid": "n", "header": header, "seats": ["n"], "moves": "n",
                            "names": "l?"}),  # names: a name per seat, "" for none
-        ACT: (STREAMED, {"gid": "n", "n": "n", "events": ["d"]}),
-        END: (STREAMED, {"gid": "n", "result": "d"}),
+        # commit: the first COMMIT_ID hex digits of the game's seed_commit, so
+        # a move or an end is its game's even where its begin is not at hand.
+        ACT: (STREAMED, {"gid": "n", "commit": "s?", "n": "n", "events": ["d"]}),
+        END: (STREAMED, {"gid": "n", "commit": "s?", "result": "d"}),
         SAY: (STREAMED, {"text": "s"}),
         LOST: (STREAMED, {"gid": "n", "game": "s", "status": "s", "why": "s"}),
         # A finished game's signature is on the table's flash: pull it now.

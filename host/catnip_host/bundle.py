@@ -25,6 +25,7 @@ from catnip import board as boards
 from catnip import wire
 from catnip.version import FIRMWARE as VERSION
 
+from catnip_host import readable
 from catnip_host.tree import FIRMWARE  # the checkout's, or the installed copy
 BOARD_FILE = "board.json"  # catnip.boot reads these names
 CALIBRATION_FILE = "calibration.json"
@@ -144,7 +145,7 @@ def firmware(arch: str = "armv6m", root: Path = FIRMWARE) -> list[Item]:
 def board_config(path: Path) -> Item:
     """A board file as board.json, once catnip.board accepts it."""
     try:
-        data = wire.loads(path.read_bytes())  # nested at most wire.MAX_DEPTH deep
+        data = readable.load_file(path.read_bytes())  # nested at most wire.MAX_DEPTH deep
     except (OSError, ValueError) as e:
         raise BundleError(f"cannot read the board file {path}: {e}") from None
     try:
@@ -160,7 +161,7 @@ def calibration(path: Path) -> Item:
     from catnip.tray import Calibration, TrayError
 
     try:
-        Calibration.from_dict(wire.loads(path.read_bytes()))
+        Calibration.from_dict(readable.load_file(path.read_bytes()))
     except (OSError, ValueError, TypeError, KeyError, AttributeError, TrayError) as e:
         raise BundleError(f"{path} is not a tray calibration ({e}), so nothing was deployed: "
                           "calibrate the tray on the stations or with `catnip calibrate`") from None

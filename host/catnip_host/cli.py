@@ -147,6 +147,7 @@ def sessions_list(store_path: str | None, as_json: bool) -> None:
     """Every stored session, oldest first."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     store = open_store(store_path, create=False, readonly=True)
     found = store.sessions()
@@ -161,7 +162,8 @@ def sessions_list(store_path: str | None, as_json: bool) -> None:
         return
     t = Table("id", "opened", "board", "frames", "games live", "pulled", "gaps")
     for s in found:
-        t.add_row(str(s.id), time.strftime("%Y-%m-%d %H:%M", time.localtime(s.opened)), s.board,
+        t.add_row(str(s.id), time.strftime("%Y-%m-%d %H:%M", time.localtime(s.opened)),
+                  Text(s.board),  # as the table named it: never markup
                   str(s.frames), _ids(s.games), _ids(s.pulled), str(s.gaps))
     Console().print(t)
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import orjson
 
 from catnip import wire
+from catnip_host import readable
 from catnip_host.store import frame_fields
 
 # The frames a check reads: a game's own, and those that tell of the stream
@@ -48,6 +49,7 @@ class Game:
     acked: bool = False  # the laptop told the table it had stored the game
     problems: list[str] = field(default_factory=list)  # its frames that are not right
     live_in: int | None = None  # the power-up it was last begun (or resumed) in, live
+    live_since: int | None = None  # the first move announced in that power-up
     pulled_in: int | None = None  # the power-up it was pulled in
     gapless: bool = False  # that power-up lost no frames (a check follows the stream)
 
@@ -68,6 +70,7 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
     games: dict[tuple[int, str], Game] = {}
     current: dict[tuple[int, int], tuple[int, str]] = {}  # (session, gid) -> game key
     pulling: Game | None = None
+    orphans: list[tuple[int, str, int | None, bytes]] = []  # acts and ends with no begin
     follow = _Stream(games, current, stray) if stray is not None else None
     last = follow.last if follow is not None else {}  # session -> newest stream number
     for session, kind, gid, raw, at in frames:  # the commonest kinds first
@@ -83,15 +86,19 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
                 else:
                     follow.numbered(session, gid, seq)
             key = current.get((session, gid))
-            if key is not None:  # else its begin was lost in a gap: nothing to pin it to
+            if key is not None:
                 games[key].acts.append(raw)
+            else:  # its begin was lost in a gap, or removed: pinned by its commitment
+                orphans.append((session, kind, gid, raw))
         elif kind == wire.ENTRY:  # its number and fields are checked with its game's
             if pulling is not None and pulling.gid == gid:
                 pulling.entries.append(raw)
         elif follow is not None and not follow.sound(session, kind, gid, raw):
             continue
+        elif kind in (wire.BEGIN, wire.GAME, wire.END, wire.PAGE) and \
+                (f := _read(kind, raw, follow is not None)) is None:
+            continue  # stored damaged: a check names it (sound), the rest leave it out
         elif kind in (wire.BEGIN, wire.GAME):
-            f = orjson.loads(frame_fields(raw))
             h = f["header"]
             key = (f["gid"], str(h.get("seed_commit")))
             g = games.setdefault(key, Game(f["gid"], key[1], h.get("game", "?")))
@@ -99,7 +106,7 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
             g.began = at if g.began is None else g.began
             if kind == wire.BEGIN:
                 current[(session, f["gid"])] = key
-                g.live_in = session
+                g.live_in, g.live_since = session, f.get("moves", 0) + 1
                 g.live_from = f.get("moves", 0) + 1 if g.live_from is None else g.live_from
                 g.live_headers.append((dict(h, names=f["names"]) if f.get("names") else h,
                                        f.get("seats")))
@@ -109,18 +116,75 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
                 g.gapless = follow is not None and session not in follow.gapped
         elif kind == wire.END:
             key = current.get((session, gid))
-            if key is not None:
-                games[key].live_result = orjson.loads(frame_fields(raw))["result"]
-                games[key].ended = at
+            if key is None:
+                orphans.append((session, kind, gid, raw))
+            else:
+                games[key].live_result, games[key].ended = f["result"], at
+                _same_game(games[key], f, "end")
         elif kind == wire.PAGE:
             if pulling is not None and pulling.gid == gid:
-                pulling.page = orjson.loads(frame_fields(raw))
+                pulling.page = f
         elif kind == wire.ACKED:  # the game begun in this power-up, else the newest of that number
             key = current.get((session, gid)) or next(
                 (k for k in reversed(games) if k[0] == gid), None)
             if key is not None:
                 games[key].acked = True
+    _pin(games, orphans, stray, follow.gapped if follow is not None else set())
     return games
+
+
+def _pin(games: dict[tuple[int, str], Game], orphans: list, stray: list[str] | None,
+         gapped: set[int]) -> None:
+    """Acts and ends whose begin is not in their power-up's frames, given to
+    their game all the same, to be compared with its record: the one of their
+    number whose commitment begins with theirs (a frame from before the table
+    sent it: the only game of that number). A power-up that lost no frame
+    had its begin, so one missing there was removed, and is named."""
+    for session, kind, gid, raw in orphans:
+        fields = _read(kind, raw, stray is not None and kind == wire.END)
+        if fields is None:
+            continue  # an act whose fields do not read: its game's check names it
+        commit = fields.get("commit")
+        mine = [g for (n, c), g in games.items() if n == gid and (
+            commit is None or names_game(commit, c))]
+        g = mine[0] if len(mine) == 1 else None
+        if g is not None:
+            g.sessions.add(session)
+            if kind == wire.ACT:
+                g.acts.append(raw)
+            elif g.live_result is None:
+                g.live_result = fields["result"]
+        if stray is not None and session not in gapped:
+            why = (f"the table's {kind} frame of game {gid} came with no begin of its game "
+                   "before it, in a power-up that lost no frame: the begin was removed")
+            said = g.problems if g is not None else stray
+            if why not in said:
+                said.append(why)
+
+
+def _read(kind: str, raw: bytes, checked: bool) -> dict | None:
+    """A stored frame's fields, or None where they do not read or fit its
+    kind (a frame stored by an older, laxer laptop, or damaged in the store).
+    A checked frame's fit was seen when it was decoded (_Stream.sound)."""
+    try:
+        fields = orjson.loads(frame_fields(raw))
+    except ValueError:
+        return None
+    return fields if checked or wire.fields_problem(kind, fields) is None else None
+
+
+def names_game(commit: object, seed_commit: str) -> bool:
+    """Whether a live frame's "commit" names the game of this commitment."""
+    return type(commit) is str and len(commit) == wire.COMMIT_ID and \
+        seed_commit.startswith(commit)
+
+
+def _same_game(g: Game, fields: dict, kind: str) -> None:
+    """A live frame that names its game's commitment names this one's."""
+    commit = fields.get("commit")
+    if commit is not None and not names_game(commit, g.seed_commit):
+        g.problems.append(f"an {kind} frame of game {g.gid} names the commitment "
+                          f"{str(commit)[:16]!r}, not its begin's {g.seed_commit[:16]}")
 
 
 class _Stream:
@@ -136,7 +200,7 @@ class _Stream:
     def sound(self, session: int, kind: str, gid: int | None, raw: bytes) -> bool:
         raw = raw.rstrip(b"\r\n")
         try:
-            seq, kind_sent, fields = wire.decode(raw)
+            seq, kind_sent, fields = readable.decode(raw)
         except wire.WireError as e:
             self._say(session, gid, f"a stored {kind} frame is damaged ({e})")
             return False

@@ -190,7 +190,7 @@ class Keeper:
         if kind == wire.BEGIN:
             self._resumed(fields)  # before it is stored: what was heard of it until now
         self.on_frame(kind, fields)  # shown first: the store's fsync takes longer
-        self.store.frame(self.session, seq, kind, fields.get("gid"), raw)
+        self.store.frame(self.session, seq, kind, gid_of(kind, fields), raw)
         self.last = seq
         if kind == wire.LOST:
             self.notify(f"game {fields['gid']} ({fields['status']}) is gone from the table's "
@@ -212,7 +212,7 @@ class Keeper:
         """A frame the table pushes outside the stream (the public state now)."""
         if self.session is not None:
             self.on_frame(kind, fields)
-            self.store.frame(self.session, 0, kind, fields.get("gid"), raw)
+            self.store.frame(self.session, 0, kind, gid_of(kind, fields), raw)
 
     def _asked(self, kind: str) -> bool:
         return (self.waiting is not None and self.waiting.kind == kind) or \
@@ -221,7 +221,7 @@ class Keeper:
     def _answer(self, kind: str, fields: dict, raw: bytes) -> None:
         self._dispatch(kind, fields, raw)
         if kind not in _PULLED and self.session is not None:
-            self.store.frame(self.session, 0, kind, fields.get("gid"), raw)
+            self.store.frame(self.session, 0, kind, gid_of(kind, fields), raw)
 
     def _dispatch(self, kind: str, fields: dict, raw: bytes) -> None:
         w = self.waiting
@@ -361,3 +361,11 @@ def serve(keeper: Keeper, until: Callable[[], bool],
             keeper.step()
         except Disconnected as e:
             status(f"the table went away ({e}); waiting for it to come back")
+
+
+def gid_of(kind: str, fields: dict) -> int | None:
+    """The game a frame is of: its gid where its kind carries one
+    (catnip.wire.MESSAGES, which checked it); a field its kind does not
+    declare (a newer table's) is kept in the frame, never read."""
+    known = wire.MESSAGES.get(kind)
+    return fields.get("gid") if known is not None and "gid" in known[1] else None

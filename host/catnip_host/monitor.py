@@ -135,7 +135,7 @@ class Mirror:
             end, head, rows = standings
             t = Table(*head, title="standings", title_justify="left")
             for row in rows:
-                t.add_row(*row)
+                t.add_row(*map(Text, row))  # names are text, never markup
             parts += [Text(f"Game over: {end}", style="bold"), t]
         feed = Text("\n".join(self.feed) or "(no events yet)")
         parts.append(Panel(feed, title="events", title_align="left"))
@@ -152,7 +152,7 @@ class Mirror:
                   caption_justify="left")
         for p, seat in enumerate(v["seats"]):
             shown = ", ".join(str(card) for q, card, _ in v["table"] if q == p)
-            t.add_row(w.seat(p), "locked" if seat["committed"] else "choosing",
+            t.add_row(Text(w.seat(p)), "locked" if seat["committed"] else "choosing",
                       str(seat["hand"]), shown, gems(seat["loot"]) if shown else "")
         return Group(Text(about), Text(gems_now), t)
 
@@ -167,7 +167,7 @@ class Mirror:
             return Group(Text(about), Text(f"the Clowder’s score: {v['team']}"))
         t = Table("player", "score")
         for p, score in enumerate(v["scores"]):
-            t.add_row(w.seat(p) + (" <" if p == v["turn"] else ""), str(score))
+            t.add_row(Text(w.seat(p) + (" <" if p == v["turn"] else "")), str(score))
         said = tray_words(self.tray)
         return Group(Text(about), *([Text(said)] if said else []), t)
 
@@ -177,14 +177,14 @@ class Mirror:
                            for k, m in enumerate(v["meows"]))
         t = Table("player", "pawprints")
         for p, paws in enumerate(v["pawprints"]):
-            t.add_row(w.seat(p), str(paws))
+            t.add_row(Text(w.seat(p)), str(paws))
         parts = [Text(f"round {v['round']}; meows {legend}"), t]
         if "offers" not in v:
             parts.append(Text("the cards are on the table (scorekeeper)"))
         elif v["offers"]:
             offers = Table("offer", "by", "meow", title="open offers", title_justify="left")
             for o in v["offers"]:
-                offers.add_row(str(o["offer"]), w.seat(o["player"]), str(o["meow"]))
+                offers.add_row(str(o["offer"]), Text(w.seat(o["player"])), Text(str(o["meow"])))
             parts.append(offers)
         else:
             parts.append(Text("no open offers"))

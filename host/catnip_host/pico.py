@@ -22,6 +22,7 @@ from mpremote.transport import TransportError, TransportExecError
 from mpremote.transport_serial import SerialTransport
 
 from catnip import wire
+from catnip_host import readable
 from catnip_host import ports
 
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
@@ -72,7 +73,7 @@ class Pico:
         self._seq = 0
         self.stopped_app = True  # whether take_repl took the board from a running app
         self.frame: dict = {}  # the last frame _listen waited for
-        self._reader = wire.Reader()  # the board's output, split into frames and lines
+        self._reader = readable.reader()  # the board's output, split into frames and lines
         self._tail = b""  # its last bytes
 
     def close(self) -> None:

@@ -63,9 +63,9 @@ def is_unnamed(name: str) -> bool:
 
 def load(store) -> Names:
     nfc = _nfc
-    rows = store.db.execute("SELECT session, seat, name FROM seat_names")
+    rows = store.query("SELECT session, seat, name FROM seat_names")
     seats = {**table_names(store), **{(session, seat): nfc(name) for session, seat, name in rows}}
-    aliases = {nfc(a): nfc(n) for a, n in store.db.execute("SELECT alias, name FROM aliases")}
+    aliases = {nfc(a): nfc(n) for a, n in store.query("SELECT alias, name FROM aliases")}
     return Names(seats, aliases)
 
 
@@ -76,11 +76,10 @@ def table_names(store) -> dict[tuple[int, int], str]:
     store takes is left out: that seat stays unnamed."""
     out: dict[tuple[int, int], str] = {}
     for kind in (wire.GAME, wire.BEGIN):
-        rows = store.db.execute("SELECT session, raw FROM frames WHERE kind = ? ORDER BY id",
-                                (kind,))
+        rows = store.query("SELECT session, raw FROM frames WHERE kind = ? ORDER BY id", (kind,))
         for session, raw in rows:
-            f = fields_of(raw)
-            given = f.get("names") if kind == wire.BEGIN else f.get("header", {}).get("names")
+            f = _readable(raw)
+            given = f.get("names") if kind == wire.BEGIN else _part(f, "header").get("names")
             for seat, name in enumerate(given if isinstance(given, list) else ()):
                 try:
                     if isinstance(name, str) and name:
@@ -134,9 +133,27 @@ def _between_letters(name: str, k: int) -> bool:
 def seat_count(store, session: int) -> int:
     """How many seats the session's games had (the most of any game)."""
     store.info(session)  # a StoreError names the sessions there are
-    rows = store.db.execute("SELECT raw FROM frames WHERE session = ? AND kind IN "
-                            "('begin', 'game')", (session,))
-    return max((fields_of(raw)["header"]["config"].get("players", 0) for (raw,) in rows), default=0)
+    rows = store.query("SELECT raw FROM frames WHERE session = ? AND kind IN ('begin', 'game')",
+                       (session,))
+    counts = (_part(_part(_readable(raw), "header"), "config").get("players", 0)
+              for (raw,) in rows)
+    return max((n for n in counts if type(n) is int and 0 <= n <= 64), default=0)
+
+
+def _readable(raw: object) -> dict:
+    """A stored frame's fields, or {} for one damaged in the store (its
+    names and seats are then not known; `replay --verify` names the damage)."""
+    try:
+        f = fields_of(raw) if isinstance(raw, str | bytes) else None
+    except ValueError:
+        return {}
+    return f if isinstance(f, dict) else {}
+
+
+def _part(fields: dict, name: str) -> dict:
+    """fields[name] where it is an object, else {}."""
+    part = fields.get(name)
+    return part if isinstance(part, dict) else {}
 
 
 def parse_pairs(pairs: list[str], seats: int, session: int) -> dict[int, str]:

@@ -18,6 +18,7 @@ import serial
 from serial.tools import list_ports
 
 from catnip import wire
+from catnip_host import readable
 
 PICO_VID, PICO_PID = 0x2E8A, 0x0005
 BAUD = 115200  # USB CDC ignores it; a UART bridge needs it
@@ -113,12 +114,12 @@ class Link:
         self.timeout = timeout
         self.opener = opener
         self.serial: serial.SerialBase | None = None
-        self.reader = wire.Reader()
+        self.reader = readable.reader()
         self.cmd = 0
 
     def open(self) -> None:
         self.serial = self.opener(self.port, timeout=self.timeout)
-        self.reader = wire.Reader()  # a frame torn by the last unplug is not glued to the next
+        self.reader = readable.reader()  # a frame torn by the last unplug is not glued to the next
 
     def close(self) -> None:
         if self.serial is not None:

@@ -181,7 +181,7 @@ def load(store, keep: Filter | None = None) -> Loaded:
     keep = keep or Filter()
     names = seating.load(store)
     given = {(uid, gid, commit): at for uid, gid, commit, at in
-             store.db.execute("SELECT uid, gid, seed_commit, began FROM game_dates")}
+             store.query("SELECT uid, gid, seed_commit, began FROM game_dates")}
     out = Loaded([])
     for uid in store.tables():
         for g in verify.stored_games(store, uid, READS).values():

@@ -258,6 +258,7 @@ def players_list(store_path: str | None, as_json: bool) -> None:
     """Every session's seats with their names, and the merged names."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     from catnip_host import players as seating
 
@@ -277,14 +278,15 @@ def players_list(store_path: str | None, as_json: bool) -> None:
                        for alias, name in sorted(names.aliases.items())]}, indent=1))
         return
     t = Table("session", "seat", "name", "named as")
-    for session, seat, shown, given in rows:
-        t.add_row(str(session), f"P{seat + 1}", shown, given if given and given != shown else "")
+    for session, seat, shown, given in rows:  # names: never markup
+        t.add_row(str(session), f"P{seat + 1}", Text(shown),
+                  Text(given if given and given != shown else ""))
     console = Console()
     console.print(t)
     if names.aliases:
         m = Table("name", "merged into")
         for alias, name in sorted(names.aliases.items()):
-            m.add_row(alias, name)
+            m.add_row(Text(alias), Text(name))
         console.print(m)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from catnip import rules, wire
 from catnip.rules.engine import RuleError
-from catnip_host.game_frames import Game, parsed
+from catnip_host.game_frames import Game, names_game, parsed
 from catnip_host.results import common, in_events
 
 VERIFIED, DISAGREES, UNVERIFIABLE = 0, 1, 3  # exit statuses
@@ -30,6 +30,7 @@ class Check:
     unseen: int = 0
     problems: list[str] = field(default_factory=list)
     signature: str = ""  # signed by the table, unsigned, forged (catnip_host.signatures)
+    incomplete: bool = False  # part of it cannot be checked yet (see _incomplete)
 
     def summary(self) -> str:
         if self.gid is None:
@@ -37,6 +38,8 @@ class Check:
         title = rules.TITLES.get(self.name, self.name)
         verdict = {VERIFIED: "verified", DISAGREES: "DOES NOT VERIFY",
                    UNVERIFIABLE: "cannot be verified yet"}[self.status]
+        if self.status == DISAGREES and self.incomplete:
+            verdict += " (and part of it cannot be verified yet)"
         seen = f"{self.compared} of {self.moves} moves compared with the live announcements"
         if self.moves and not self.compared:
             seen = (f"{self.moves} moves replayed; none was seen live (played while no laptop "
@@ -81,7 +84,11 @@ def _malformed(g: Game) -> str | None:
     """What is wrong with the first act or entry frame of `g` that does not
     fit its kind."""
     for kind, frames in (("act", g.acts), ("entry", g.entries)):
-        for i, f in enumerate(parsed(frames)):
+        for i, raw in enumerate(frames):
+            try:
+                (f,) = parsed([raw])
+            except ValueError as e:  # its bytes were damaged in the store
+                return f"{kind} frame {i + 1} does not read ({e})"
             why = wire.fields_problem(kind, f)
             if why is not None:
                 return f"{kind} frame {i + 1}: {why}"
@@ -93,13 +100,17 @@ def _check(g: Game, c: Check) -> Check:
     if any(type(f.get("n")) is not int or type(f.get("events")) is not list for f in acts):
         return _fail(c, f"its record is malformed and cannot be checked ({_malformed(g)})")
     announced = {f["n"]: f["events"] for f in acts}  # move n -> events, latest kept
+    other = next((f["commit"] for f in acts if "commit" in f
+                  and not names_game(f["commit"], g.seed_commit)), None)
+    if other is not None:
+        _fail(c, f"an act frame of game {g.gid} names the commitment {str(other)[:16]!r}, "
+                 f"not its own {g.seed_commit[:16]}")
     if g.header is None:
         if g.acked and g.live_headers:
             return _fail(c, "the laptop acknowledged storing it, but its pulled record is "
                             "missing: it was removed")
-        c.status = max(c.status, UNVERIFIABLE)
-        c.problems.append("its seed and moves have not been pulled from the table yet (still in "
-                          "play, or the table has not been connected since it ended)")
+        _incomplete(c, "its seed and moves have not been pulled from the table yet (still in "
+                       "play, or the table has not been connected since it ended)")
         c.unseen = len(announced)
         return c
     h = g.header
@@ -152,7 +163,12 @@ def _check(g: Game, c: Check) -> Check:
         _fail(c, f"the journal's result {result} is not the rules' {final}")
     if live_result is not None and live_result != final:
         _fail(c, f"the result announced live {g.live_result} is not the rules' {final}")
-    if g.live_result is None and final is not None and g.gapless and g.live_in == g.pulled_in:
+    heard_all = g.gapless and g.live_in == g.pulled_in  # its power-up, every frame stored
+    unheard = [k for k in range(g.live_since or 1, c.moves + 1) if k not in announced]
+    if heard_all and g.live_since is not None and unheard:
+        _fail(c, f"move {unheard[0]} is missing from the moves announced live, in a power-up "
+                 "that lost no frame: it was removed")
+    if g.live_result is None and final is not None and heard_all:
         _fail(c, "it ended while the laptop listened, but its end announced live is missing "
                  "from the frames")
     _status(c, g, result, final)
@@ -183,9 +199,8 @@ def _whole(c: Check, g: Game, numbers: list[int]) -> None:
         _fail(c, f"the pull ended at entry {g.page['next']}, but {len(numbers)} entries are "
                  "stored")
     if g.status == "broken":
-        c.status = max(c.status, UNVERIFIABLE)
-        c.problems.append(f"its journal was damaged on the table: the {len(numbers)} entries "
-                          "read before the damage are checked, the rest is lost")
+        _incomplete(c, f"its journal was damaged on the table: the {len(numbers)} entries "
+                       "read before the damage are checked, the rest is lost")
 
 
 def _status(c: Check, g: Game, result: object, final: object) -> None:
@@ -216,6 +231,15 @@ def _fail(c: Check, why: str) -> Check:
     if why not in c.problems:
         c.problems.append(why)
     return c
+
+
+def _incomplete(c: Check, why: str) -> None:
+    """Part of the game cannot be checked yet: UNVERIFIABLE, unless it already
+    disagrees, which no other finding downgrades (both are listed)."""
+    c.incomplete = True
+    if c.status != DISAGREES:
+        c.status = UNVERIFIABLE
+    c.problems.append(why)
 
 
 def _plain(x):

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from rich.console import Group
 from rich.table import Table
+from rich.text import Text
 
 from catnip.rules.colonnade import MAX_SIZE, Colonnade
 from catnip_host.records import Play
@@ -69,15 +70,15 @@ def clowder_high_scores(plays: Iterable[Play], size: int = 10) -> Colonnade:
 def render(found: list[Line], board: Colonnade, title: str) -> Group:
     t = Table("player", "game", "plays", "wins", "win rate", "average", "best", title=title)
     for line in found:
-        t.add_row(line.player, line.game, str(line.plays), str(line.wins),
-                  f"{line.win_rate:.0%}", f"{line.average:.1f}",
-                  str(line.best) + (" (fewest)" if line.lower_wins else ""))
+        t.add_row(*map(Text, (line.player, line.game, str(line.plays), str(line.wins),
+                              f"{line.win_rate:.0%}", f"{line.average:.1f}",
+                              str(line.best) + (" (fewest)" if line.lower_wins else ""))))
     parts: list = [t]
     if board.entries:
         h = Table("rank", "cats in the clowder", "high score",
                   title="Colonnade of Competent Clowders")
         for rank, names, score in board.ranked():
-            h.add_row(str(rank), ", ".join(names), str(score))
+            h.add_row(str(rank), Text(", ".join(names)), str(score))  # names: never markup
         parts.append(h)
     return Group(*parts)
 

@@ -30,6 +30,7 @@ import orjson
 import platformdirs
 
 from catnip import wire
+from catnip_host import readable
 from catnip_host.store_errors import StoreError, every_method_guarded, explained
 from catnip_host.store_schema import MIGRATIONS, SCHEMA_VERSION, statements
 
@@ -52,9 +53,7 @@ class Frame:
     raw: str
 
     def fields(self) -> dict:
-        from catnip import wire
-
-        return wire.decode(self.raw.encode())[2]
+        return readable.decode(self.raw.encode())[2]
 
 
 @dataclass(frozen=True)
@@ -102,11 +101,11 @@ class Store:
             db = sqlite3.connect(f"file:{quote(str(self.path))}?mode=ro", uri=True,
                                  isolation_level=None, timeout=BUSY_S)
             version = db.execute("PRAGMA user_version").fetchone()[0]
+            self._newer(version)
             if version < SCHEMA_VERSION:  # an older store: brought up to date once, writably
                 db.close()
                 Store(self.path).close()
                 return self._connect()
-            self._newer(version)
             return db
         self.path.parent.mkdir(parents=True, exist_ok=True)
         db = self.db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_S)
@@ -127,6 +126,11 @@ class Store:
                 self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def _newer(self, version: int) -> None:
+        """StoreError unless this catnip knows the store's schema version."""
+        if version < 0:
+            raise StoreError(f"the session store {self.path} is damaged: its schema version is "
+                             f"{version}, which no catnip wrote; move it aside (rename it) to "
+                             "start a new one")
         if version > SCHEMA_VERSION:
             raise StoreError(f"the session store {self.path} is schema {version}, newer than "
                              f"this catnip knows ({SCHEMA_VERSION}): update catnip")
@@ -215,6 +219,11 @@ class Store:
     def has_pulled(self, uid: str, gid: int, seed_commit: str) -> bool:
         return self.db.execute("SELECT 1 FROM pulls WHERE uid = ? AND gid = ? AND seed_commit = ?",
                                (uid, gid, seed_commit)).fetchone() is not None
+
+    def query(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """The rows of a query of another module, inside this store's error
+        handling like every method's."""
+        return self.db.execute(sql, params).fetchall()
 
     def frames(self, session: int | None = None, uid: str | None = None) -> Iterator[Frame]:
         """Frames in the order they were stored, of one session or of every

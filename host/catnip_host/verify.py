@@ -32,6 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from catnip import wire
+from catnip_host import readable
 from catnip_host.game_frames import KINDS, Game, gather
 from catnip_host.replay import DISAGREES, UNVERIFIABLE, VERIFIED, Check, check
 from catnip_host.store_errors import explained
@@ -79,11 +80,11 @@ def from_file(path: Path) -> list[Check]:
     data = path.read_bytes()
     if data.lstrip()[:1] == b"{":
         try:
-            record = wire.loads(data)
+            record = readable.load_file(data)
         except ValueError as e:
             raise ValueError(f"{path} is not a game record: {e}") from None
         return [_check_record(record)]
-    items = wire.Reader().feed(data + b"\n")
+    items = readable.reader().feed(data + b"\n")
     frames = [(0, i[2], i[3].get("gid"), i[4], None) for i in items if i[0] == "frame"]
     damaged = [i for i in items if i[0] == "bad"]
     if not frames and not damaged:

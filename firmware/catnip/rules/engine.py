@@ -20,8 +20,9 @@ from catnip.rules.vet import RuleError, action_tuple, check_correct, check_seed,
 # The action that takes back the last correctable result (CORRECTABLE) so its
 # player can report it again: logged and replayed like any other.
 CORRECT = "correct"
-# What a game's snapshot for a correction leaves out: what no action changes.
-_FIXED = ("config", "seed", "salt", "seed_commit", "rng", "log", "last")
+# What a correction keeps of the game it corrects: what no action changes, and
+# the log, which goes on (the correction is logged like any other action).
+_KEPT = ("config", "seed", "salt", "seed_commit", "log")
 
 
 class Game:
@@ -46,7 +47,7 @@ class Game:
         self.seed_commit = commit(self.seed, self.salt)
         self.rng = Rng(self.seed)
         self.log = Log()
-        self.last = None  # (player, snapshot) while their result may be corrected
+        self.last = None  # the player whose last result may be corrected, until anyone acts
         self.setup()
 
     # ---- what a subclass provides --------------------------------------
@@ -111,10 +112,9 @@ class Game:
         if action[0] == CORRECT:
             events = self._correct(player)
         else:
-            before = _snapshot(self) if action[0] in self.CORRECTABLE else None
             events = self.apply(player, action)
             # Any other accepted action closes the window: the next one acted.
-            self.last = None if before is None else (player, before)
+            self.last = player if action[0] in self.CORRECTABLE else None
         # Admitted actions hold only words and small ints: always loggable,
         # so the log need not check them again.
         self.log.add(player, action)
@@ -122,7 +122,7 @@ class Game:
 
     def corrector(self):
         """The player who may correct their last result now, or None."""
-        return None if self.last is None else self.last[0]
+        return self.last
 
     def takes_back(self, player, name):
         """True if `player`, though not in to_act(), may take action `name`
@@ -130,10 +130,20 @@ class Game:
         return False
 
     def _correct(self, player):
-        # The game as it was just before the result: its player reports again.
-        before = self.last[1]
-        for k in before:
-            setattr(self, k, before[k])
+        # The game as it was just before the result, for its player to report
+        # again: this game replayed from its seed without its last move. A
+        # rare press pays for a replay, where a snapshot kept for it would
+        # copy the game at every result reported.
+        before = type(self)(self.config, self.seed, self.salt)
+        left = len(self.log) - 1
+        for move in self.log:
+            if not left:
+                break
+            before.act(move[0], move[1])
+            left -= 1
+        for k, v in before.__dict__.items():
+            if k not in _KEPT:
+                setattr(self, k, v)
         self.last = None
         return [{self.EVENT: CORRECT, "player": player}]  # public: no card, no value
 
@@ -226,21 +236,6 @@ class Game:
             if k != "rng" and (k not in theirs or theirs[k] != v):
                 return False
         return True
-
-
-def _snapshot(game):
-    """What a correction restores: the game's every field but those no
-    action changes (_FIXED), copied. The dict is made at its size
-    (fromkeys): grown a key at a time, it would leave its eight smaller
-    tables behind in the heap at every move."""
-    fields = game.__dict__
-    snap = dict.fromkeys(fields)
-    for k in fields:
-        if k in _FIXED:
-            del snap[k]
-        else:
-            snap[k] = _copy(fields[k])
-    return snap
 
 
 def _copy(x):

@@ -119,13 +119,13 @@ def action_tuple(action, example):
 
 def check_correct(player, action, last, corrects):
     """May `player` take back their last result with `action` ('correct',)?
-    `last` is the game's (player, snapshot) while a result may be corrected,
-    else None; `corrects` says what the game can correct. RuleError if not."""
+    `last` is the player whose result may be corrected, else None;
+    `corrects` says what the game can correct. RuleError if not."""
     if len(action) != 1:
         raise RuleError("('correct',) takes nothing else: it takes back your last result "
                         "so you can report it again")
     if last is None:
         raise RuleError("nothing to correct: %s" % corrects)
-    if last[0] != player:
+    if last != player:
         raise RuleError("only player %d can correct their last result, until anyone "
-                        "acts next" % last[0])
+                        "acts next" % last)

@@ -170,6 +170,7 @@ class App:
 
     def _play(self, name, game, seats, names=None):
         self.name, self.game, self.seats = name, game, seats
+        self.commit = game.seed_commit[:wire.COMMIT_ID]  # in its live frames: whose they are
         self.ended = False
         draw.named(names)
         unload("catnip.flash.journal_scan")  # its records too: recording the game needs none of it
@@ -200,7 +201,7 @@ class App:
         self.out.record(self.journal.finish, result)
         self.seal.finished(self.gid)
         self.loop.sample()
-        self.out.send(wire.END, gid=self.gid, result=result)
+        self.out.send(wire.END, gid=self.gid, commit=self.commit, result=result)
         if self.side is not None:
             self.side.ended(result)
         import catnip.ui.end  # noqa: F401
@@ -354,7 +355,8 @@ class App:
             if record is not None:
                 self.out.record(self.journal.note, record)
         self.loop.collect = self.loop.flash = True
-        self.out.send(wire.ACT, gid=self.gid, n=len(self.game.log), events=events)
+        self.out.send(wire.ACT, gid=self.gid, commit=self.commit, n=len(self.game.log),
+                      events=events)
         self.out.send(wire.SNAP)
         for ev in events:
             tune = self.scene.ui.sound(ev)

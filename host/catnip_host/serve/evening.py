@@ -85,15 +85,16 @@ class Evening:
 
     def numbers(self) -> dict[tuple[str, int, str], int]:
         """(table, gid, seed_commit) -> the game's number."""
-        rows = self.store.db.execute("SELECT rowid, uid, gid, seed_commit FROM pulls")
+        rows = self.store.query("SELECT rowid, uid, gid, seed_commit FROM pulls")
         return {(uid, gid, commit): rowid for rowid, uid, gid, commit in rows}
 
     def number_of(self, play: Play) -> int:
         return self.numbers()[(play.table, play.gid, play.record["seed_commit"])]
 
     def game(self, number: int) -> Game:
-        row = self.store.db.execute("SELECT uid, gid, seed_commit FROM pulls WHERE rowid = ?",
-                                    (number,)).fetchone()
+        rows = self.store.query("SELECT uid, gid, seed_commit FROM pulls WHERE rowid = ?",
+                                (number,)) if 0 < number < 1 << 63 else []  # SQLite's rowids
+        row = rows[0] if rows else None
         play = None if row is None else next(
             (p for p in self.plays().plays
              if (p.table, p.gid, p.record["seed_commit"]) == tuple(row)), None)
@@ -122,8 +123,8 @@ class Evening:
 
     def _version(self) -> tuple:
         """Changes whenever a game is pulled or a seat is named or merged."""
-        q = self.store.db.execute
-        return (q("SELECT COUNT(*) FROM pulls").fetchone()[0],
+        q = self.store.query
+        return (q("SELECT COUNT(*) FROM pulls")[0][0],
                 tuple(q("SELECT * FROM seat_names ORDER BY session, seat")),
                 tuple(q("SELECT * FROM aliases ORDER BY alias")))
 

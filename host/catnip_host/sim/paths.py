@@ -43,12 +43,16 @@ def journal_dir() -> Path:
 def board_file(board: str) -> Path:
     """A shipped board by name (direct, mux) or a board file's path."""
     path = Path(board)
-    if path.suffix == ".json" or path.exists():
-        if not path.is_file():
-            raise SimError(f"board file {path} does not exist")
-        return path.resolve()
-    shipped = BOARDS / f"{board}.json"
-    if not shipped.is_file():
+    try:
+        if path.suffix == ".json" or path.exists():
+            if not path.is_file():
+                raise SimError(f"board file {path} does not exist")
+            return path.resolve()
+        shipped = BOARDS / f"{board}.json"
+        found = shipped.is_file()
+    except OSError as e:  # a name the file system cannot take (too long, a NUL)
+        raise SimError(f"no board {board[:60]!r}: {e.strerror or e}") from None
+    if not found:
         names = ", ".join(sorted(p.stem for p in BOARDS.glob("*.json")))
         raise SimError(f"no board named {board!r}: the shipped boards are {names}, "
                        "or give a board.json path")

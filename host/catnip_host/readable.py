@@ -1,0 +1,79 @@
+"""What the laptop reads from the table or a file, it can read back from its
+store: one policy for JSON coming in. The store reads its frames with orjson,
+which takes UTF-8 only, finite numbers, 64-bit integers and no lone UTF-16
+surrogate; the standard library's json (catnip.wire's, shared with the table)
+takes more (NaN, Infinity, 1e400 as infinity, UTF-16 and UTF-32 bodies, lone
+surrogates, integers of any size). A frame holding any of these would be
+stored and then break every command reading the store, so it is refused at
+the door. Nesting is bounded by catnip.wire.MAX_DEPTH, a frame's length by
+the Reader's max_line.
+
+Every JSON the laptop takes in goes through loads() here, frames through
+reader() and decode().
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from catnip import wire
+
+# Either may need a closer look: a surrogate's escape, a number of 19 digits.
+_ODD = re.compile(rb"\\u[dD][89a-fA-F]|\d{19}")
+MAX_FILE = 64 << 20  # a record or bundle file read whole, in bytes
+
+
+def loads(text: bytes | str) -> object:
+    """JSON the store can read back, or ValueError saying why not."""
+    data = text.encode(errors="surrogatepass") if isinstance(text, str) else bytes(text)
+    if wire.nesting(data) > wire.MAX_DEPTH:
+        raise ValueError(f"JSON nested more than {wire.MAX_DEPTH} deep")
+    try:
+        body = data.decode()
+    except UnicodeError:
+        raise ValueError("it is not UTF-8") from None
+    if _ODD.search(data) is None:  # the common case: no hook per integer
+        return json.loads(body, parse_constant=_not_finite, parse_float=_finite)
+    value = json.loads(body, parse_constant=_not_finite, parse_float=_finite,
+                       parse_int=_int64)
+    try:
+        json.dumps(value, ensure_ascii=False).encode()
+    except UnicodeError:
+        raise ValueError("it holds a lone UTF-16 surrogate, which is no character") from None
+    return value
+
+
+def load_file(data: bytes) -> object:
+    """A JSON file read whole (a record, a bundle's part), bounded in size."""
+    if len(data) > MAX_FILE:
+        raise ValueError(f"it is {len(data)} bytes; a record is at most {MAX_FILE}")
+    return loads(data)
+
+
+def decode(line: bytes, mark: bytes = wire.TABLE) -> tuple[int, str, dict]:
+    """catnip.wire.decode() under this policy."""
+    return wire.decode(line, mark, loads)
+
+
+def reader(max_line: int = 65536) -> wire.Reader:
+    """A catnip.wire.Reader under this policy."""
+    return wire.Reader(max_line=max_line, parse=loads)
+
+
+def _not_finite(word: str) -> object:
+    raise ValueError(f"{word} is not a number JSON allows")
+
+
+def _finite(digits: str) -> float:
+    value = float(digits)
+    if value - value != 0:  # inf
+        raise ValueError(f"{digits[:20]} is past the largest number kept")
+    return value
+
+
+def _int64(digits: str) -> int:
+    value = int(digits)
+    if not -(1 << 63) <= value < 1 << 64:
+        raise ValueError(f"{digits[:20]}... is past the 64-bit integers kept")
+    return value
