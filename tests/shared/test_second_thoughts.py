@@ -229,3 +229,28 @@ def test_a_scorekeepers_round_is_entered_again():
     game.act(2, ("score", 1, 0))
     assert game.public()["pawprints"] == [1, 2, 0, 0]
     _replays(game)
+
+
+def test_each_correction_replays_the_log_once_however_many_came_before():
+    # A replay that corrected again at every earlier correction would double
+    # its work with each one: 20 of them took minutes on the laptop.
+    from catnip.rules.stack import Stack
+
+    applied = [0]
+
+    class Counted(Stack):
+        def apply(self, player, action):
+            applied[0] += 1
+            return Stack.apply(self, player, action)
+
+    game = Counted({"players": 3}, "again")
+    for _ in range(20):
+        p = game.to_act()[0]
+        game.act(p, ("draw",))
+        game.act(p, ("place", 1, 0))
+        applied[0] = 0
+        game.act(p, ("correct",))
+        assert applied[0] <= len(game.log)
+        game.act(p, ("place", 1, 0))
+    assert game.corrector() is not None
+    _replays(game)

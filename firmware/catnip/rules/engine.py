@@ -133,14 +133,19 @@ class Game:
         # The game as it was just before the result, for its player to report
         # again: this game replayed from its seed without its last move. A
         # rare press pays for a replay, where a snapshot kept for it would
-        # copy the game at every result reported.
+        # copy the game at every result reported. Results taken back earlier
+        # are left out of the replay with their corrections, so it corrects
+        # nothing again: one pass over the log, however many came before.
+        end = len(self.log) - 1
+        undone = _taken_back(self.log, end)
         before = type(self)(self.config, self.seed, self.salt)
-        left = len(self.log) - 1
+        k = 0
         for move in self.log:
-            if not left:
+            if k == end:
                 break
-            before.act(move[0], move[1])
-            left -= 1
+            if k not in undone:
+                before.act(move[0], move[1])
+            k += 1
         for k, v in before.__dict__.items():
             if k not in _KEPT:
                 setattr(self, k, v)
@@ -236,6 +241,21 @@ class Game:
             if k != "rng" and (k not in theirs or theirs[k] != v):
                 return False
         return True
+
+
+def _taken_back(log, end):
+    """The log positions before `end` of every correction and the result it
+    took back (the entry just before it: any other action closes the window)."""
+    undone = set()
+    k = 0
+    for move in log:
+        if k == end:
+            break
+        if move[1][0] == CORRECT:
+            undone.add(k - 1)
+            undone.add(k)
+        k += 1
+    return undone
 
 
 def _copy(x):
