@@ -176,7 +176,6 @@ class App:
         unload("catnip.flash.journal_scan")  # its records too: recording the game needs none of it
         self.scene = leave(self.scene, "play")
         from catnip.ui.play import Play
-
         self.scene = Play(name, game, seats, self.stations)
         side = getattr(self.scene.ui, "SIDE", None)  # the module of the game's extras at the table
         self.side = None if side is None else __import__(side, None, None, ["Side"]).Side(self)
