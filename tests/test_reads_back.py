@@ -92,7 +92,8 @@ def named(tmp_path):
 
 @pytest.mark.parametrize("command", [["players", "list"], ["stats"]])
 def test_names_are_shown_as_typed_never_read_as_markup(named, command):
-    out = CliRunner().invoke(main, [*command, "--store", str(named)], terminal_width=200)
+    # Wide enough for a whole name in its cell (rich reads COLUMNS, not Click).
+    out = CliRunner().invoke(main, [*command, "--store", str(named)], env={"COLUMNS": "200"})
     assert out.exit_code == 0 and out.exception is None, out.output
     assert "Sam [guest]" in out.output and "Al [/b]x" in out.output, out.output
 

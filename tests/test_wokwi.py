@@ -160,5 +160,5 @@ def test_wokwi_toml_runs_the_catnip_image_with_a_serial_port(name):
     assert config["wokwi"]["version"] == 1
     # The frozen catnip image `make firmware` builds, not a stock MicroPython to copy files onto.
     project = ROOT / "hardware" / "wokwi" / name
-    assert (project / config["wokwi"]["firmware"]).resolve() == image.OUT / image.UF2
+    assert (project / config["wokwi"]["firmware"]).resolve() == image.OUT / image.PICO.uf2
     assert config["wokwi"]["rfc2217ServerPort"] == 4000

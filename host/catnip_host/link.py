@@ -88,6 +88,7 @@ class Keeper:
         self.queue: deque[_Request] = deque()
         self.waiting: _Request | None = None
         self.pull: Pull | None = None
+        self.signing: set[int] = set()  # finished games the table is still signing
         self.duplicates = 0  # stream frames that came again and were not stored again
         self.pulled: list[int] = []
         self.resyncs = 0  # times frames were asked for again
@@ -99,6 +100,7 @@ class Keeper:
         self.queue.clear()
         self.waiting = None
         self.pull = None
+        self.signing.clear()
         self.session = None
         self.request("hello")
 
@@ -108,9 +110,10 @@ class Keeper:
 
     @property
     def idle(self) -> bool:
-        """Hello answered, nothing asked or being pulled."""
+        """Hello answered, nothing asked, being pulled or still being signed
+        (its "signed" frame brings the pull)."""
         return self.link.is_open and self.session is not None and self.waiting is None \
-            and not self.queue and self.pull is None
+            and not self.queue and self.pull is None and not self.signing
 
     def step(self) -> None:
         """Read what arrived, handle it, send what is due. Disconnected
@@ -244,11 +247,10 @@ class Keeper:
             self.notify(f"the table speaks protocol {f.get('proto')}, this catnip {wire.VERSION}: "
                         "update the older one")
         self.hello = f
-        self.session = self.store.session(str(f.get("uid")), str(f.get("boot")),
-                                          str(f.get("board")), str(f.get("fw")))
-        self.last = self.store.last_seq(self.session)
+        session = self.store.session(str(f.get("uid")), str(f.get("boot")),
+                                     str(f.get("board")), str(f.get("fw")))
+        self.last = self.store.last_seq(session)
         self.waiting = None
-        _pin_key(self, f)
         if f.get("last", 0) < self.last:
             self.notify(f"the table's newest frame is {f.get('last')} but {self.last} are "
                         "stored for this power-up: stored frames are kept as they are")
@@ -257,6 +259,11 @@ class Keeper:
         self.request("clock", time=int(time.time()))  # so the games it journals carry their date
         self.request("snapshot")
         self.request("games")
+        # The session last, with its requests queued: idle() is read from
+        # other threads (the virtual table's mirror) and must not see a
+        # hello answered with nothing asked.
+        self.session = session
+        _pin_key(self, f)
 
     def _on_synced(self, f: dict, raw: bytes) -> None:
         self.waiting = None
@@ -274,6 +281,7 @@ class Keeper:
 
     def _on_games(self, f: dict, raw: bytes) -> None:
         self.waiting = None
+        self.signing = {gid for gid, status in f["games"] if status == "signing"}
         for gid, status in f["games"]:
             if status in ("finished", "abandoned", "broken"):  # broken: what can be read
                 self.request("pull", gid=gid, **{"from": 0})

@@ -16,6 +16,7 @@ class Wire:
     def __init__(self):
         self.sent = []
         self.on_command = None
+        self.boot = None  # no power-up token: the games stay undated here
 
     def wants(self, kind):
         return True  # a laptop listening: every frame, the public snapshots too
