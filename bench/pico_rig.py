@@ -643,7 +643,10 @@ def finish(flash: Path, work: Path, game: str, options: dict, seats: list[int],
         if unplugged:
             scenario = scenario[:most]
             cut = scenario[-1]["t"] + SETTLE_S
-        until = scenario[-1]["t"] + SETTLE_S if cut is None else cut
+        # A boot may have no press left to make: the moves were all made
+        # before the last unplug, and this boot resumes the game to its end.
+        last_s = scenario[-1]["t"] if scenario else start_s
+        until = last_s + SETTLE_S if cut is None else cut
         if linked is not None and cut is None:
             until += LINK_EXTRA_S
         booted, shift = boot(flash, work / f"run{len(runs)}", until, scenario, linked=linked,
@@ -653,7 +656,8 @@ def finish(flash: Path, work: Path, game: str, options: dict, seats: list[int],
             scenario = [dict(a, t=round(a["t"] + shift, 3)) for a in scenario]
             cut = None if cut is None else cut + shift
             start_s += shift
-        runs[-1].resumed_ms = first_pixels(runs[-1], scenario[0]["t"])
+        if scenario:
+            runs[-1].resumed_ms = first_pixels(runs[-1], scenario[0]["t"])
         if cut is None:
             break
         state = read_flash(flash, work / f"state{len(runs)}")

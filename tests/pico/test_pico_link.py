@@ -107,7 +107,8 @@ def test_monitor_mirrors_a_game_and_its_session_verifies(pico, tmp_path):
     game = [(f.kind, f.fields()) for f in stream if f.kind in ("begin", "act", "end")]
     assert game[0][0] == "begin" and game[0][1]["moves"] == 0
     assert [f["n"] for k, f in game[1:-1]] == list(range(1, moves + 1))
-    assert game[-1] == ("end", {"gid": 1, "result": result})
+    commit = game[0][1]["header"]["seed_commit"][:16]  # whose frames they are (wire.COMMIT_ID)
+    assert game[-1] == ("end", {"gid": 1, "commit": commit, "result": result})
 
     # The mirror (what the monitor showed) ends in the journal's game.
     mirror = Mirror()

@@ -104,3 +104,25 @@ def test_work_under_way_stops_for_a_game_and_begins_again_after_it():
         assert not seal.waits(gid) and seals.load(journal, gid) is not None
     finally:
         os.chdir(HOME)
+
+
+def test_a_heap_with_no_room_to_sign_leaves_the_games_unsigned_and_says_so():
+    # Stock MicroPython keeps the signing code in the heap: importing it, or
+    # a step of it, may not fit. The table plays on; its games go unsigned.
+    class Cramped(Seal):
+        def _next(self):
+            raise MemoryError("memory allocation failed")
+
+    try:
+        path = _fresh("cramped")
+        journal, gid = _journal_with_a_finished_game(path)
+        sent = []
+        seal = Cramped(journal, Clock(), lambda kind, **f: sent.append((kind, f)))
+        seal.finished(gid)
+        seal.step()
+        assert seal.problem and "unsigned" in seal.problem
+        assert [kind for kind, f in sent] == ["say"] and not seal.waits(gid)
+        seal.step()  # said once; nothing more is tried this power-up
+        assert len(sent) == 1 and seal.shown() is None
+    finally:
+        os.chdir(HOME)

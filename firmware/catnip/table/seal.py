@@ -74,13 +74,17 @@ class Seal:
             return
         if self.problem is not None or not self.busy():
             return
-        if self._work is None:
-            self._work = self._next()
         clock = self.clock
         t = clock.ticks_ms()
         while ticks_diff(clock.ticks_ms(), t) < STEP_MS:
             try:
+                if self._work is None:
+                    self._work = self._next()
                 out = next(self._work)
+            except MemoryError:  # stock MicroPython: the signing code in the heap
+                self._unable("there is no room in the heap to sign games (the catnip image "
+                             "has it): they go unsigned")
+                return
             except (JournalError, OSError, ValueError, StopIteration):
                 self._dropped()
                 return
@@ -115,8 +119,7 @@ class Seal:
             try:
                 flashfile.save(KEY_FILE, {"secret": self._secret.hex(), "public": out.hex()})
             except OSError as e:
-                self.problem = "the table's key could not be kept (%s): games go unsigned" % e
-                self.send(wire.SAY, text=self.problem)
+                self._unable("the table's key could not be kept (%s): games go unsigned" % e)
                 return
             self.public = out
             self.todo = seals.unsigned(self.journal)
@@ -128,6 +131,13 @@ class Seal:
                 return
             self.send(wire.SIGNED, gid=gid)
         forget("catnip.ed25519")  # the signing code leaves the heap between games
+
+    def _unable(self, why):
+        # Signing stops for this power-up, said once; the games stay unsigned.
+        self._work = None
+        forget("catnip.ed25519")
+        self.problem = why
+        self.send(wire.SAY, text=why)
 
     def _dropped(self, keep=False):
         # The work under way stops; unless `keep`, its game stays unsigned (it
