@@ -639,14 +639,15 @@ def finish(flash: Path, work: Path, game: str, options: dict, seats: list[int],
                            first_takes=resume_takes(todo.get("moves_before") or 0))
         (work / f"run{len(runs)}.plan.json").write_text(json.dumps(todo))
         cut = cut_at(todo, scenario) if cut_at is not None else None
-        unplugged = cut is None and linked is None and len(scenario) > most
+        # Unplugged after `most` presses, unless the game's last move is made
+        # by then: the presses after it only read the end, which a resumed
+        # game would not show again.
+        unplugged = cut is None and linked is None and len(scenario) > most \
+            and todo["moves_after"][most - 1] < todo["moves_after"][-1]
         if unplugged:
             scenario = scenario[:most]
             cut = scenario[-1]["t"] + SETTLE_S
-        # A boot may have no press left to make: the moves were all made
-        # before the last unplug, and this boot resumes the game to its end.
-        last_s = scenario[-1]["t"] if scenario else start_s
-        until = last_s + SETTLE_S if cut is None else cut
+        until = scenario[-1]["t"] + SETTLE_S if cut is None else cut
         if linked is not None and cut is None:
             until += LINK_EXTRA_S
         booted, shift = boot(flash, work / f"run{len(runs)}", until, scenario, linked=linked,
@@ -656,8 +657,7 @@ def finish(flash: Path, work: Path, game: str, options: dict, seats: list[int],
             scenario = [dict(a, t=round(a["t"] + shift, 3)) for a in scenario]
             cut = None if cut is None else cut + shift
             start_s += shift
-        if scenario:
-            runs[-1].resumed_ms = first_pixels(runs[-1], scenario[0]["t"])
+        runs[-1].resumed_ms = first_pixels(runs[-1], scenario[0]["t"])
         if cut is None:
             break
         state = read_flash(flash, work / f"state{len(runs)}")

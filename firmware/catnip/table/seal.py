@@ -9,7 +9,7 @@
 # The key is made the same way, a step a turn, so no power-up waits for it.
 import os
 
-from catnip import forget, record_digest, wire
+from catnip import forget, wire
 from catnip.flash import flashfile, seals
 from catnip.flash.journal import JournalError
 from catnip.keys import ticks_diff
@@ -49,6 +49,8 @@ class Seal:
         while the key is being made."""
         if self.public is None:
             return None
+        from catnip import record_digest  # loaded when asked: stock MicroPython's heap is tight
+
         return record_digest.fingerprint(self.public), self.public.hex()
 
     def finished(self, gid):
@@ -105,6 +107,8 @@ class Seal:
         journal = self.journal
         header = journal.header(gid)  # a read from flash: a piece of its own
         yield None
+        from catnip import record_digest
+
         digest = record_digest.Digest(self.uid, gid, "finished", header)
         del header
         yield None
@@ -131,6 +135,7 @@ class Seal:
                 return
             self.send(wire.SIGNED, gid=gid)
         forget("catnip.ed25519")  # the signing code leaves the heap between games
+        forget("catnip.record_digest")
 
     def _unable(self, why):
         # Signing stops for this power-up, said once; the games stay unsigned.
