@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.catnip-installed
 
-.PHONY: test sim bench firmware dist stl clean
+.PHONY: test sim bench firmware dist stl wokwi clean
 
 test: $(STAMP)
 	$(PY) -m pytest -n 2 --dist loadgroup
@@ -26,6 +26,19 @@ firmware: $(STAMP)
 stl: $(STAMP)
 	$(PY) -m catnip_host.scad --write
 
+# The Wokwi custom chips (hardware/wokwi/chips/*.chip.c, Wokwi's chip API) as the WebAssembly
+# the Wokwi projects load: clang for wasm32-wasi, as Wokwi's own chip build (Debian: clang, lld,
+# wasi-libc, libclang-rt-dev-wasm32).
+CHIPS      := hardware/wokwi/chips
+WASM_CC    ?= clang
+WASM_FLAGS := --target=wasm32-unknown-wasi -O2 -Wall -Wextra -Werror -nostartfiles \
+              -Wl,--no-entry -Wl,--import-memory -Wl,--export-table
+
+wokwi: $(CHIPS)/hx711-tray.chip.wasm
+
+$(CHIPS)/%.chip.wasm: $(CHIPS)/%.chip.c $(CHIPS)/wokwi-api.h
+	$(WASM_CC) $(WASM_FLAGS) -o $@ $<
+
 # dist/: the wheel and sdist, carrying both images of these sources, so an
 # installed catnip flashes a Pico with no toolchain (docs/deploy.md).
 dist: $(STAMP)
@@ -40,4 +53,5 @@ $(STAMP): pyproject.toml requirements-dev.txt
 	touch $@
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info host/catnip_host/firmware
+	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info host/catnip_host/firmware \
+	       $(CHIPS)/*.wasm

@@ -13,13 +13,15 @@ from catnip import board
 from catnip_host import image, wokwi
 from catnip_host.wiring import BOARDS, ROOT
 
-# Wokwi's documented pin names (docs.wokwi.com/parts/...).
+CHIPS = ROOT / "hardware" / "wokwi" / "chips"
+# Wokwi's documented pin names (docs.wokwi.com/parts/...), and the custom chip's own.
 PINS = {
+    f"chip-{wokwi.TRAY_CHIP}": {p for p in json.loads(
+        (CHIPS / f"{wokwi.TRAY_CHIP}.chip.json").read_text())["pins"] if p},
     "wokwi-pi-pico": {f"GP{n}" for n in (*range(23), 26, 27, 28)}
     | {f"GND.{n}" for n in range(1, 9)} | {"3V3", "3V3_EN", "VSYS", "VBUS", "RUN", "ADC_VREF"},
     "board-ssd1306": {"GND", "VCC", "SCL", "SDA"},
     "wokwi-pushbutton": {"1.l", "1.r", "2.l", "2.r"},
-    "wokwi-hx711": {"VCC", "DT", "SCK", "GND"},
     "wokwi-buzzer": {"1", "2"},
 }
 LAYOUTS = ["direct", "mux"]
@@ -135,13 +137,17 @@ def test_buttons_join_their_pin_to_ground(name):
 @pytest.mark.parametrize("name", LAYOUTS)
 def test_the_tray_and_buzzer_are_wired_as_the_board_says(name):
     b, diagram, nets = _load(name)
-    cells = _of_type(diagram, "wokwi-hx711")
-    assert len(cells) == len(b.tray["cells"])
-    for i, cell in enumerate(b.tray["cells"], 1):
-        pid = f"hx711_{i}"
-        assert nets.joined(f"{pid}:DT", _gp(cell["dout"]))
-        assert nets.joined(f"{pid}:SCK", _gp(cell["sck"]))
-        _powered(nets, pid)
+    [tray] = _of_type(diagram, f"chip-{wokwi.TRAY_CHIP}")
+    cells = b.tray["cells"]
+    assert tray["attrs"]["cells"] == str(len(cells))
+    for i, cell in enumerate(cells, 1):
+        assert nets.joined(f"tray:DT{i}", _gp(cell["dout"]))
+        assert nets.joined("tray:SCK", _gp(cell["sck"]))
+    for unused in range(len(cells) + 1, 5):
+        assert not nets.net(f"tray:DT{unused}"), unused
+    _powered(nets, "tray")
+    # The parts list's cell: 1,000 g alone, 500 g under each of four corners (hardware/tray.md).
+    assert tray["attrs"]["capacity"] == ("1000" if len(cells) == 1 else "500")
     assert nets.joined("buzzer:2", _gp(b.buzzer["pin"]))
     assert nets.ground("buzzer:1")
 
@@ -162,3 +168,12 @@ def test_wokwi_toml_runs_the_catnip_image_with_a_serial_port(name):
     project = ROOT / "hardware" / "wokwi" / name
     assert (project / config["wokwi"]["firmware"]).resolve() == image.OUT / image.PICO.uf2
     assert config["wokwi"]["rfc2217ServerPort"] == 4000
+    # The tray chip: its .wasm where `make wokwi` builds it, beside the .chip.json that Wokwi
+    # reads with it (same name, .json for .wasm), named as the diagram's part type.
+    [chip] = config["chip"]
+    binary = (project / chip["binary"]).resolve()
+    assert binary == (CHIPS / f"{wokwi.TRAY_CHIP}.chip.wasm").resolve()
+    assert binary.with_suffix(".json").is_file()
+    assert binary.with_suffix(".c").is_file()
+    diagram = json.loads((project / "diagram.json").read_text())
+    assert _of_type(diagram, f"chip-{chip['name']}")

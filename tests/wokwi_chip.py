@@ -1,0 +1,228 @@
+"""A stand-in for Wokwi's runtime, to run a custom chip (hardware/wokwi/chips/) without Wokwi:
+it loads the chip's WebAssembly with wasmtime, gives it the API functions Wokwi gives a chip
+(docs.wokwi.com/chips-api: pins, timers, attributes) and wires its pins to devsim's pin board,
+where catnip's own drivers clock it through the fake `machine.Pin`. Timers run in the virtual
+time of a devsim VirtualClock, so a run is exact and repeatable.
+
+    with VirtualClock() as clock:
+        chip = WokwiChip(wasm, clock, pins={"SCK": 20, "DT1": 21}, attrs={"cats": 1})
+        hx = HX711(20, 21, clock=clock)     # catnip's driver, bit by bit
+        chip.set("cats", 2)                 # a slider moves
+
+Like Wokwi, only the functions the chip imports are given, each checked against the documented
+signature; a chip importing anything else fails to load here as it would there."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import wasmtime
+
+from devsim import pins
+
+ROOT = Path(__file__).resolve().parent.parent
+CHIPS = ROOT / "hardware" / "wokwi" / "chips"
+
+I32, F32, F64 = wasmtime.ValType.i32(), wasmtime.ValType.f32(), wasmtime.ValType.f64()
+# Wokwi's names for the functions a chip may import, with their WebAssembly signatures (the
+# header at wokwi.com/api/chips/wokwi-api.h; the docs' GPIO, Time and Attributes pages).
+API = {
+    "pinInit": ([I32, I32], [I32]),
+    "pinRead": ([I32], [I32]),
+    "pinWrite": ([I32, I32], []),
+    "pinWatch": ([I32, I32], [I32]),
+    "pinWatchStop": ([I32], []),
+    "pinMode": ([I32, I32], []),
+    "timerInit": ([I32], [I32]),
+    "timerStart": ([I32, I32, I32], []),
+    "timerStartNanos": ([I32, F64, I32], []),
+    "timerStop": ([I32], []),
+    "getSimNanos": ([], [F64]),
+    "attrInit": ([I32, F32], [I32]),
+    "attrRead": ([I32], [I32]),
+    "attrReadFloat": ([I32], [F32]),
+}
+RISING, FALLING = 1, 2
+OUTPUT, OUTPUT_LOW, OUTPUT_HIGH = 1, 16, 17
+
+
+def build(chip: str = "hx711-tray") -> Path:
+    """The chip's .wasm, built by the Makefile's rule (clang for wasm32-wasi)."""
+    wasm = CHIPS / f"{chip}.chip.wasm"
+    subprocess.run(["make", "--no-print-directory", "-s", str(wasm.relative_to(ROOT))],
+                   cwd=ROOT, check=True)
+    return wasm
+
+
+class WokwiChip:
+    """One instance of a custom chip. pins maps the chip's pin names to GPIO numbers on
+    devsim's board (a pin left out is unconnected); attrs are diagram.json's attributes,
+    and set() moves a control while the simulation runs."""
+
+    def __init__(self, wasm: Path, clock, pins: dict[str, int],
+                 attrs: dict[str, float] | None = None):
+        self.clock = clock
+        self.board = _board()
+        self.wiring = dict(pins)
+        self.values = dict(attrs or {})
+        self.names: list[str] = []  # attribute ids -> names
+        self.pin_names: list[str] = []  # pin ids -> names
+        self.timers: list[tuple[int, int]] = []  # timer ids -> (callback, user_data)
+        self._timer_gen: list[int] = []  # a start or stop makes earlier schedules stale
+        self._watchers: dict[int, object] = {}  # GPIO -> the chip's watch on it
+        engine = wasmtime.Engine()
+        self.store = wasmtime.Store(engine)
+        module = wasmtime.Module.from_file(engine, str(wasm))
+        self.imports = {(i.module, i.name) for i in module.imports}
+        self.instance = wasmtime.Instance(self.store, module, [self._provide(i)
+                                                               for i in module.imports])
+        exports = self.instance.exports(self.store)
+        self.memory = self._memory
+        self.table = exports["__indirect_function_table"]
+        exports["chipInit"](self.store)
+        # In Wokwi a misspelt attribute or pin is silently left out; here it is an error.
+        for what, given, known in (("attribute", self.values, self.names),
+                                   ("pin", self.wiring, self.pin_names)):
+            strange = sorted(set(given) - set(known))
+            if strange:
+                raise ValueError(f"the chip has no {what} {', '.join(strange)} "
+                                 f"(it has {', '.join(known)})")
+
+    def set(self, name: str, value: float) -> None:
+        """A control moves (or an attribute is changed)."""
+        self.values[name] = value
+
+    # -- linking ------------------------------------------------------------
+
+    def _provide(self, imp):
+        if imp.module != "env":
+            raise LookupError(f"the chip imports {imp.module}.{imp.name}: Wokwi gives only env")
+        if imp.name == "memory":
+            self._memory = wasmtime.Memory(self.store, wasmtime.MemoryType(imp.type.limits))
+            return self._memory
+        if imp.name not in API:
+            raise LookupError(f"the chip imports {imp.name}, which is not in Wokwi's chip API")
+        params, results = API[imp.name]
+        if [str(p) for p in imp.type.params] != [str(p) for p in params] or \
+                [str(r) for r in imp.type.results] != [str(r) for r in results]:
+            raise TypeError(f"the chip imports {imp.name} as {imp.type.params} -> "
+                            f"{imp.type.results}, not Wokwi's {params} -> {results}")
+        handler = getattr(self, "_" + imp.name)
+        return wasmtime.Func(self.store, wasmtime.FuncType(params, results), handler)
+
+    def _string(self, ptr: int) -> str:
+        data = self.memory.read(self.store, ptr, ptr + 256)
+        return bytes(data[:data.index(0)]).decode()
+
+    def _words(self, ptr: int, n: int) -> list[int]:
+        data = self.memory.read(self.store, ptr, ptr + 4 * n)
+        return [int.from_bytes(data[4 * k:4 * k + 4], "little") for k in range(n)]
+
+    def _call(self, index: int, *args) -> None:
+        self.table.get(self.store, index)(self.store, *args)
+
+    # -- pins -----------------------------------------------------------------
+
+    def _gpio(self, pin: int) -> int | None:
+        return self.wiring.get(self.pin_names[pin])
+
+    def _pinInit(self, name_ptr: int, mode: int) -> int:
+        name = self._string(name_ptr)
+        self.pin_names.append(name)
+        pin = len(self.pin_names) - 1
+        self._pinMode(pin, mode)
+        return pin
+
+    def _pinMode(self, pin: int, mode: int) -> None:
+        gp = self._gpio(pin)
+        if gp is None:
+            return
+        if mode in (OUTPUT_LOW, OUTPUT_HIGH):
+            self.board.drive(gp, 1 if mode == OUTPUT_HIGH else 0)
+        elif mode != OUTPUT:
+            self.board.drive(gp, None)  # an input: released
+
+    def _pinRead(self, pin: int) -> int:
+        gp = self._gpio(pin)
+        return 0 if gp is None else self.board.pin(gp).level()
+
+    def _pinWrite(self, pin: int, value: int) -> None:
+        gp = self._gpio(pin)
+        if gp is not None and self.board.pin(gp).external != value:
+            self.board.drive(gp, 1 if value else 0)
+
+    def _pinWatch(self, pin: int, config: int) -> int:
+        user_data, edge, callback = self._words(config, 3)
+        gp = self._gpio(pin)
+        if gp is None:
+            return 1
+
+        def changed(_gp, level, _t_us):
+            if edge & (RISING if level else FALLING):
+                self._call(callback, user_data, pin, level)
+
+        self._pinWatchStop(pin)
+        self._watchers[gp] = changed
+        self.board.watch(gp, changed)
+        return 1
+
+    def _pinWatchStop(self, pin: int) -> None:
+        gp = self._gpio(pin)
+        if gp in self._watchers:
+            self.board.unwatch(gp, self._watchers.pop(gp))
+
+    # -- time -----------------------------------------------------------------
+
+    def _timerInit(self, config: int) -> int:
+        user_data, callback = self._words(config, 2)
+        self.timers.append((callback, user_data))
+        self._timer_gen.append(0)
+        return len(self.timers) - 1
+
+    def _timerStart(self, timer: int, micros: int, repeat: int) -> None:
+        self._timer_gen[timer] += 1
+        self._schedule(timer, micros * 1000, bool(repeat))
+
+    def _timerStartNanos(self, timer: int, nanos: float, repeat: int) -> None:
+        self._timer_gen[timer] += 1
+        self._schedule(timer, int(nanos), bool(repeat))
+
+    def _schedule(self, timer: int, nanos: int, repeat: bool) -> None:
+        gen = self._timer_gen[timer]
+        # The board's clock counts microseconds: a shorter timer fires within the same one.
+        self.clock.at(self.clock.now_us() + -(-nanos // 1000), self._fire, (timer, gen, nanos,
+                                                                            repeat))
+
+    def _fire(self, _t_us, arg) -> None:
+        timer, gen, nanos, repeat = arg
+        if gen != self._timer_gen[timer]:
+            return  # restarted or stopped since
+        if repeat:
+            self._schedule(timer, nanos, True)
+        callback, user_data = self.timers[timer]
+        self._call(callback, user_data)
+
+    def _timerStop(self, timer: int) -> None:
+        self._timer_gen[timer] += 1
+
+    def _getSimNanos(self) -> float:
+        return float(self.clock.now_us() * 1000)
+
+    # -- attributes -----------------------------------------------------------
+
+    def _attrInit(self, name_ptr: int, default: float) -> int:
+        name = self._string(name_ptr)
+        self.names.append(name)
+        self.values.setdefault(name, default)
+        return len(self.names) - 1
+
+    def _attrRead(self, attr: int) -> int:
+        return int(self.values[self.names[attr]])
+
+    def _attrReadFloat(self, attr: int) -> float:
+        return float(self.values[self.names[attr]])
+
+
+def _board():
+    return pins.board
