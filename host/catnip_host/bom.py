@@ -39,7 +39,8 @@ PARTS = {
     "oled32": Part("SSD1306 OLED module, I2C, 128x32, 0.91 in (4 pins)", 3.00,
                    "search: 0.91 inch OLED 128x32 SSD1306 I2C module", "SSD1306"),
     "button": Part("tactile push button, 12 x 12 mm, with cap", 0.20,
-                   "Omron B3F-4055 (12 x 12 x 7.3 mm) with a round cap up to 12 mm across; "
+                   "Omron B3F-4055 (12 x 12 mm, 7.3 mm projected plunger, 2.55 N) with a round "
+                   "cap up to 12 mm across; "
                    "search: 12x12x7.3 tactile switch round cap", "(to GND)"),
     "pcf8574": Part("PCF8574 I/O expander module, TI's chip (400 kHz; address jumpers, INT pin)",
                     1.80, "search: PCF8574 IO expansion board I2C INT (chip marked TI PCF8574)",
@@ -54,7 +55,8 @@ PARTS = {
     "hx711": Part("HX711 load-cell amplifier module (RATE pin or jumper reachable)", 1.20,
                   "search: HX711 load cell amplifier module (check for a RATE pad)", "HX711"),
     "buzzer": Part("passive piezo buzzer (no built-in oscillator), 3.3 V", 0.40,
-                   "Murata PKM17EPPH4001-B0; search: passive piezo buzzer 3.3V", "buzzer"),
+                   "Murata PKM17EPPH4001-B0 (older listings: PKM17EPP-4001-B0); "
+                   "search: passive piezo buzzer 3.3V", "buzzer"),
     "cable": Part("Cat5e patch cable, 1 m, per station (8 wires: see the wiring)", 1.50,
                   "search: Cat5e patch cable 1 m (T568B, straight)", "Cat5e"),
     "rj45": Part("RJ45 socket breakout with screw terminals", 1.20,
