@@ -98,7 +98,9 @@ def wokwi_markdown(b: board.Board) -> str:
     head = f"**{b.name}** (`hardware/wokwi/{b.name}/`): "
     if not left:
         return head + "every part of the board is in the simulation.\n"
-    return head + "left out, as Wokwi has no part for them:\n\n" + "".join(
+    return head + ("left out, as Wokwi has no part for them and catnip no custom chip yet "
+                   "([what one could do](#the-mux-stations-what-a-custom-chip-could-do)):\n\n"
+                   ) + "".join(
         f"- {line}\n" for line in left)
 
 
