@@ -29,6 +29,8 @@ if shutil.which("clang") is None:
 
 from wokwi_chip import API, CHIPS, WokwiChip, build  # noqa: E402 (wasmtime only with clang)
 
+pytestmark = pytest.mark.xdist_group("wokwi_chip")  # one worker builds the chip
+
 SCK, DOUTS = 21, (20, 16, 17, 18)
 PER_GRAM = 1 / 1000 * 128 * 2 ** 24 / 1000  # 1 mV/V, 1,000 g cell, gain 128 (hardware/tray.md)
 EXACT = {"cellSpread": 0, "catSpread": 0}  # every cell and cat at the nominal figures
