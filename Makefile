@@ -34,7 +34,7 @@ WASM_CC    ?= clang
 WASM_FLAGS := --target=wasm32-unknown-wasi -O2 -Wall -Wextra -Werror -nostartfiles \
               -Wl,--no-entry -Wl,--import-memory -Wl,--export-table
 
-wokwi: $(CHIPS)/hx711-tray.chip.wasm
+wokwi: $(CHIPS)/hx711-tray.chip.wasm $(CHIPS)/mux-stations.chip.wasm
 
 $(CHIPS)/%.chip.wasm: $(CHIPS)/%.chip.c $(CHIPS)/wokwi-api.h
 	$(WASM_CC) $(WASM_FLAGS) -o $@ $<

@@ -1,8 +1,10 @@
 """A stand-in for Wokwi's runtime, to run a custom chip (hardware/wokwi/chips/) without Wokwi:
 it loads the chip's WebAssembly with wasmtime, gives it the API functions Wokwi gives a chip
-(docs.wokwi.com/chips-api: pins, timers, attributes) and wires its pins to devsim's pin board,
-where catnip's own drivers clock it through the fake `machine.Pin`. Timers run in the virtual
-time of a devsim VirtualClock, so a run is exact and repeatable.
+(docs.wokwi.com/chips-api: pins, timers, attributes, I2C, framebuffer) and wires its pins to
+devsim's pin board, where catnip's own drivers clock it through the fake `machine.Pin`, and its
+I2C device to a devsim bus, where they reach it through the fake `machine.I2C`. Timers run in
+the virtual time of a devsim VirtualClock, so a run is exact and repeatable. As in Wokwi, the
+chip's .chip.json beside its .wasm gives its pins and its display.
 
     with VirtualClock() as clock:
         chip = WokwiChip(wasm, clock, pins={"SCK": 20, "DT1": 21}, attrs={"cats": 1})
@@ -14,6 +16,7 @@ signature; a chip importing anything else fails to load here as it would there."
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -42,9 +45,15 @@ API = {
     "attrInit": ([I32, F32], [I32]),
     "attrRead": ([I32], [I32]),
     "attrReadFloat": ([I32], [F32]),
+    "i2cInit": ([I32], [I32]),
+    "framebufferInit": ([I32, I32], [I32]),
+    "bufferRead": ([I32, I32, I32, I32], []),
+    "bufferWrite": ([I32, I32, I32, I32], []),
 }
 RISING, FALLING = 1, 2
 OUTPUT, OUTPUT_LOW, OUTPUT_HIGH = 1, 16, 17
+INPUT_PULLUP, INPUT_PULLDOWN = 2, 3
+PULLS = {INPUT_PULLUP: pins.PULL_UP, INPUT_PULLDOWN: pins.PULL_DOWN}
 
 
 def build(chip: str = "hx711-tray") -> Path:
@@ -61,7 +70,11 @@ class WokwiChip:
     and set() moves a control while the simulation runs."""
 
     def __init__(self, wasm: Path, clock, pins: dict[str, int],
-                 attrs: dict[str, float] | None = None):
+                 attrs: dict[str, float] | None = None, i2c=None):
+        spec = json.loads(wasm.with_suffix(".json").read_text())
+        self.display = spec.get("display")
+        self.framebuffer = bytearray()
+        self.i2c = i2c  # the devsim Bus the chip's I2C device is on
         self.clock = clock
         self.board = _board()
         self.wiring = dict(pins)
@@ -71,6 +84,7 @@ class WokwiChip:
         self.timers: list[tuple[int, int]] = []  # timer ids -> (callback, user_data)
         self._timer_gen: list[int] = []  # a start or stop makes earlier schedules stale
         self._watchers: dict[int, object] = {}  # GPIO -> the chip's watch on it
+        self._modes: dict[int, int] = {}  # pin id -> its mode
         engine = wasmtime.Engine()
         self.store = wasmtime.Store(engine)
         module = wasmtime.Module.from_file(engine, str(wasm))
@@ -83,7 +97,8 @@ class WokwiChip:
         exports["chipInit"](self.store)
         # In Wokwi a misspelt attribute or pin is silently left out; here it is an error.
         for what, given, known in (("attribute", self.values, self.names),
-                                   ("pin", self.wiring, self.pin_names)):
+                                   ("pin", self.wiring, self.pin_names),
+                                   ("pin in its .chip.json", self.pin_names, spec["pins"])):
             strange = sorted(set(given) - set(known))
             if strange:
                 raise ValueError(f"the chip has no {what} {', '.join(strange)} "
@@ -135,17 +150,22 @@ class WokwiChip:
         return pin
 
     def _pinMode(self, pin: int, mode: int) -> None:
+        self._modes[pin] = mode
         gp = self._gpio(pin)
         if gp is None:
             return
         if mode in (OUTPUT_LOW, OUTPUT_HIGH):
             self.board.drive(gp, 1 if mode == OUTPUT_HIGH else 0)
-        elif mode != OUTPUT:
-            self.board.drive(gp, None)  # an input: released
+        elif mode != OUTPUT:  # an input: released, with the pull it asks for
+            self.board.drive(gp, None)
+            if mode in PULLS:
+                self.board.set_pull(gp, PULLS[mode])
 
     def _pinRead(self, pin: int) -> int:
         gp = self._gpio(pin)
-        return 0 if gp is None else self.board.pin(gp).level()
+        if gp is None:  # not wired: its own pull, if any
+            return 1 if self._modes.get(pin) == INPUT_PULLUP else 0
+        return self.board.pin(gp).level()
 
     def _pinWrite(self, pin: int, value: int) -> None:
         gp = self._gpio(pin)
@@ -222,6 +242,90 @@ class WokwiChip:
 
     def _attrReadFloat(self, attr: int) -> float:
         return float(self.values[self.names[attr]])
+
+
+    # -- I2C ------------------------------------------------------------------
+
+    def _i2cInit(self, config: int) -> int:
+        user_data, address, _scl, _sda, connect, read, write, disconnect = self._words(config, 8)
+        if self.i2c is None:
+            raise ValueError("the chip has an I2C device: give WokwiChip a devsim bus (i2c=)")
+        device = _I2CDevice(self, user_data, connect, read, write, disconnect)
+        if address:
+            self.i2c.attach(address, device.at(address))
+        else:  # every address: the bus asks it for each one it does not know
+            self.i2c.devices[("wokwi", id(device))] = device
+        return 0
+
+    # -- the display ----------------------------------------------------------
+
+    def _framebufferInit(self, width_ptr: int, height_ptr: int) -> int:
+        if not self.display:
+            raise ValueError("the chip asks for a framebuffer but its .chip.json has no display")
+        w, h = self.display["width"], self.display["height"]
+        self.memory.write(self.store, w.to_bytes(4, "little"), width_ptr)
+        self.memory.write(self.store, h.to_bytes(4, "little"), height_ptr)
+        self.framebuffer = bytearray(w * h * 4)
+        return 0
+
+    def _bufferWrite(self, _buffer: int, offset: int, data: int, length: int) -> None:
+        if offset + length > len(self.framebuffer):
+            raise IndexError(f"bufferWrite of {length} bytes at {offset} past the framebuffer")
+        self.framebuffer[offset:offset + length] = self.memory.read(self.store, data,
+                                                                    data + length)
+
+    def _bufferRead(self, _buffer: int, offset: int, data: int, length: int) -> None:
+        self.memory.write(self.store, bytes(self.framebuffer[offset:offset + length]), data)
+
+    def pixel(self, x: int, y: int) -> int:
+        """The display's pixel at (x, y) as 0xRRGGBBAA."""
+        k = (y * self.display["width"] + x) * 4
+        return int.from_bytes(self.framebuffer[k:k + 4], "big")
+
+
+class _I2CDevice:
+    """The chip's I2C device on a devsim bus. The bus works in whole transactions: each is
+    the chip's connect, a byte at a time, then disconnect, as Wokwi calls them. Asked whether
+    an address answers (devsim's find), it probes as a scan does: connect, then disconnect."""
+
+    def __init__(self, chip: WokwiChip, user_data, connect, read, write, disconnect):
+        self.chip, self.user_data = chip, user_data
+        self.callbacks = (connect, read, write, disconnect)
+
+    def _call(self, k: int, *args):
+        return self.chip.table.get(self.chip.store, self.callbacks[k])(self.chip.store,
+                                                                      self.user_data, *args)
+
+    def downstream(self, address: int):
+        acked = self._call(0, address, 0)
+        self._call(3)
+        return self.at(address) if acked else None
+
+    def at(self, address: int):
+        device = self
+
+        class At:
+            def write(self, data: bytes) -> None:
+                device.transaction(address, data=data)
+
+            def read(self, n: int) -> bytes:
+                return device.transaction(address, n=n)
+
+        return At()
+
+    def transaction(self, address: int, data: bytes = b"", n: int = 0) -> bytes:
+        try:
+            if not self._call(0, address, 1 if n else 0):
+                raise OSError(EIO)
+            for k, byte in enumerate(data):
+                if not self._call(2, byte):
+                    raise OSError(EIO, f"byte {k} of the write was not acknowledged")
+            return bytes(self._call(1) & 0xFF for _ in range(n))
+        finally:
+            self._call(3)
+
+
+EIO = 5
 
 
 def _board():
