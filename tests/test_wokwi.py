@@ -16,8 +16,8 @@ from catnip_host.wiring import BOARDS, ROOT
 CHIPS = ROOT / "hardware" / "wokwi" / "chips"
 # Wokwi's documented pin names (docs.wokwi.com/parts/...), and the custom chip's own.
 PINS = {
-    f"chip-{wokwi.TRAY_CHIP}": {p for p in json.loads(
-        (CHIPS / f"{wokwi.TRAY_CHIP}.chip.json").read_text())["pins"] if p},
+    **{f"chip-{chip}": {p for p in json.loads((CHIPS / f"{chip}.chip.json").read_text())["pins"]
+                        if p} for chip in (wokwi.TRAY_CHIP, wokwi.STATIONS_CHIP)},
     "wokwi-pi-pico": {f"GP{n}" for n in (*range(23), 26, 27, 28)}
     | {f"GND.{n}" for n in range(1, 9)} | {"3V3", "3V3_EN", "VSYS", "VBUS", "RUN", "ADC_VREF"},
     "board-ssd1306": {"GND", "VCC", "SCL", "SDA"},
@@ -123,15 +123,37 @@ def test_buttons_join_their_pin_to_ground(name):
     buttons = {p["id"]: p for p in _of_type(diagram, "wokwi-pushbutton")}
     expected = set()
     for k, s in enumerate(b.stations, 1):
-        for button, pin in s["buttons"].get("gpio", {}).items():
+        # On GPIO, or on the stations chip's pin for that button of that station.
+        wired = s["buttons"].get("gpio") or {
+            name: f"stations:S{k}_{name.upper()}" for name in s["buttons"]["expander"]["pins"]}
+        for button, to in wired.items():
             pid = f"btn{k}_{button}"
             expected.add(pid)
             assert pid in buttons, pid
-            contacts = [c for c in ("1.l", "2.l") if nets.joined(f"{pid}:{c}", _gp(pin))]
+            end = _gp(to) if isinstance(to, int) else to
+            contacts = [c for c in ("1.l", "2.l") if nets.joined(f"{pid}:{c}", end)]
             assert len(contacts) == 1, (pid, contacts)
             other = "2.l" if contacts == ["1.l"] else "1.l"
             assert nets.ground(f"{pid}:{other}"), pid
     assert set(buttons) == expected
+
+
+def test_the_stations_chip_is_the_mux_and_its_stations():
+    b, diagram, nets = _load("mux")
+    [chip] = _of_type(diagram, f"chip-{wokwi.STATIONS_CHIP}")
+    assert chip["attrs"] == {"stations": str(len(b.stations))}  # the chip's default addresses
+    assert (b.mux["addr"], b.stations[0]["oled"]["addr"]) == (0x70, 0x3C)
+    assert b.stations[0]["buttons"]["expander"]["addr"] == 0x20
+    bus = b.i2c[b.mux["bus"]]
+    assert nets.joined("stations:SDA", _gp(bus["sda"]))
+    assert nets.joined("stations:SCL", _gp(bus["scl"]))
+    assert nets.joined("stations:RESET", _gp(b.mux["reset"]))
+    for k, s in enumerate(b.stations):
+        assert s["channel"] == k  # the chip's station k + 1 is on channel k
+        assert nets.joined("stations:INT", _gp(s["buttons"]["expander"]["int"]))
+    _powered(nets, "stations")
+    assert wokwi.chips(b) == [wokwi.TRAY_CHIP, wokwi.STATIONS_CHIP]
+    assert wokwi.chips(board.load(str(BOARDS / "direct.json"))) == [wokwi.TRAY_CHIP]
 
 
 @pytest.mark.parametrize("name", LAYOUTS)
@@ -153,11 +175,19 @@ def test_the_tray_and_buzzer_are_wired_as_the_board_says(name):
 
 
 def test_what_wokwi_cannot_hold_is_named():
-    b, diagram, _ = _load("mux")
+    assert wokwi.left_out(board.load(str(BOARDS / "direct.json"))) == []
+    mux = json.loads((BOARDS / "mux.json").read_text())
+    assert wokwi.left_out(board.parse(mux)) == []  # the stations chip holds them all
+    # Stations the chip cannot be: on MCP23017s, which it does not model.
+    for s in mux["stations"]:
+        s["buttons"]["expander"] |= {"chip": "mcp23017", "pins": {
+            "up": 0, "down": 1, "ok": 2, "back": 3}}
+    b = board.parse(mux)
     left = wokwi.left_out(b)
     assert left[0] == "the TCA9548A at 0x70"
+    assert left[1] == "station 1: behind the mux (channel 0), buttons on a MCP23017"
     assert len(left) == 1 + len(b.stations)
-    assert wokwi.left_out(board.load(str(BOARDS / "direct.json"))) == []
+    assert not _of_type(wokwi.diagram(b), f"chip-{wokwi.STATIONS_CHIP}")
 
 
 @pytest.mark.parametrize("name", LAYOUTS)
@@ -168,12 +198,16 @@ def test_wokwi_toml_runs_the_catnip_image_with_a_serial_port(name):
     project = ROOT / "hardware" / "wokwi" / name
     assert (project / config["wokwi"]["firmware"]).resolve() == image.OUT / image.PICO.uf2
     assert config["wokwi"]["rfc2217ServerPort"] == 4000
-    # The tray chip: its .wasm where `make wokwi` builds it, beside the .chip.json that Wokwi
-    # reads with it (same name, .json for .wasm), named as the diagram's part type.
-    [chip] = config["chip"]
-    binary = (project / chip["binary"]).resolve()
-    assert binary == (CHIPS / f"{wokwi.TRAY_CHIP}.chip.wasm").resolve()
-    assert binary.with_suffix(".json").is_file()
-    assert binary.with_suffix(".c").is_file()
+    # Each custom chip: its .wasm where `make wokwi` builds it, beside the .chip.json that
+    # Wokwi reads with it (same name, .json for .wasm); every chip part of the diagram is one.
     diagram = json.loads((project / "diagram.json").read_text())
-    assert _of_type(diagram, f"chip-{chip['name']}")
+    used = {p["type"].removeprefix("chip-") for p in diagram["parts"]
+            if p["type"].startswith("chip-")}
+    assert {chip["name"] for chip in config["chip"]} == used
+    for chip in config["chip"]:
+        binary = (project / chip["binary"]).resolve()
+        assert binary == (CHIPS / f"{chip['name']}.chip.wasm").resolve()
+        assert binary.with_suffix(".json").is_file()
+        assert binary.with_suffix(".c").is_file()
+    makefile = (ROOT / "Makefile").read_text()
+    assert all(f"$(CHIPS)/{name}.chip.wasm" in makefile for name in used)  # `make wokwi`

@@ -181,3 +181,47 @@ def test_a_control_byte_with_low_bits_set_is_not_acknowledged(table):
     mux.select(0)
     with pytest.raises(OSError):
         i2c.writeto(0x3C, b"\x01\xaf")
+
+
+# ---- the committed mux project ----------------------------------------------
+
+def test_the_mux_projects_chip_answers_each_station_as_its_board_says(wasm):
+    """The stations part of hardware/wokwi/mux/diagram.json, with its attributes and the
+    Pico pins it is wired to, answers catnip's drivers at the board file's addresses and
+    channels, each station's buttons on the expander pins the board names."""
+    import json
+
+    from catnip import board as boards
+    from catnip_host.wiring import BOARDS, ROOT
+
+    b = boards.load(str(BOARDS / "mux.json"))
+    diagram = json.loads((ROOT / "hardware" / "wokwi" / "mux" / "diagram.json").read_text())
+    [part] = [p for p in diagram["parts"] if p["type"] == "chip-mux-stations"]
+    wired = {}
+    for a, z, *_ in diagram["connections"]:
+        for end, other in ((a, z), (z, a)):
+            if end.startswith("stations:") and other.startswith("pico:GP"):
+                wired[end[9:]] = int(other[7:])
+    attrs = {k: float(v) for k, v in part["attrs"].items()}
+    spare = [gp for gp in range(4, 16) if gp not in wired.values()]
+    for k, s in enumerate(b.stations):
+        buses.reset()
+        expander = s["buttons"]["expander"]
+        with VirtualClock() as clock:
+            buttons = {f"S{k + 1}_{name.upper()}": spare[j]
+                       for j, name in enumerate(expander["pins"])}
+            WokwiChip(wasm, clock, wired | buttons, attrs, i2c=buses.bus(b.mux["bus"]))
+            pins.board.set_pull(expander["int"], pins.PULL_UP)
+            bus = b.i2c[b.mux["bus"]]
+            i2c = machine.I2C(b.mux["bus"], scl=machine.Pin(bus["scl"]),
+                              sda=machine.Pin(bus["sda"]))
+            TCA9548A(i2c, b.mux["addr"]).select(s["channel"])
+            assert s["oled"]["addr"] in i2c.scan()
+            io = PCF8574(i2c, expander["addr"])
+            io.setup_buttons(sum(1 << p for p in expander["pins"].values()))
+            for name, p in expander["pins"].items():
+                pins.board.drive(buttons[f"S{k + 1}_{name.upper()}"], 0)
+                assert pins.board.level(expander["int"]) == 0, (k, name)
+                assert io.pressed() == 1 << p, (k, name)
+                pins.board.drive(buttons[f"S{k + 1}_{name.upper()}"], None)
+                io.pressed()

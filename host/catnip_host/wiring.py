@@ -98,9 +98,8 @@ def wokwi_markdown(b: board.Board) -> str:
     head = f"**{b.name}** (`hardware/wokwi/{b.name}/`): "
     if not left:
         return head + "every part of the board is in the simulation.\n"
-    return head + ("left out, as Wokwi has no part for them and catnip no custom chip yet "
-                   "([what one could do](#the-mux-stations-what-a-custom-chip-could-do)):\n\n"
-                   ) + "".join(
+    return head + ("left out, as neither Wokwi nor catnip's chips have a part for them "
+                   "([the stations chip](#the-mux-stations-one-custom-chip)):\n\n") + "".join(
         f"- {line}\n" for line in left)
 
 
@@ -121,7 +120,7 @@ def generated_files() -> dict[Path, str | bytes]:
         files[ROOT / "hardware" / f"wiring-{name}.svg"] = diagrams.draw(b)
         files[ROOT / "hardware" / f"station-{name}.svg"] = diagrams.draw_station(b)
         files[ROOT / "hardware" / "wokwi" / name / "diagram.json"] = wokwi.diagram_json(b)
-        files[ROOT / "hardware" / "wokwi" / name / "wokwi.toml"] = wokwi.WOKWI_TOML
+        files[ROOT / "hardware" / "wokwi" / name / "wokwi.toml"] = wokwi.wokwi_toml(b)
     return files
 
 

@@ -83,20 +83,71 @@ def _tray(d: _Diagram, cells: list[dict]) -> None:
     d.wire("tray:GND", PICO_GND, COLOURS["GND"])
 
 
+STATIONS_CHIP = "mux-stations"
+# The stations chip's own wiring, fixed in hardware/wokwi/chips/mux-stations.chip.c: station k
+# on channel k - 1, its OLED 64 rows high, its buttons on P0-P3 of its PCF8574.
+_CHIP_PINS = {name: n for n, name in enumerate(board.BUTTONS)}
+_CHIP_DEFAULTS = {"address": 0x70, "expanderAddress": 0x20, "oledAddress": 0x3C}
+
+
+def _chip_holds(b: board.Board) -> bool:
+    """Can the stations chip be this board's mux and every station behind it?"""
+    if not b.mux or not b.stations:
+        return False
+    first = b.stations[0]
+    for k, s in enumerate(b.stations):
+        expander = s["buttons"].get("expander")
+        if (s["channel"] != k or s["oled"]["height"] != 64 or s["bus"] != b.mux["bus"]
+                or expander is None or expander["chip"] != "pcf8574"
+                or expander["pins"] != _CHIP_PINS or expander["int"] != first["buttons"][
+                    "expander"]["int"] or expander["addr"] != first["buttons"]["expander"]["addr"]
+                or s["oled"]["addr"] != first["oled"]["addr"]):
+            return False
+    return True
+
+
+def _button(d: _Diagram, k: int, j: int, left: float, top: float, to: str) -> None:
+    name = board.BUTTONS[j]
+    pid = f"btn{k + 1}_{name}"
+    d.part("wokwi-pushbutton", pid, top, left, label=f"{k + 1} {name}", key=KEYS[k][j],
+           color="blue" if name in ("up", "down") else "green")
+    d.wire(f"{pid}:1.l", to)
+    d.wire(f"{pid}:2.l", PICO_GND, COLOURS["GND"])
+
+
+def _stations_chip(d: _Diagram, b: board.Board) -> None:
+    """The mux and every station behind it as one chip, its buttons wired to its pins."""
+    first = b.stations[0]
+    addrs = {"address": b.mux["addr"], "expanderAddress": first["buttons"]["expander"]["addr"],
+             "oledAddress": first["oled"]["addr"]}
+    attrs = {k: str(v) for k, v in addrs.items() if v != _CHIP_DEFAULTS[k]}
+    d.part(f"chip-{STATIONS_CHIP}", "stations", -480, 150, stations=str(len(b.stations)),
+           **attrs)
+    i2c = b.i2c[b.mux["bus"]]
+    d.wire("stations:SDA", _pin(i2c["sda"]), COLOURS["SDA"])
+    d.wire("stations:SCL", _pin(i2c["scl"]), COLOURS["SCL"])
+    if first["buttons"]["expander"]["int"] is not None:
+        d.wire("stations:INT", _pin(first["buttons"]["expander"]["int"]))
+    if b.mux["reset"] is not None:
+        d.wire("stations:RESET", _pin(b.mux["reset"]))
+    d.wire("stations:VCC", PICO_3V3, COLOURS["VCC"])
+    d.wire("stations:GND", PICO_GND, COLOURS["GND"])
+    for k in range(len(b.stations)):
+        for j, name in enumerate(board.BUTTONS):
+            _button(d, k, j, 200 + k * 90, -60 + j * 55, f"stations:S{k + 1}_{name.upper()}")
+
+
 def diagram(b: board.Board) -> dict:
     d = _Diagram()
     for k, s in enumerate(b.stations):
         if not _reachable(s) or "gpio" not in s["buttons"]:
             continue
-        n = k + 1
         left = 200 + k * 170
-        _oled(d, b, f"oled{n}", s["oled"], s["bus"], -200, left)
+        _oled(d, b, f"oled{k + 1}", s["oled"], s["bus"], -200, left)
         for j, name in enumerate(board.BUTTONS):
-            pid = f"btn{n}_{name}"
-            d.part("wokwi-pushbutton", pid, -60 + j * 55, left + 20, label=f"{n} {name}",
-                   key=KEYS[k][j], color="blue" if name in ("up", "down") else "green")
-            d.wire(f"{pid}:1.l", _pin(s["buttons"]["gpio"][name]))
-            d.wire(f"{pid}:2.l", PICO_GND, COLOURS["GND"])
+            _button(d, k, j, left + 20, -60 + j * 55, _pin(s["buttons"]["gpio"][name]))
+    if _chip_holds(b):
+        _stations_chip(d, b)
     if b.table and _reachable(b.table):
         _oled(d, b, "table", b.table["oled"], b.table["bus"], -200, -200)
     if b.tray:
@@ -111,6 +162,8 @@ def diagram(b: board.Board) -> dict:
 
 def left_out(b: board.Board) -> list[str]:
     """What the board has that Wokwi cannot simulate, one line each."""
+    if _chip_holds(b):
+        return []  # the stations chip is the mux and every station behind it
     out = []
     if b.mux:
         out.append(f"the TCA9548A at 0x{b.mux['addr']:02X}")
@@ -131,18 +184,23 @@ def diagram_json(b: board.Board) -> str:
     return json.dumps(diagram(b), indent=2) + "\n"
 
 
-# wokwi.toml for Wokwi for VS Code and wokwi-cli: the catnip image (`make firmware` writes it to
-# build/firmware/catnip-pico.uf2; the paths are relative to each project's folder), a serial
-# port on localhost:4000 for `catnip monitor` and `catnip deploy`, and the tray chip (`make
-# wokwi` builds its .wasm beside its .chip.json, which Wokwi reads with it).
-WOKWI_TOML = f"""\
+def chips(b: board.Board) -> list[str]:
+    """The custom chips the board's project uses (hardware/wokwi/chips/)."""
+    return [TRAY_CHIP] * bool(b.tray) + [STATIONS_CHIP] * _chip_holds(b)
+
+
+def wokwi_toml(b: board.Board) -> str:
+    """wokwi.toml for Wokwi for VS Code and wokwi-cli: the catnip image (`make firmware` writes
+    it to build/firmware/catnip-pico.uf2; the paths are relative to each project's folder), a
+    serial port on localhost:4000 for `catnip monitor` and `catnip deploy`, and the custom
+    chips (`make wokwi` builds each .wasm beside its .chip.json, which Wokwi reads with it)."""
+    text = """\
 # Generated by `python -m catnip_host.wiring --write`; see hardware/wokwi/README.md.
 [wokwi]
 version = 1
 firmware = "../../../build/firmware/catnip-pico.uf2"
 rfc2217ServerPort = 4000
-
-[[chip]]
-name = "{TRAY_CHIP}"
-binary = "../chips/{TRAY_CHIP}.chip.wasm"
 """
+    for chip in chips(b):
+        text += f'\n[[chip]]\nname = "{chip}"\nbinary = "../chips/{chip}.chip.wasm"\n'
+    return text
