@@ -225,3 +225,32 @@ def test_the_mux_projects_chip_answers_each_station_as_its_board_says(wasm):
                 assert io.pressed() == 1 << p, (k, name)
                 pins.board.drive(buttons[f"S{k + 1}_{name.upper()}"], None)
                 io.pressed()
+
+
+def test_a_first_power_up_finds_the_mux_layout_on_the_chip(wasm, monkeypatch):
+    """catnip's first power-up (catnip.parts.detect) on the mux project: the chip and, beside
+    it, the table display (Wokwi's own SSD1306 part, here devsim's) make the mux layout."""
+    import json
+    import sys
+    import types
+
+    from catnip_host.wiring import BOARDS
+
+    shipped = types.ModuleType("catnip.shipped")  # what each build makes of firmware/boards/
+    shipped.BOARDS = {p.stem: p.read_text() for p in BOARDS.glob("*.json")}
+    monkeypatch.setitem(sys.modules, "catnip.shipped", shipped)
+    sys.modules.pop("catnip.parts.detect", None)
+    from catnip.parts import detect
+
+    buses.reset()
+    with VirtualClock() as clock:
+        WokwiChip(wasm, clock, {"SDA": SDA, "SCL": SCL, "INT": INT, "RESET": RESET},
+                  {"stations": 8}, i2c=buses.bus(0))
+        buses.bus(0).attach(0x3D, Panel())
+        board, found, missing = detect.survey()
+    sys.modules.pop("catnip.parts.detect", None)
+    assert board["name"] == "mux", (found, missing)
+    assert len(board["stations"]) == 8
+    assert board["table"] is not None
+    assert missing == []
+    assert found[1] == "8 stations on mux channels 0-7, each a screen and buttons"
