@@ -8,10 +8,13 @@ chip-hx711-tray (hardware/wokwi/chips/hx711-tray.chip.json: VCC, GND, SCK, DT1-D
 with its load cell, or four sharing PD_SCK, that read as the parts list's cells do, with noise
 and drift. Wokwi's own wokwi-hx711 gives the same number until its slider moves, which catnip
 rightly calls a stuck sensor, and reads a 5 kg cell as 0-2,100.
-Wokwi's part library has no TCA9548A and no PCF8574 or MCP23017, and its custom chips can only
-be I2C devices, not a switch that routes the bus on to other parts (docs.wokwi.com/chips-api/i2c),
-so what sits behind the mux or on an expander is left out and listed in `left_out`; the firmware
-then names those stations as not answering, which is what a first boot with them unplugged shows.
+Wokwi's part library has no TCA9548A and no PCF8574 or MCP23017, and a custom chip cannot route
+the bus on to Wokwi's own SSD1306 parts; but its I2C device can listen at every address
+(docs.wokwi.com/chips-api/i2c) and draw into a framebuffer, so catnip's chip-mux-stations is the
+mux and every station behind it (an SSD1306 and a PCF8574 on each channel), for boards it fits
+(`_chip_holds`). Whatever else sits behind a mux or on an expander is left out and listed in
+`left_out`; the firmware then names those stations as not answering, which is what a first boot
+with them unplugged shows.
 """
 
 from __future__ import annotations
