@@ -7,7 +7,7 @@ the virtual time of a devsim VirtualClock, so a run is exact and repeatable. As 
 chip's .chip.json beside its .wasm gives its pins and its display.
 
     with VirtualClock() as clock:
-        chip = WokwiChip(wasm, clock, pins={"SCK": 20, "DT1": 21}, attrs={"cats": 1})
+        chip = WokwiChip(wasm, clock, {"SCK": 20, "DT1": 21}, {"cats": 1})
         hx = HX711(20, 21, clock=clock)     # catnip's driver, bit by bit
         chip.set("cats", 2)                 # a slider moves
 
@@ -65,19 +65,19 @@ def build(chip: str = "hx711-tray") -> Path:
 
 
 class WokwiChip:
-    """One instance of a custom chip. pins maps the chip's pin names to GPIO numbers on
+    """One instance of a custom chip. wiring maps the chip's pin names to GPIO numbers on
     devsim's board (a pin left out is unconnected); attrs are diagram.json's attributes,
     and set() moves a control while the simulation runs."""
 
-    def __init__(self, wasm: Path, clock, pins: dict[str, int],
+    def __init__(self, wasm: Path, clock, wiring: dict[str, int],
                  attrs: dict[str, float] | None = None, i2c=None):
         spec = json.loads(wasm.with_suffix(".json").read_text())
         self.display = spec.get("display")
         self.framebuffer = bytearray()
         self.i2c = i2c  # the devsim Bus the chip's I2C device is on
         self.clock = clock
-        self.board = _board()
-        self.wiring = dict(pins)
+        self.board = pins.board  # the one VirtualClock installed
+        self.wiring = dict(wiring)
         self.values = dict(attrs or {})
         self.names: list[str] = []  # attribute ids -> names
         self.pin_names: list[str] = []  # pin ids -> names
@@ -88,24 +88,23 @@ class WokwiChip:
         engine = wasmtime.Engine()
         self.store = wasmtime.Store(engine)
         module = wasmtime.Module.from_file(engine, str(wasm))
-        self.imports = {(i.module, i.name) for i in module.imports}
         self.instance = wasmtime.Instance(self.store, module, [self._provide(i)
                                                                for i in module.imports])
         exports = self.instance.exports(self.store)
-        self.memory = self._memory
         self.table = exports["__indirect_function_table"]
         exports["chipInit"](self.store)
         # In Wokwi a misspelt attribute or pin is silently left out; here it is an error.
-        for what, given, known in (("attribute", self.values, self.names),
-                                   ("pin", self.wiring, self.pin_names),
-                                   ("pin in its .chip.json", self.pin_names, spec["pins"])):
+        for what, given, known in (("the chip has no attribute", self.values, self.names),
+                                   ("the chip has no pin", self.wiring, self.pin_names),
+                                   ("its .chip.json has no pin", self.pin_names, spec["pins"])):
             strange = sorted(set(given) - set(known))
             if strange:
-                raise ValueError(f"the chip has no {what} {', '.join(strange)} "
-                                 f"(it has {', '.join(known)})")
+                raise ValueError(f"{what} {', '.join(strange)} (it has {', '.join(known)})")
 
     def set(self, name: str, value: float) -> None:
         """A control moves (or an attribute is changed)."""
+        if name not in self.names:
+            raise ValueError(f"the chip has no attribute {name}")
         self.values[name] = value
 
     # -- linking ------------------------------------------------------------
@@ -114,8 +113,8 @@ class WokwiChip:
         if imp.module != "env":
             raise LookupError(f"the chip imports {imp.module}.{imp.name}: Wokwi gives only env")
         if imp.name == "memory":
-            self._memory = wasmtime.Memory(self.store, wasmtime.MemoryType(imp.type.limits))
-            return self._memory
+            self.memory = wasmtime.Memory(self.store, wasmtime.MemoryType(imp.type.limits))
+            return self.memory
         if imp.name not in API:
             raise LookupError(f"the chip imports {imp.name}, which is not in Wokwi's chip API")
         params, results = API[imp.name]
@@ -327,6 +326,3 @@ class _I2CDevice:
 
 EIO = 5
 
-
-def _board():
-    return pins.board
