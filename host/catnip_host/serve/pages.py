@@ -137,8 +137,8 @@ def _replay(play: Play) -> str:
             "standings": {"end": words.end(play.name, play.result), "head": head, "rows": rows}}
     moves = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
     return ('<h2>Move by move</h2><div class="controls">'
-            '<button id="back" type="button">◀ back</button>'
+            '<button id="back" type="button">‹ back</button>'
             '<input id="move" type="range" min="0" value="0" aria-label="move">'
-            '<button id="next" type="button">next ▶</button></div>'
+            '<button id="next" type="button">next ›</button></div>'
             '<p id="at" class="big" role="status"></p><section id="game"></section>'
             f'<script id="moves" type="application/json">{moves}</script>')
