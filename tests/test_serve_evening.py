@@ -65,6 +65,49 @@ def test_a_session_lists_its_games_with_the_standings(site):
     assert "session 1" in _page(site, "/sessions") and "Wins over time" in _page(site, "/sessions")
 
 
+def test_the_sessions_list_their_games_titles_players_and_winners(tmp_path):
+    path = engine_store(tmp_path / "s.sqlite3", mixed_games(4, "list"), start=1_790_000_000)
+    store = Store(path)
+    empty = [store.session("e6614c311b7f", f"idle{k}", "direct", "0.1.0") for k in range(3)]
+    plays = records.load(store).plays
+    store.close()
+    with serving(path) as site:
+        html = _page(site, "/sessions")
+        for play in plays:
+            row = re.search(rf'<tr><td><a href="/sessions/{play.session}">session '
+                            rf'{play.session}</a></td><td><a href="/games/\d+">game {play.gid}'
+                            rf"</a></td><td>(.*?)</td>.*?</tr>", html).group(0)
+            assert play.title.replace("'", "&#x27;") in row
+            assert all(name in row for name in play.players), row
+            winners = [play.players[s] for s in play.winners()]
+            assert ("won by " + ", ".join(sorted(winners))) in row if winners else True
+        for s in empty:  # plugged in, no game: left out, a link away
+            assert f'href="/sessions/{s}"' not in html
+        assert "3 session(s) with no game stored are not listed" in html
+        every = _page(site, "/sessions?every=1")
+        for s in empty:
+            assert f'<a href="/sessions/{s}">session {s}</a></td><td></td><td>no game stored' \
+                in every
+        assert "not listed" not in every
+
+
+def test_a_game_is_numbered_as_the_table_numbers_it_on_every_page(site):
+    store = Store(site.follower.store_path)
+    numbers = dict(store.db.execute("SELECT gid, rowid FROM pulls"))
+    plays = records.load(store).plays
+    for play in plays:
+        number = numbers[play.gid]
+        html = _page(site, f"/games/{number}")
+        said = f"game {play.gid} of session {play.session}"
+        assert f'<h1 id="title">{play.title.replace(chr(39), "&#x27;")}, {said}</h1>' in html
+        assert f"Game {number}" not in html
+        assert f'<a href="/games/{number}">game {play.gid}</a>' in _page(
+            site, f"/sessions/{play.session}")
+        from catnip_host import charts
+
+        assert charts.scores_by_round(play).title.endswith(said)
+
+
 def _moves(html: str) -> dict:
     raw = re.search(r'<script id="moves" type="application/json">(.*?)</script>', html).group(1)
     return json.loads(raw)

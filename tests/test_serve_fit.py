@@ -34,11 +34,14 @@ MEASURE = """(emoji) => {
   for (const e of document.querySelectorAll(".need")) {
     out.needed++;
     const r = e.getBoundingClientRect();
-    if (r.bottom > vh + 0.5 || r.top < -0.5) out.below.push([e.textContent.slice(0, 60), r.bottom, vh]);
-    if (r.right > vw + 0.5 || r.left < -0.5) out.beside.push([e.textContent.slice(0, 60), r.right, vw]);
+    const what = e.textContent.slice(0, 60);
+    if (r.bottom > vh + 0.5 || r.top < -0.5) out.below.push([what, r.bottom, vh]);
+    if (r.right > vw + 0.5 || r.left < -0.5) out.beside.push([what, r.right, vw]);
   }
   for (const c of document.querySelectorAll("td, th, li, p, h1, h2")) {
-    if (c.scrollWidth > c.clientWidth + 0.5) out.cells.push([c.textContent, c.scrollWidth, c.clientWidth]);
+    if (c.scrollWidth > c.clientWidth + 0.5) {
+      out.cells.push([c.textContent, c.scrollWidth, c.clientWidth]);
+    }
   }
   for (const e of document.querySelectorAll("*")) {
     const s = getComputedStyle(e);
@@ -137,7 +140,8 @@ def _scoring(game, player, rng):
 
 @pytest.mark.parametrize(("name", "config", "players"), CASES,
                          ids=[f"{n}-{c.get('mode', 'plain')}-{p}" for n, c, p in CASES])
-def test_what_a_player_needs_is_on_every_screen(browser, tmp_path, name, config, players):  # noqa: F811
+def test_what_a_player_needs_is_on_every_screen(browser, tmp_path, name, config,  # noqa: F811
+                                                players):
     table = GameTable(tmp_path)
     with serving(tmp_path / "s.sqlite3", None, table=table) as site:
         pages = _open(browser, site.url + "/")

@@ -43,6 +43,11 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
     return out + "</tbody></table>"
 
 
+def label(play: Play) -> str:
+    """A game as the table, the terminal, the feed and the charts number it."""
+    return f"game {play.gid} of session {play.session}"
+
+
 def _game_row(evening: Evening, play: Play) -> list[str]:
     n = evening.number_of(play)
     scores = play.scores() if play.finished else []
@@ -51,23 +56,33 @@ def _game_row(evening: Evening, play: Play) -> list[str]:
                     for s, name in enumerate(play.players))
     result = ("won by " + escape(", ".join(sorted(winners)))) if winners else \
         ("finished" if play.finished else "abandoned")
-    return [f'<a href="/games/{n}">game {n}</a>', escape(play.title), _when(play.began), who,
-            result]
+    return [f'<a href="/games/{n}">game {play.gid}</a>', escape(play.title), _when(play.began),
+            who, result]
 
 
-def sessions_page(evening: Evening) -> str:
+def sessions_page(evening: Evening, every: bool = False) -> str:
+    """The sessions that stored a game, newest first, with each game's
+    title, players and winners; `every` adds the sessions with none (a
+    table plugged in without a game finished)."""
     found = evening.sessions()
     if not found:
         return page("The evening's games", "<p class=\"big\">No sessions stored yet: they "
                     "appear as soon as the table is plugged in.</p>")
     loaded = evening.plays()
-    counts: dict[int, int] = {}
-    for p in loaded.plays:
-        counts[p.session] = counts.get(p.session, 0) + 1
-    rows = [[f'<a href="/sessions/{s.id}">session {s.id}</a>', _when(s.opened), escape(s.board),
-             str(counts.get(s.id, 0)), str(s.frames), str(s.gaps)] for s in reversed(found)]
+    rows, empty = [], 0
+    for s in reversed(found):
+        games = [p for p in loaded.plays if p.session == s.id]
+        link = f'<a href="/sessions/{s.id}">session {s.id}</a>'
+        if not games:
+            empty += 1
+            if every:
+                rows.append([link, "", "no game stored", _when(s.opened), "", escape(s.board)])
+        rows += [[link] + _game_row(evening, p) for p in reversed(games)]
     body = "<h2>Sessions, newest first</h2>" + _table(
-        ["session", "opened", "board", "games stored", "frames", "gaps"], rows)
+        ["session", "game", "title", "began", "players and scores", "result"], rows)
+    if empty and not every:
+        body += (f'<p class="dim">{empty} session(s) with no game stored are not listed: '
+                 '<a href="/sessions?every=1">list every session</a>.</p>')
     _, why_not = evening.wins_chartable()
     body += "<h2>Wins over time</h2>" + (
         '<img class="chart" src="/charts/wins.png" alt="each player\'s wins so far, play by play">'
@@ -92,7 +107,7 @@ def session_page(evening: Evening, info: SessionInfo) -> str:
         body += f'<p class="dim">Frames {first}-{last} were lost: {escape(why)}</p>'
     if not plays:
         return page(f"Session {info.id}", body + "<p>No game of this session is stored yet.</p>")
-    body += "<h2>Games</h2>" + _table(["", "game", "began", "players and scores", "result"],
+    body += "<h2>Games</h2>" + _table(["game", "title", "began", "players and scores", "result"],
                                       [_game_row(evening, p) for p in plays])
     body += (f'<h2>Scores</h2><img class="chart" src="/sessions/{info.id}/scores.png" '
              'alt="every seat\'s score round by round, a panel per game">')
@@ -102,14 +117,14 @@ def session_page(evening: Evening, info: SessionInfo) -> str:
 def game_page(evening: Evening, game: Game) -> str:
     play, check = game.play, game.check
     verdict = "verified" if check.status == VERIFIED else "NOT verified"
-    body = (f"<p>{escape(play.title)} · {_when(play.began)} · session "
-            f'<a href="/sessions/{play.session}">{play.session}</a></p>'
+    body = (f"<p>{escape(play.title)} · {_when(play.began)} · game {play.gid} of "
+            f'<a href="/sessions/{play.session}">session {play.session}</a></p>'
             f'<p class="{"" if check.status == VERIFIED else "notice"}">'
             f"{escape(check.summary())}</p>")
     body += "".join(f'<p class="notice">{escape(why)}</p>' for why in check.problems)
     if not play.finished:
-        return page(f"Game {game.number}: {verdict}", body + "<p>This game was abandoned: it "
-                    "has no standings, and its hidden cards are never shown.</p>")
+        return page(f"{play.title}, {label(play)}: {verdict}", body + "<p>This game was "
+                    "abandoned: it has no standings, and its hidden cards are never shown.</p>")
     ranks, scores = play.result["ranks"], play.scores()
     order = sorted(range(len(ranks)), key=lambda s: (ranks[s], s))
     body += "<h2>Standings</h2>" + _table(
@@ -119,9 +134,9 @@ def game_page(evening: Evening, game: Game) -> str:
     body += "".join(f'<img class="chart" src="/games/{game.number}/{c}.png" alt="the {c} chart">'
                     for c in charts)
     if check.status != VERIFIED:
-        return page(f"Game {game.number}: {verdict}", body)
+        return page(f"{play.title}, {label(play)}: {verdict}", body)
     body += _replay(play)
-    return page(f"Game {game.number}: {play.title}", body, ("live.js", "replay.js"))
+    return page(f"{play.title}, {label(play)}", body, ("live.js", "replay.js"))
 
 
 def _replay(play: Play) -> str:
