@@ -224,6 +224,9 @@ def test_purrfect_shows_only_this_rounds_swaps(browser, tmp_path):  # noqa: F811
         _shown({"phone": page}, f"move {len(game.log)}")
         assert page.locator(".swaps").count() == 0, page.text_content(".swaps")
         assert "Swaps" not in page.text_content("#game")
+        first = page.locator("#game table.need tbody tr").first  # two pawprints, drawn
+        assert first.locator("svg.paw").count() == 2
+        assert first.locator(".count").text_content() == "2"
 
 
 def _one_cat(game, player: int) -> None:
