@@ -31,21 +31,30 @@ def page(title: str, body: str, scripts: tuple[str, ...] = ()) -> str:
     return HEAD.format(title=escape(title), scripts=tags) + body + "</body></html>\n"
 
 
-def _when(at: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(at))
+def _when(at: float | None, form: str = "%Y-%m-%d %H:%M") -> str:
+    return time.strftime(form, time.localtime(at))
 
 
 def _table(head: list[str], rows: list[list[str]]) -> str:
-    """Cells are HTML already (escape what came from the store)."""
-    out = "<table><thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>"
+    """Cells are HTML already (escape what came from the store). A table
+    wider than a phone scrolls on its own; the page and its words stay whole."""
+    out = '<div class="wide"><table><thead><tr>' + "".join(f"<th>{h}</th>" for h in head) + \
+        "</tr></thead><tbody>"
     for row in rows:
         out += "<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>"
-    return out + "</tbody></table>"
+    return out + "</tbody></table></div>"
+
+
+def _at(at: float | None, form: str = "%Y-%m-%d %H:%M") -> str:
+    return f'<span class="when">{_when(at, form)}</span>'
 
 
 def label(play: Play) -> str:
     """A game as the table, the terminal, the feed and the charts number it."""
     return f"game {play.gid} of session {play.session}"
+
+
+GAME_HEAD = ["game", "title", "players and scores", "result"]
 
 
 def _game_row(evening: Evening, play: Play) -> list[str]:
@@ -56,8 +65,8 @@ def _game_row(evening: Evening, play: Play) -> list[str]:
                     for s, name in enumerate(play.players))
     result = ("won by " + escape(", ".join(sorted(winners)))) if winners else \
         ("finished" if play.finished else "abandoned")
-    return [f'<a href="/games/{n}">game {play.gid}</a>', escape(play.title), _when(play.began),
-            who, result]
+    return [f'<a href="/games/{n}">game {play.gid}</a><br>{_at(play.began, "%H:%M")}',
+            escape(play.title), who, result]
 
 
 def sessions_page(evening: Evening, every: bool = False) -> str:
@@ -69,17 +78,15 @@ def sessions_page(evening: Evening, every: bool = False) -> str:
         return page("The evening's games", "<p class=\"big\">No sessions stored yet: they "
                     "appear as soon as the table is plugged in.</p>")
     loaded = evening.plays()
-    rows, empty = [], 0
+    body, empty = "", 0
     for s in reversed(found):
         games = [p for p in loaded.plays if p.session == s.id]
-        link = f'<a href="/sessions/{s.id}">session {s.id}</a>'
-        if not games:
-            empty += 1
-            if every:
-                rows.append([link, "", "no game stored", _when(s.opened), "", escape(s.board)])
-        rows += [[link] + _game_row(evening, p) for p in reversed(games)]
-    body = "<h2>Sessions, newest first</h2>" + _table(
-        ["session", "game", "title", "began", "players and scores", "result"], rows)
+        empty += not games
+        if games or every:
+            body += (f'<h2><a href="/sessions/{s.id}">Session {s.id}</a> · {_at(s.opened)}</h2>'
+                     + (_table(GAME_HEAD, [_game_row(evening, p) for p in reversed(games)])
+                        if games else f'<p class="dim">No game stored (board '
+                        f"{escape(s.board)}, {s.frames} frames).</p>"))
     if empty and not every:
         body += (f'<p class="dim">{empty} session(s) with no game stored are not listed: '
                  '<a href="/sessions?every=1">list every session</a>.</p>')
@@ -87,7 +94,8 @@ def sessions_page(evening: Evening, every: bool = False) -> str:
     body += "<h2>Wins over time</h2>" + (
         '<img class="chart" src="/charts/wins.png" alt="each player\'s wins so far, play by play">'
         if why_not is None else f'<p class="dim">Not drawn: {escape(why_not)}.</p>')
-    return page("The evening's games", body + _waiting(loaded.waiting, loaded.broken))
+    return page("The evening's games, newest first", body + _waiting(loaded.waiting,
+                                                                     loaded.broken))
 
 
 def _waiting(waiting: int, broken: list[str]) -> str:
@@ -107,8 +115,7 @@ def session_page(evening: Evening, info: SessionInfo) -> str:
         body += f'<p class="dim">Frames {first}-{last} were lost: {escape(why)}</p>'
     if not plays:
         return page(f"Session {info.id}", body + "<p>No game of this session is stored yet.</p>")
-    body += "<h2>Games</h2>" + _table(["game", "title", "began", "players and scores", "result"],
-                                      [_game_row(evening, p) for p in plays])
+    body += "<h2>Games</h2>" + _table(GAME_HEAD, [_game_row(evening, p) for p in plays])
     body += (f'<h2>Scores</h2><img class="chart" src="/sessions/{info.id}/scores.png" '
              'alt="every seat\'s score round by round, a panel per game">')
     return page(f"Session {info.id}", body)
