@@ -14,7 +14,7 @@ import pytest
 from catnip.rules.rng import Rng
 from playout import any_legal
 from serverig import GameTable, serving
-from test_serve_browser import browser, launch  # noqa: F401  (the fixture)
+from test_serve_browser import browser  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.xdist_group("browser")
 
