@@ -214,3 +214,53 @@ def test_the_trays_proposal_and_lean_reach_the_page_through_the_keeper(tmp_path)
         assert w.state()["tray"] is None  # another game: the tray is gone with the last one
     finally:
         w.close()
+
+
+def test_a_page_behind_is_sent_every_state_it_missed_in_order():
+    """A burst of frames (the table catching up after an unplug) publishes
+    states faster than a page is written to: each is sent still, in order,
+    so no line of the feed passes the page by; a page further behind than
+    the backlog skips to the newest."""
+    import asyncio
+    import re
+
+    from catnip_host.serve.live import BACKLOG
+
+    async def run() -> None:
+        hub = Hub()
+        hub.attach(asyncio.get_running_loop())
+        hub.put(b'{"k":1}')
+        seen, first = await hub.next(-1, 1)
+        assert first == hub.message  # a page that opens starts from the newest
+        for k in range(2, 20):
+            hub.put(b'{"k":%d}' % k)
+        version, sent = await hub.next(seen, 1)
+        assert re.findall(rb"id: (\d+)\ndata: (\S+)\n\n", sent) == \
+            [(b"%d" % v, b'{"k":%d}' % v) for v in range(seen + 1, version + 1)]
+        for k in range(20, 20 + 2 * BACKLOG):
+            hub.put(b'{"k":%d}' % k)
+        newest, sent = await hub.next(version, 1)
+        assert sent == hub.message and newest == hub.version
+
+    asyncio.run(run())
+
+
+def test_every_line_of_a_burst_of_moves_reaches_the_page(tmp_path):
+    w = Watched(tmp_path / "t", "heist")
+    try:
+        w.table.begin("heist", {"players": 3}, "burst", [0, 1, 2])
+        w.settle(0)
+        game, rng = w.table.game, Rng("burst")
+        while len(game.log) < 15:  # as fast as the table can send them
+            p = game.to_act()[rng.below(len(game.to_act()))]
+            w.table.act(p, any_legal(game, p, rng))
+        w.settle(15)
+        wait_for(lambda: w.stream.events and w.stream.events[-1][1] == w.site.hub.data)
+        ids = [v for v, _ in w.stream.events]
+        assert ids == list(range(ids[0], ids[0] + len(ids))), f"states skipped: {ids}"
+        told = {(i["n"], i["text"]) for _, data in w.stream.events
+                for i in json.loads(data)["feed"]}
+        every = {(i["n"], i["text"]) for data in w.published for i in json.loads(data)["feed"]}
+        assert every <= told
+    finally:
+        w.close()

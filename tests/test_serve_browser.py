@@ -202,7 +202,7 @@ def test_a_finished_game_replays_by_the_arrow_keys(browser, tmp_path):
         for k in range(1, 4):
             page.keyboard.press("ArrowRight")
             assert page.text_content("#at").startswith(f"Move {k} of ")
-        assert page.text_content("#title") == "Game 2: Stack O' Cats"
+        assert page.text_content("#title") == "Stack O' Cats, game 2 of session 1"
         assert page.text_content("#game .huge").isdigit()  # the tower
         page.keyboard.press("End")
         assert "Standings" in page.text_content("#game")

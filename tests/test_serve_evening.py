@@ -62,7 +62,51 @@ def test_a_session_lists_its_games_with_the_standings(site):
         if play.winners():
             assert "won by " + play.players[play.winners()[0]] in html
     assert f'src="/sessions/{first[0].session}/scores.png"' in html
-    assert "session 1" in _page(site, "/sessions") and "Wins over time" in _page(site, "/sessions")
+    assert "Session 1" in _page(site, "/sessions") and "Wins over time" in _page(site, "/sessions")
+
+
+def test_the_sessions_list_their_games_titles_players_and_winners(tmp_path):
+    path = engine_store(tmp_path / "s.sqlite3", mixed_games(4, "list"), start=1_790_000_000)
+    store = Store(path)
+    empty = [store.session("e6614c311b7f", f"idle{k}", "direct", "0.1.0") for k in range(3)]
+    plays = records.load(store).plays
+    store.close()
+    with serving(path) as site:
+        html = _page(site, "/sessions")
+        for play in plays:
+            section = html.split(f'<a href="/sessions/{play.session}">Session {play.session}</a>'
+                                 )[1].split("<h2>")[0]
+            row = re.search(rf'<tr><td><a href="/games/\d+">game {play.gid}</a>.*?</tr>',
+                            section).group(0)
+            assert play.title.replace("'", "&#x27;") in row
+            assert all(name in row for name in play.players), row
+            winners = [play.players[s] for s in play.winners()]
+            assert ("won by " + ", ".join(sorted(winners))) in row if winners else True
+        for s in empty:  # plugged in, no game: left out, a link away
+            assert f'href="/sessions/{s}"' not in html
+        assert "3 session(s) with no game stored are not listed" in html
+        every = _page(site, "/sessions?every=1")
+        for s in empty:
+            assert re.search(rf'<a href="/sessions/{s}">Session {s}</a> · .*?</h2><p class="dim">'
+                             r"No game stored", every)
+        assert "not listed" not in every
+
+
+def test_a_game_is_numbered_as_the_table_numbers_it_on_every_page(site):
+    store = Store(site.follower.store_path)
+    numbers = dict(store.db.execute("SELECT gid, rowid FROM pulls"))
+    plays = records.load(store).plays
+    for play in plays:
+        number = numbers[play.gid]
+        html = _page(site, f"/games/{number}")
+        said = f"game {play.gid} of session {play.session}"
+        assert f'<h1 id="title">{play.title.replace(chr(39), "&#x27;")}, {said}</h1>' in html
+        assert f"Game {number}" not in html
+        assert f'<a href="/games/{number}">game {play.gid}</a>' in _page(
+            site, f"/sessions/{play.session}")
+        from catnip_host import charts
+
+        assert charts.scores_by_round(play).title.endswith(said)
 
 
 def _moves(html: str) -> dict:

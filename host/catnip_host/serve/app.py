@@ -111,7 +111,8 @@ def routes(hub: Hub, store_path: Path) -> list[Route]:
         Route("/static/{name}", asset),
         Route("/events", events),
         Route("/state.json", state),
-        Route("/sessions", evening_page(lambda e, r: pages.sessions_page(e))),
+        Route("/sessions", evening_page(
+            lambda e, r: pages.sessions_page(e, r.query_params.get("every") == "1"))),
         Route("/sessions/{n:int}", evening_page(lambda e, r: pages.session_page(e, e.session(n(r))))),
         Route("/sessions/{n:int}/scores.png", evening_page(
             lambda e, r: _chart(e, "scores", e.plays_of(e.session(n(r)).id)))),

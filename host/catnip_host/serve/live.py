@@ -7,8 +7,11 @@ randomness), so two tables that send the same bytes give the same pages byte
 for byte: the wire's secrecy carries over to the browser unchanged. Every
 word of the feed and the standings is the monitor's (catnip_host.words).
 
-The hub keeps only the newest state: a page that falls behind skips to it,
-so a slow phone costs no memory, and a page that reconnects starts from it.
+The hub keeps the newest state and the few before it: a page a little
+behind (the table caught up after an unplug, a burst of frames between two
+writes) is sent each state it missed, in order, so no line of the feed
+passes it by; a page further behind skips to the newest, so a slow phone
+costs no memory, and a page that reconnects starts from the newest.
 """
 
 from __future__ import annotations
@@ -22,6 +25,10 @@ from catnip.rules import NAMES, TITLES
 from catnip.rules.about import about
 from catnip_host.monitor import FEED, Mirror
 
+
+# States a page that fell behind is sent one by one: more than a round's
+# catching up after an unplug (a frame can add several lines to the feed).
+BACKLOG = 64
 
 # The most seats any game takes (the Clowder's 8), by the games' descriptions.
 MOST_SEATS = max(most for name in NAMES for _, _, most, _, _ in about(name)["players"])
@@ -115,6 +122,7 @@ class Hub:
         self.version = 0
         self.data = encode(LiveMirror().state())
         self.message = event(self.version, self.data)
+        self.recent: deque[tuple[int, bytes]] = deque(maxlen=BACKLOG)  # (version, message)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._changed = asyncio.Event()
         self.closing = False
@@ -135,6 +143,7 @@ class Hub:
         self.version += 1
         self.data = data
         self.message = event(self.version, data)
+        self.recent.append((self.version, self.message))
         woken, self._changed = self._changed, asyncio.Event()
         woken.set()
 
@@ -150,9 +159,10 @@ class Hub:
             self.loop.call_soon_threadsafe(self.close)
 
     async def next(self, seen: int, timeout: float) -> tuple[int, bytes] | None:
-        """The newest (version, its event-stream message) once it is not
-        `seen`; None after `timeout` seconds with no change, or when the
-        server stops."""
+        """The newest version once it is not `seen`, with the event-stream
+        messages a page that saw `seen` needs (every one since, when the
+        backlog still holds them; else the newest alone); None after
+        `timeout` seconds with no change, or when the server stops."""
         if self.version == seen and not self.closing:
             try:
                 await asyncio.wait_for(self._changed.wait(), timeout)
@@ -160,4 +170,9 @@ class Hub:
                 return None
         if self.closing:
             return None
-        return self.version, self.message
+        return self.version, self.since(seen)
+
+    def since(self, seen: int) -> bytes:
+        if self.recent and self.recent[0][0] <= seen + 1 and seen >= 0:
+            return b"".join(message for version, message in self.recent if version > seen)
+        return self.message

@@ -31,16 +31,30 @@ def page(title: str, body: str, scripts: tuple[str, ...] = ()) -> str:
     return HEAD.format(title=escape(title), scripts=tags) + body + "</body></html>\n"
 
 
-def _when(at: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(at))
+def _when(at: float | None, form: str = "%Y-%m-%d %H:%M") -> str:
+    return time.strftime(form, time.localtime(at))
 
 
 def _table(head: list[str], rows: list[list[str]]) -> str:
-    """Cells are HTML already (escape what came from the store)."""
-    out = "<table><thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>"
+    """Cells are HTML already (escape what came from the store). A table
+    wider than a phone scrolls on its own; the page and its words stay whole."""
+    out = '<div class="wide"><table><thead><tr>' + "".join(f"<th>{h}</th>" for h in head) + \
+        "</tr></thead><tbody>"
     for row in rows:
         out += "<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>"
-    return out + "</tbody></table>"
+    return out + "</tbody></table></div>"
+
+
+def _at(at: float | None, form: str = "%Y-%m-%d %H:%M") -> str:
+    return f'<span class="when">{_when(at, form)}</span>'
+
+
+def label(play: Play) -> str:
+    """A game as the table, the terminal, the feed and the charts number it."""
+    return f"game {play.gid} of session {play.session}"
+
+
+GAME_HEAD = ["game", "title", "players and scores", "result"]
 
 
 def _game_row(evening: Evening, play: Play) -> list[str]:
@@ -51,28 +65,37 @@ def _game_row(evening: Evening, play: Play) -> list[str]:
                     for s, name in enumerate(play.players))
     result = ("won by " + escape(", ".join(sorted(winners)))) if winners else \
         ("finished" if play.finished else "abandoned")
-    return [f'<a href="/games/{n}">game {n}</a>', escape(play.title), _when(play.began), who,
-            result]
+    return [f'<a href="/games/{n}">game {play.gid}</a><br>{_at(play.began, "%H:%M")}',
+            escape(play.title), who, result]
 
 
-def sessions_page(evening: Evening) -> str:
+def sessions_page(evening: Evening, every: bool = False) -> str:
+    """The sessions that stored a game, newest first, with each game's
+    title, players and winners; `every` adds the sessions with none (a
+    table plugged in without a game finished)."""
     found = evening.sessions()
     if not found:
         return page("The evening's games", "<p class=\"big\">No sessions stored yet: they "
                     "appear as soon as the table is plugged in.</p>")
     loaded = evening.plays()
-    counts: dict[int, int] = {}
-    for p in loaded.plays:
-        counts[p.session] = counts.get(p.session, 0) + 1
-    rows = [[f'<a href="/sessions/{s.id}">session {s.id}</a>', _when(s.opened), escape(s.board),
-             str(counts.get(s.id, 0)), str(s.frames), str(s.gaps)] for s in reversed(found)]
-    body = "<h2>Sessions, newest first</h2>" + _table(
-        ["session", "opened", "board", "games stored", "frames", "gaps"], rows)
+    body, empty = "", 0
+    for s in reversed(found):
+        games = [p for p in loaded.plays if p.session == s.id]
+        empty += not games
+        if games or every:
+            body += (f'<h2><a href="/sessions/{s.id}">Session {s.id}</a> · {_at(s.opened)}</h2>'
+                     + (_table(GAME_HEAD, [_game_row(evening, p) for p in reversed(games)])
+                        if games else f'<p class="dim">No game stored (board '
+                        f"{escape(s.board)}, {s.frames} frames).</p>"))
+    if empty and not every:
+        body += (f'<p class="dim">{empty} session(s) with no game stored are not listed: '
+                 '<a href="/sessions?every=1">list every session</a>.</p>')
     _, why_not = evening.wins_chartable()
     body += "<h2>Wins over time</h2>" + (
         '<img class="chart" src="/charts/wins.png" alt="each player\'s wins so far, play by play">'
         if why_not is None else f'<p class="dim">Not drawn: {escape(why_not)}.</p>')
-    return page("The evening's games", body + _waiting(loaded.waiting, loaded.broken))
+    return page("The evening's games, newest first", body + _waiting(loaded.waiting,
+                                                                     loaded.broken))
 
 
 def _waiting(waiting: int, broken: list[str]) -> str:
@@ -92,8 +115,7 @@ def session_page(evening: Evening, info: SessionInfo) -> str:
         body += f'<p class="dim">Frames {first}-{last} were lost: {escape(why)}</p>'
     if not plays:
         return page(f"Session {info.id}", body + "<p>No game of this session is stored yet.</p>")
-    body += "<h2>Games</h2>" + _table(["", "game", "began", "players and scores", "result"],
-                                      [_game_row(evening, p) for p in plays])
+    body += "<h2>Games</h2>" + _table(GAME_HEAD, [_game_row(evening, p) for p in plays])
     body += (f'<h2>Scores</h2><img class="chart" src="/sessions/{info.id}/scores.png" '
              'alt="every seat\'s score round by round, a panel per game">')
     return page(f"Session {info.id}", body)
@@ -102,14 +124,14 @@ def session_page(evening: Evening, info: SessionInfo) -> str:
 def game_page(evening: Evening, game: Game) -> str:
     play, check = game.play, game.check
     verdict = "verified" if check.status == VERIFIED else "NOT verified"
-    body = (f"<p>{escape(play.title)} · {_when(play.began)} · session "
-            f'<a href="/sessions/{play.session}">{play.session}</a></p>'
+    body = (f"<p>{escape(play.title)} · {_when(play.began)} · game {play.gid} of "
+            f'<a href="/sessions/{play.session}">session {play.session}</a></p>'
             f'<p class="{"" if check.status == VERIFIED else "notice"}">'
             f"{escape(check.summary())}</p>")
     body += "".join(f'<p class="notice">{escape(why)}</p>' for why in check.problems)
     if not play.finished:
-        return page(f"Game {game.number}: {verdict}", body + "<p>This game was abandoned: it "
-                    "has no standings, and its hidden cards are never shown.</p>")
+        return page(f"{play.title}, {label(play)}: {verdict}", body + "<p>This game was "
+                    "abandoned: it has no standings, and its hidden cards are never shown.</p>")
     ranks, scores = play.result["ranks"], play.scores()
     order = sorted(range(len(ranks)), key=lambda s: (ranks[s], s))
     body += "<h2>Standings</h2>" + _table(
@@ -119,9 +141,9 @@ def game_page(evening: Evening, game: Game) -> str:
     body += "".join(f'<img class="chart" src="/games/{game.number}/{c}.png" alt="the {c} chart">'
                     for c in charts)
     if check.status != VERIFIED:
-        return page(f"Game {game.number}: {verdict}", body)
+        return page(f"{play.title}, {label(play)}: {verdict}", body)
     body += _replay(play)
-    return page(f"Game {game.number}: {play.title}", body, ("live.js", "replay.js"))
+    return page(f"{play.title}, {label(play)}", body, ("live.js", "replay.js"))
 
 
 def _replay(play: Play) -> str:
@@ -137,8 +159,8 @@ def _replay(play: Play) -> str:
             "standings": {"end": words.end(play.name, play.result), "head": head, "rows": rows}}
     moves = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
     return ('<h2>Move by move</h2><div class="controls">'
-            '<button id="back" type="button">◀ back</button>'
+            '<button id="back" type="button">‹ back</button>'
             '<input id="move" type="range" min="0" value="0" aria-label="move">'
-            '<button id="next" type="button">next ▶</button></div>'
+            '<button id="next" type="button">next ›</button></div>'
             '<p id="at" class="big" role="status"></p><section id="game"></section>'
             f'<script id="moves" type="application/json">{moves}</script>')

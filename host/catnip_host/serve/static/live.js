@@ -1,6 +1,9 @@
 // catnip serve: the table's public state, drawn from the server's event
 // stream. Every text goes in with textContent: nothing from the wire is
-// ever read as HTML.
+// ever read as HTML. Icons are inline SVG, so no emoji font is needed.
+// What a player needs at a glance (whose turn, the standings, the open
+// offers) carries the class "need": the page is laid out to keep those on
+// the screen, from a phone to a TV (tests/test_serve_fit.py measures it).
 "use strict";
 
 const GEMS = ["red", "yellow", "blue", "rocks"];
@@ -19,14 +22,43 @@ function add(parent, ...children) {
 
 const plural = (n, word) => n + " " + word + (n === 1 ? "" : "s");
 
-function table(head, rows, turnRow) {
+// ---- icons -------------------------------------------------------------------------
+
+// The SVG namespace, as the HTML parser gives it to an <svg> element (the
+// page names no address, not even a namespace's).
+const SVG = new DOMParser().parseFromString("<svg></svg>", "text/html")
+  .querySelector("svg").namespaceURI;
+const SHAPES = {  // on a 24 x 24 grid
+  paw: [["ellipse", { cx: 12, cy: 16, rx: 5.5, ry: 4.5 }], ["circle", { cx: 5, cy: 10, r: 2.3 }],
+    ["circle", { cx: 9.5, cy: 5.5, r: 2.3 }], ["circle", { cx: 14.5, cy: 5.5, r: 2.3 }],
+    ["circle", { cx: 19, cy: 10, r: 2.3 }]],
+  gem: [["polygon", { points: "12,2 21,10 12,22 3,10" }]],
+  rock: [["circle", { cx: 12, cy: 13, r: 8 }]],
+  check: [["polyline", { points: "4,13 10,19 20,5", fill: "none", "stroke-width": 3.5 }]],
+};
+
+function icon(shape, cls, label) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("class", "icon " + (cls || shape));
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", label);
+  for (const [tag, attrs] of SHAPES[shape]) {
+    const part = document.createElementNS(SVG, tag);
+    for (const k in attrs) part.setAttribute(k, String(attrs[k]));
+    svg.appendChild(part);
+  }
+  return svg;
+}
+
+function table(head, rows, turn = () => false) {
   const t = el("table");
   const hr = el("tr");
-  head.forEach((h) => add(hr, el("th", typeof h === "object" ? h.cls : "", h.text || h)));
+  head.forEach((h) => add(hr, el("th", typeof h === "object" ? h.cls : "", h.text ?? h)));
   const body = el("tbody");
   add(t, add(el("thead"), hr), body);
   rows.forEach((cells, i) => {
-    const tr = el("tr", i === turnRow ? "turn" : "");
+    const tr = el("tr", turn(i) ? "turn" : "");
     body.appendChild(tr);
     cells.forEach((c, k) => {
       const td = el("td", typeof head[k] === "object" ? head[k].cls : "");
@@ -37,40 +69,54 @@ function table(head, rows, turnRow) {
   return t;
 }
 
+const need = (e) => { e.classList.add("need"); return e; };
+
+// Gems as coloured marks and their counts: "2 red" would not fit a phone's row.
 function gems(counts) {
-  const span = el("span");
+  const span = el("span", "gems");
   counts.forEach((n, i) => {
-    if (n) add(span, el("span", "gem-" + GEMS[i], n + " " + GEMS[i] + " "));
+    if (n) add(span, add(el("span", "gem"), icon(i < 3 ? "gem" : "rock", "gem-" + GEMS[i], GEMS[i]),
+      document.createTextNode(String(n))));
   });
   if (!span.childNodes.length) span.textContent = "–";
   return span;
+}
+
+function paws(n) {
+  const span = el("span", "paws");
+  for (let k = 0; k < Math.min(n, 9); k++) add(span, icon("paw", "", "pawprint"));
+  return add(span, el("span", "count", n));
 }
 
 // ---- the feed, in the laptop's words (catnip_host/words.py) -------------------
 
 let players = [];  // each seat's label (P1 or its name), from the newest state
 const seat = (p) => players[p] || "?";
+const seats = (ps) => ps.map(seat).join(", ");
 const sayItem = (item) => (item.n ? "Move " + item.n + ": " : "") + item.text;
 
 // ---- each title ----------------------------------------------------------------
 
+function heistTurn(v) {
+  if (v.phase === "gems") return seat(v.start) + " enters the gems drawn";
+  if (v.phase === "play") return "Waiting for " + seats(v.to_act || []) + " to play";
+  if (v.phase === "reveal") return seat(v.turn) + " reveals next";
+  return "";
+}
+
 function heist(v, out) {
-  add(out, el("p", "big", "Round " + v.round + " of " + v.rounds),
-    el("p", "", "Safe card " + v.safe_card + " · " + plural(v.safe_cards_left, "safe card") +
-      " left · " + plural(v.cards_per_round, "card") + " each"));
-  const safe = add(el("p"), el("span", "dim", "In the safe: "), gems(v.safe));
-  const bag = add(el("p"), el("span", "dim", "In the bag: "), gems(v.bag));
-  add(out, safe, bag);
-  add(out, el("h2", "", "The players"));
-  const rows = v.seats.map((s, p) => [seat(p), s.committed ? "✔ played" : "waiting",
-    s.hand, gems(s.loot)]);
-  const waiting = (v.to_act || []).length === 1 ? v.to_act[0] : -1;
-  add(out, table(["", "this round", { text: "cards", cls: "n" }, "taken"], rows, waiting));
-  if (v.table && v.table.length) {
-    add(out, el("h2", "", "Revealed this round"));
-    add(out, table(["", { text: "card", cls: "n" }, "took"],
-      v.table.map(([p, card, loot]) => [seat(p), card, gems(loot)])));
-  }
+  add(out, need(el("p", "big", heistTurn(v))),
+    el("p", "", "Round " + v.round + " of " + v.rounds + " · safe card " + v.safe_card + " · " +
+      plural(v.safe_cards_left, "safe card") + " left · " + plural(v.cards_per_round, "card") +
+      " each"),
+    add(el("p", "pair"), add(el("span"), el("span", "dim", "Safe "), gems(v.safe)),
+      add(el("span"), el("span", "dim", "Bag "), gems(v.bag))));
+  const shown = (p) => (v.table || []).filter(([q]) => q === p).map(([, card]) => card).join(" ");
+  const rows = v.seats.map((s, p) => [seat(p), s.committed ? icon("check", "", "played") : "",
+    s.hand, shown(p), gems(s.loot)]);
+  const acting = (p) => (v.phase === "play" ? (v.to_act || []).includes(p) : v.turn === p);
+  add(out, need(table(["", { text: "played", cls: "c" }, { text: "cards", cls: "n" },
+    { text: "shown", cls: "n" }, "holds"], rows, acting)));
 }
 
 // The tray's word on the attempt in play, as the player's station shows it.
@@ -120,60 +166,72 @@ function tray(t, out) {
 }
 
 function stack(v, out, state) {
-  // The tower, and the tray beside it where the screen is wide (a TV).
+  // The tower, its turn and the scores; the tray beside them where the
+  // screen is wide (a TV), under them on a phone.
   const tower = el("div"), side = el("div");
   add(out, add(el("div", "beside"), tower, side));
-  add(tower, el("p", "dim", "The tower"), el("p", "huge", v.tower),
+  add(tower, add(el("p", "tower"), el("span", "huge", v.tower), el("span", "dim", " cats high")),
     el("p", "", plural(v.tower_black, "black cat") + " in it · " + v.fallen + " fallen · " +
       v.bag_left + " in the bag"));
   if (v.turn !== null) {
-    add(tower, el("p", "big", seat(v.turn) + " to " + v.step + (v.hand ? " (" + v.hand + " cat)" : "")));
+    add(tower, need(el("p", "big", seat(v.turn) + " to " + v.step + (v.hand ? " (" + v.hand + " cat)" : ""))));
+  }
+  if ("team" in v) {
+    add(tower, need(el("p", "big", "The Clowder's score: " + v.team)));
+    colonnade(v, state.high_scores || [], out);
+  } else {
+    add(tower, need(table(["", { text: "points", cls: "n" }],
+      v.scores.map((s, p) => [seat(p), s]), (p) => p === v.turn)));
   }
   tray(state.tray, side);
   if (!side.childNodes.length) side.remove();
-  if ("team" in v) {
-    add(out, el("p", "big", "The Clowder's score: " + v.team));
-    const best = state.high_scores || [];
-    add(out, el("h2", "", "Colonnade of Competent Clowders"));
-    if (best.length) {
-      add(out, table([{ text: "rank", cls: "n" }, "clowder", { text: "score", cls: "n" }],
-        best.map(([rank, names, score]) => [rank, names.join(", "), score])));
-      const beats = best.filter(([, , score]) => v.team > score).length;
-      add(out, el("p", "", beats ? "Now above " + plural(beats, "stored score") :
-        "Not on the table yet: " + best[best.length - 1][2] + " is the lowest kept"));
-    } else {
-      add(out, el("p", "dim", "No Clowder game stored yet"));
-    }
-  } else {
-    add(out, el("h2", "", "Scores"));
-    add(out, table(["", { text: "points", cls: "n" }],
-      v.scores.map((s, p) => [seat(p), s]), v.turn));
+}
+
+function colonnade(v, best, out) {
+  add(out, el("h2", "", "Colonnade of Competent Clowders"));
+  if (!best.length) {
+    add(out, el("p", "dim", "No Clowder game stored yet"));
+    return;
   }
+  add(out, table([{ text: "rank", cls: "n" }, "clowder", { text: "score", cls: "n" }],
+    best.map(([rank, names, score]) => [rank, names.join(", "), score])));
+  const beats = best.filter(([, , score]) => v.team > score).length;
+  add(out, el("p", "", beats ? "Now above " + plural(beats, "stored score") :
+    "Not on the table yet: " + best[best.length - 1][2] + " is the lowest kept"));
+}
+
+// The feed's lines since the last round ended: this round's swaps.
+function thisRound(feed, kind) {
+  let from = 0;
+  feed.forEach((item, i) => { if (item.kind === "round over") from = i + 1; });
+  return feed.slice(from).filter((item) => item.kind === kind);
 }
 
 function purrfect(v, out, state) {
-  add(out, el("p", "big", "Round " + v.round));
-  add(out, el("h2", "", "Pawprints (five win)"));
-  add(out, table(["", { text: "pawprints", cls: "n" }, ""],
-    v.pawprints.map((n, p) => [seat(p), n, "🐾".repeat(Math.min(n, 9))])));
-  add(out, el("h2", "", "What each meow offers"));
-  add(out, el("p", "", v.meows.map((m, k) => plural(k + 1, "card") + ": " + m[0])
-    .join(" · ")));
-  add(out, el("h2", "", "Open offers"));
   const offers = v.offers || [];
-  add(out, offers.length ? table(["by", "meow"], offers.map((o) => [seat(o.player), o.meow]))
-    : el("p", "dim", v.offers ? "No open offers" : "Cards are on the table (scorekeeper)"));
-  const swaps = state.feed.filter((i) => i.kind === "swap").slice(-3).reverse();
+  add(out, need(el("p", "big", "Round " + v.round + (v.offers ? ": offer, swap or declare" :
+    ": the cards are on the table (scorekeeper)"))));
+  const open = (p) => offers.filter((o) => o.player === p).map((o) => o.meow).join(" · ");
+  const head = ["", { text: "pawprints (5 win)", cls: "c" }].concat(v.offers ? ["open offers"] : []);
+  add(out, need(table(head, v.pawprints.map((n, p) => [seat(p), paws(n)].concat(
+    v.offers ? [open(p)] : [])))));
+  if (v.offers && !offers.length) add(out, need(el("p", "dim", "No open offers")));
+  add(out, el("p", "meows", v.meows.map((m, k) => plural(k + 1, "card") + ": " + m[0]).join(" · ")));
+  const swaps = thisRound(state.feed, "swap").slice(-3).reverse();
   if (swaps.length) {
-    add(out, el("h2", "", "Swaps"));
-    const list = add(out, el("ul", "plain"));
-    swaps.forEach((i) => add(list, el("li", "", i.text)));
+    add(out, el("h2", "", "Swaps this round"));
+    add(out, add(el("ul", "plain swaps"), ...swaps.map((i) => el("li", "", i.text))));
   }
 }
 
+// The end: the winner and the standings in place of the game in play.
 function standings(said, out) {
-  add(out, el("p", "big", "Game over: " + said.end), el("h2", "", "Standings"));
-  if (said.head.length) add(out, table(said.head, said.rows));
+  add(out, need(el("p", "big", "Game over: " + said.end)));
+  add(out, el("h2", "", "Standings"));
+  if (said.head.length) {
+    add(out, need(table(said.head.map((h, k) => (k === 0 || k === 2 ? { text: h, cls: "n" } : h)),
+      said.rows, (i) => said.rows[i][0] === "1")));
+  }
 }
 
 const DRAW = { heist, stack, purrfect };
@@ -244,11 +302,12 @@ function drawGame(state, game) {
     add(out, el("p", "big", "Waiting for the table."));
   } else if (!state.game) {
     add(out, el("p", "big", "No game in play: choose one on any station."));
+  } else if (state.standings) {
+    standings(state.standings, out);
   } else {
     (DRAW[state.game] || ((v, o) => add(o, el("pre", "", JSON.stringify(v, null, 1)))))(
       state.public, out, state);
   }
-  if (state.standings) standings(state.standings, out);
   if (state.notice) add(out, el("p", "notice", state.notice));
   morph(game, out);
 }
@@ -297,11 +356,11 @@ function showLink(link, up, text) {
   setText(link, text);
 }
 
+// In a player's words: whether the table is heard, never the port's name.
 function linkText(state) {
-  if (state.connected) return "Live: " + state.status;
-  if (!state.heard) return "Looking for the table: " + state.status;
-  return "The table is unplugged (" + state.status + "). This is the last state heard; " +
-    "the page catches up when it is back.";
+  if (state.connected) return "Connected to the table";
+  if (!state.heard) return "Waiting for the table";
+  return "The table is unplugged: this is the last state heard";
 }
 
 function follow() {
@@ -325,8 +384,8 @@ function follow() {
     shown.push([Number(m.lastEventId), heard, Date.now()]);
     if (shown.length > 1000) shown.splice(0, 500);
   };
-  source.onerror = () => showLink(link, false, "the laptop's server is not answering; " +
-    "trying again");
+  source.onerror = () => showLink(link, false,
+    "The laptop is not answering: trying again");
 }
 
 if (document.getElementById("feed")) follow();

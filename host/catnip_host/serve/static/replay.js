@@ -21,7 +21,7 @@ function replay() {
     };
     render(state, game, null, title);
     label.textContent = m ? "Move " + k + " of " + data.moves.length + ": " + seat(m.player) +
-      " " + m.action.join(" ") + (m.said.length ? " → " + m.said.map((s) => s.text).join("; ") : "")
+      " " + m.action.join(" ") + (m.said.length ? ": " + m.said.map((s) => s.text).join("; ") : "")
       : "Before the first move";
   };
   moves.addEventListener("input", () => show(Number(moves.value)));
