@@ -26,7 +26,8 @@ def test_every_scene_has_the_same_key_and_draw(scene):
 
 
 def test_the_commands_are_a_small_fixed_set_of_words():
-    assert COMMANDS == ("act", "answer", "start", "resume", "calibrate", "end", "rematch", "setup")
+    assert COMMANDS == ("act", "answer", "start", "resume", "calibrate", "end", "over", "rematch",
+                        "setup")
 
 
 def test_the_standings_answer_a_command_not_a_label():
@@ -88,9 +89,13 @@ def test_the_trays_question_is_answered_with_its_own_command():
     from catnip import rules
     from catnip.keys import DOWN, OK, PRESS
 
+    class Side:  # the tray asks seat 0, as catnip.table.weigh.Weigh.view() says
+        def view(self, seat):
+            asked = {"kind": "cats", "id": 1, "value": 5, "lo": 0, "hi": 9, "conf": 0}
+            return {"tray": {"fault": None, "lean": None, "proposal": asked if seat == 0 else None}}
+
     game = rules.new("stack", {"players": 2}, "answer")
-    play = Play("stack", game, [0, 1], 2)
-    play.local[0].proposal = {"kind": "cats", "id": 1, "value": 5, "lo": 0, "hi": 9, "conf": 0}
+    play = Play("stack", game, [0, 1], 2, Side())
     assert play.key(0, OK, PRESS) is None  # the question's picker opens with nothing chosen
     assert play.key(0, OK, PRESS) is None and play.error[0].startswith("Choose a number")
     assert play.key(0, DOWN, PRESS) is None  # the first DOWN: the most, 9
