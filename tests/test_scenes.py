@@ -1,8 +1,11 @@
-"""Every scene has one shape, and only the App changes the App.
+"""Every scene has one shape, and an object changes only its own fields.
 
-A scene answers key(station, button, kind) with one of the App's COMMANDS or
-None, and draws with draw(station, fb); code outside app.py may ask the App
-(its public methods) but never assigns its fields or calls its private ones."""
+A scene (catnip.ui.scene.Scene) answers key(station, button, kind) and
+tick(now) with one of the App's COMMANDS or None, and draws with
+draw(station, fb); nothing outside catnip.ui asks a scene its kind. Code
+outside app.py may ask the App (its public methods) but never assigns its
+fields or calls its private ones; and no module assigns a field of an
+object it did not make, but for the few named in FOREIGN_WRITES."""
 
 import ast
 import inspect
@@ -14,6 +17,7 @@ from catnip.table.app import COMMANDS
 from catnip.ui.calibrate import Screen
 from catnip.ui.end import End
 from catnip.ui.play import Play
+from catnip.ui.scene import Scene
 from catnip.ui.setup import Setup
 
 CATNIP = Path(__file__).resolve().parent.parent / "firmware" / "catnip"
@@ -21,8 +25,43 @@ CATNIP = Path(__file__).resolve().parent.parent / "firmware" / "catnip"
 
 @pytest.mark.parametrize("scene", [Setup, Play, End, Screen])
 def test_every_scene_has_the_same_key_and_draw(scene):
+    assert issubclass(scene, Scene)
     assert list(inspect.signature(scene.key).parameters) == ["self", "station", "button", "kind"]
     assert list(inspect.signature(scene.draw).parameters) == ["self", "station", "fb"]
+    for name, method in inspect.getmembers(scene, inspect.isfunction):
+        if hasattr(Scene, name) and not name.startswith("_"):  # the base's shape, overridden
+            assert inspect.signature(method).parameters.keys() == \
+                inspect.signature(getattr(Scene, name)).parameters.keys(), (scene, name)
+
+
+def test_nothing_outside_the_screens_asks_a_scene_its_kind():
+    wrong = []
+    for path in sorted(CATNIP.rglob("*.py")):
+        if path.parent.name == "ui":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Compare):
+                for side in [node.left] + node.comparators:
+                    if isinstance(side, ast.Attribute) and side.attr == "kind" and \
+                            "scene" in ast.unparse(side.value):
+                        wrong.append("%s:%d %s" % (path.name, node.lineno, ast.unparse(node)))
+    assert wrong == []
+
+
+def test_the_table_changes_scene_in_one_place():
+    # Only App.change assigns the App's scene (and Frame.show the frame's).
+    wrong = []
+    for path in sorted(CATNIP.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        for func in ast.walk(tree):
+            if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(func):
+                for t in _assigned(node):
+                    if t.attr == "scene" and func.name != "__init__" and \
+                            (path.name, func.name) not in (("app.py", "change"), ("frame.py", "show")):
+                        wrong.append("%s:%d %s" % (path.name, node.lineno, func.name))
+    assert wrong == []
 
 
 def test_the_commands_are_a_small_fixed_set_of_words():
@@ -83,6 +122,127 @@ def test_only_the_app_assigns_its_fields_or_calls_its_private_methods():
                     and node.attr.startswith("_"):
                 wrong.append("%s:%d uses app.%s" % (path.name, node.lineno, node.attr))
     assert wrong == []
+
+
+# Where a module sets fields of an object it was handed, and why. Each entry:
+# the module, then the names of the objects it writes into.
+FOREIGN_WRITES = {
+    # The records of its own Buttons (_Station, one a station), kept in a list.
+    "drivers/buttons.py": {"st"},
+    # The journal's bookkeeping of each game it holds (journal_files.Game).
+    "flash/journal.py": {"game"},
+    # The journal takes over a game's log once it records it (journal_log).
+    "table/app.py": {"game"},
+    # The tray estimator's stages (readings, episode, count, turn): the Tray
+    # makes them and its Caller decides what each rest means, for it.
+    "tray/calls.py": {"c", "r", "ep", "turn", "self.count", "self.turn"},
+    "tray/estimator.py": {"ep"},
+}
+
+
+def _assigned(node):
+    """The attributes `node` assigns or deletes (x.f = ..., x.f += ..., del x.f)."""
+    if isinstance(node, ast.Assign):
+        todo = list(node.targets)
+    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+        todo = [node.target]
+    elif isinstance(node, ast.Delete):
+        todo = list(node.targets)
+    else:
+        return
+    while todo:
+        t = todo.pop()
+        if isinstance(t, (ast.Tuple, ast.List)):
+            todo += t.elts
+        elif isinstance(t, ast.Attribute):
+            yield t
+
+
+def _own_nodes(scope):
+    """The nodes of `scope`, not those of a function or class inside it."""
+    todo = list(ast.iter_child_nodes(scope))
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def _made_by_call(targets):
+    return [t.id for t in targets if isinstance(t, ast.Name)]
+
+
+def _foreign_writes(path):
+    """`obj.field = ...` in module `path` where obj is not one it made: not
+    self; not a name bound here to what a call returned; not a part the
+    class made (self.cursor = Cursor(), and a name for it); not an object of
+    a class the module defines, by its name (`local`, a screen's Local)."""
+    tree = ast.parse(path.read_text())
+    own = {n.name.lower().lstrip("_") for n in tree.body if isinstance(n, ast.ClassDef)}
+    wrong = []
+
+    def visit(scope, parts):
+        made, aliases = set(), set()
+        for node in _own_nodes(scope):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                made.update(_made_by_call(node.targets))
+            elif isinstance(node, ast.Assign) and _self_part(node.value, parts):
+                aliases.update(_made_by_call(node.targets))
+        for node in _own_nodes(scope):
+            for t in _assigned(node):
+                v = t.value
+                root = v.value if isinstance(v, ast.Attribute) else v
+                if isinstance(v, ast.Name) and v.id in made | aliases | own | {"self"}:
+                    continue
+                if _self_part(v, parts) or isinstance(root, ast.Name) and root.id in own:
+                    continue
+                wrong.append((ast.unparse(v), node.lineno))
+        for node in _own_nodes(scope):
+            if isinstance(node, ast.ClassDef):
+                visit(node, _parts(node))
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(node, parts)
+
+    visit(tree, set())
+    return wrong
+
+
+def _self_part(node, parts):
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+        node.value.id == "self" and node.attr in parts
+
+
+def _parts(cls):
+    """The fields a class sets to what a call returns: the parts it made."""
+    return {t.attr for node in ast.walk(cls) if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call) for t in node.targets
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+            and t.value.id == "self"}
+
+
+def test_no_module_sets_fields_of_an_object_it_did_not_make():
+    wrong, allowed = [], set()
+    for path in sorted(CATNIP.rglob("*.py")):
+        name = str(path.relative_to(CATNIP))
+        for obj, line in _foreign_writes(path):
+            if obj in FOREIGN_WRITES.get(name, ()):
+                allowed.add((name, obj))
+            else:
+                wrong.append("%s:%d sets a field of %s" % (name, line, obj))
+    assert wrong == []
+    unused = {(m, o) for m, objs in FOREIGN_WRITES.items() for o in objs} - allowed
+    assert unused == set(), "FOREIGN_WRITES names writes no longer made"
+
+
+def test_the_field_check_sees_a_write_through_another_object(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text("class Cursor:\n    pass\n\n\nclass A:\n    def __init__(self, app):\n"
+                    "        self.cursor = Cursor()\n        self.app = app\n\n"
+                    "    def go(self, weigh, cursor):\n        self.cursor.at = 0\n"
+                    "        cursor.at = 1\n        made = Cursor()\n        made.at = 2\n"
+                    "        self.app.weigh.cal = None\n        weigh.problem = None\n"
+                    "        w = self.app\n        w.x = 1\n")
+    assert sorted(_foreign_writes(path)) == [("self.app.weigh", 15), ("w", 18), ("weigh", 16)]
 
 
 def test_the_trays_question_is_answered_with_its_own_command():

@@ -193,9 +193,10 @@ class Journal:
         forgotten."""
         for gone in self.lost:
             if gone[0] == gid:
-                from catnip.flash.journal_scan import forget_lost
+                from catnip.flash.journal_scan import write_lost
 
-                forget_lost(self, gid)
+                self.lost = [g for g in self.lost if g[0] != gid]
+                write_lost(self)
                 return
         self._known(gid)
         status = self._status[gid]

@@ -128,8 +128,7 @@ def walk(j, gid, decoder):
         try:
             for kind, number, payload, crc in _file_frames(path, start, end,
                                                            i == len(files) - 1, decoder.chain):
-                entry = decoder.decode(kind, number, payload)
-                decoder.chain = crc
+                entry = decoder.decode(kind, number, payload, crc)
                 if entry is not None:
                     yield entry
         except (ValueError, IndexError, KeyError, TypeError) as e:
@@ -219,15 +218,10 @@ def read_lost(j):
 def note_lost(j, gid, status, title):
     if gid not in [g for g, _, _ in j.lost]:
         j.lost.append((gid, status, title))
-        _write_lost(j)
+        write_lost(j)
 
 
-def forget_lost(j, gid):
-    j.lost = [g for g in j.lost if g[0] != gid]
-    _write_lost(j)
-
-
-def _write_lost(j):
+def write_lost(j):
     # Rewritten beside and renamed over, so a cut leaves the old list or the new.
     scratch = j._path(LOST + NEW)
     with open(scratch, "w") as f:

@@ -66,7 +66,7 @@ class App:
         self.seal = Seal(journal, self.clock, self.out.send)  # signs each game it ends
         self.names = flashfile.names(self.stations)  # the players' by station, from the laptop
         if line is not None:
-            line.on_command = self.command
+            line.listen(self.command)
         self._setup()
         for text in list(notices) + list(journal.problems):
             self.out.say(text)
