@@ -261,3 +261,100 @@ def test_the_trays_question_is_answered_with_its_own_command():
     assert play.key(0, DOWN, PRESS) is None  # the first DOWN: the most, 9
     assert play.key(0, OK, PRESS) == ("answer", 0, 9)
     assert len(game.log) == 0
+
+
+class _Session:
+    """What the calibration's screen asks of catnip.table.calibrate.Session."""
+
+    def __init__(self, station):
+        self.station = station
+        self.measuring = None
+        self.weighed, self.cats, self.corners = True, 0, 0
+        self.answers, self.answer = 0, None
+
+    def next_steps(self):
+        return ["cat", "empty", "abort"]
+
+    def say(self):
+        return "Put one cat on the base. Let go."
+
+
+def test_the_calibration_screen_answers_commands_and_drives_nothing_itself():
+    from catnip.keys import BACK, DOWN, OK, PRESS
+
+    session = _Session(0)
+    screen = Screen(session)
+    assert screen.key(0, OK, PRESS) == ("calibrate", "cat")
+    assert screen.key(1, DOWN, PRESS) is None
+    assert screen.key(1, OK, PRESS) == ("calibrate", "empty")
+    screen.refused(1, "Still weighing")
+    assert screen.page == ("Not now", "Still weighing")
+    assert screen.key(1, OK, PRESS) is None and screen.page is None  # OK puts it away
+    laptop = Screen(_Session(None))
+    assert laptop.key(2, OK, PRESS) is None
+    assert laptop.key(2, BACK, PRESS) == ("calibrate", "abort")  # a station may only stop it
+
+
+def test_the_calibration_screen_asks_its_session_for_each_weighing_that_ended():
+    session = _Session(0)
+    screen = Screen(session)
+    session.answers, session.answer = 1, ("cat", "The tray moved: weigh again.", None)
+    assert screen.page is None  # nothing pushed into it
+    screen.draw(0, _Canvas())
+    assert screen.page == ("Not taken", "The tray moved: weigh again.")
+
+
+class _Canvas:
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+
+def test_play_hands_its_standings_to_the_app_once_the_last_announcement_is_gone():
+    from catnip import rules
+    from catnip.ui.play import BANNER_MS
+
+    game = rules.new("stack", {"players": 2}, "over")
+    play = Play("stack", game, [0, 1], 2)
+    play.announce([{"event": "over", "reason": "the bag is empty"}], 0)
+    assert play.tick(10) is None  # not over yet
+    game.result = lambda: {"ranks": []}  # the game ends
+    assert play.tick(BANNER_MS - 1) is None and play.headline() is not None
+    epoch = play.epoch()
+    assert play.tick(BANNER_MS) == ("over",) and play.epoch() == epoch + 1
+
+
+def test_a_scene_that_leaves_takes_its_code_from_the_heap():
+    import sys
+    import types
+
+    for name in ("catnip.ui.fake", "catnip.ui.fakegame"):
+        sys.modules[name] = types.ModuleType(name)
+
+    class Fake(Scene):
+        kind = "fake"
+
+        def modules(self):
+            return ("catnip.ui.fake", "catnip.ui.fakegame")
+
+    Fake().leave()
+    assert "catnip.ui.fake" not in sys.modules and "catnip.ui.fakegame" not in sys.modules
+
+
+def test_the_trays_proposal_is_in_the_view_of_the_seat_it_asks_only(tmp_path):
+    from catnip import rules
+    from catnip.table.weigh import Weigh
+
+    class Hw:
+        tray = None
+
+    weigh = Weigh(Hw(), str(tmp_path / "none.json"))
+    assert weigh.view(0) is None  # no game: nothing to add
+    game = rules.new("stack", {"players": 2}, "tray")
+    weigh.begin(game, lambda: None)
+    assert weigh.view(None) == {"tray": {"fault": "not calibrated", "lean": None}}
+    asked = {"kind": "cats", "id": 1, "value": 5, "lo": 0, "hi": 9, "conf": 0}
+    weigh.verdict, weigh.asked = asked, 1
+    assert weigh.view(1)["tray"]["proposal"] is asked
+    assert "proposal" not in weigh.view(0)["tray"] and "proposal" not in weigh.view(None)["tray"]
+    weigh.stop()
+    assert weigh.view(1) is None
