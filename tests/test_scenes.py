@@ -358,3 +358,54 @@ def test_the_trays_proposal_is_in_the_view_of_the_seat_it_asks_only(tmp_path):
     assert "proposal" not in weigh.view(0)["tray"] and "proposal" not in weigh.view(None)["tray"]
     weigh.stop()
     assert weigh.view(1) is None
+
+
+def _classes():
+    """Every class in firmware/: (module, name) -> (base names, private names
+    it defines, private names it uses through self)."""
+    found = {}
+    for path in sorted(CATNIP.rglob("*.py")):
+        for cls in ast.parse(path.read_text()).body:
+            if not isinstance(cls, ast.ClassDef):
+                continue
+            defined, used = set(), set()
+            for node in ast.walk(cls):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    defined.add(node.name)
+                elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+                        node.value.id == "self" and node.attr.startswith("_") and \
+                        not node.attr.startswith("__"):
+                    used.add(node.attr)
+                    if isinstance(node.ctx, ast.Store):
+                        defined.add(node.attr)
+            bases = [b.id for b in cls.bases if isinstance(b, ast.Name)]
+            found[(path.name, cls.name)] = (bases, defined, used)
+    return found
+
+
+def test_a_class_reaches_its_subclass_only_through_what_it_declares():
+    # A base or mixin (drivers/hx711_loops.Loops) may call what its
+    # subclass provides, but only through public names it documents: a
+    # private name a class uses is one it, or a base of its, defines.
+    classes = _classes()
+
+    def defined(key):
+        bases, names, _ = classes[key]
+        out = set(names)
+        for base in bases:
+            found = [k for k in classes if k[1] == base]
+            mine = [k for k in found if k[0] == key[0]]
+            if len(mine or found) != 1:
+                return None  # a base from outside firmware/, or one name for two classes
+            more = defined((mine or found)[0])
+            if more is None:
+                return None
+            out |= more
+        return out
+
+    wrong = []
+    for key, (_, _, used) in classes.items():
+        names = defined(key)
+        if names is not None and used - names:
+            wrong.append("%s %s uses %s" % (key[0], key[1], sorted(used - names)))
+    assert wrong == []
