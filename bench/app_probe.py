@@ -72,7 +72,7 @@ def measure(rig, station, button, stations):
     gc.collect()
     timed = app.journal = Timed(app.journal)
     t0 = ticks_us()
-    app.pressed = station
+    app.loop.pressed = station
     app.key(station, button, PRESS)
     work = ticks_diff(ticks_us(), t0) - timed.us
     app.journal = timed.journal
@@ -80,7 +80,7 @@ def measure(rig, station, button, stations):
     for i in range(stations):
         k = (station + i) % app.stations
         t0 = ticks_us()
-        app.frame.redraw(k, app.scene)
+        app.frame.redraw(k)
         work += ticks_diff(ticks_us(), t0)
         app.hw.screens[k].flush(rig.table.ticks_ms())
         if first is None:

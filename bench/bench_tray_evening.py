@@ -89,13 +89,10 @@ class Tally:
 
 
 class Scene:
-    """What catnip.table.weigh reads of the table's Play scene."""
+    """The game in play, seat k at station k."""
 
     def __init__(self, game):
         self.game = game
-        self.seats = list(range(PLAYERS))
-        self.local = [stack_ui.Local() for _ in range(PLAYERS)]
-        self.extra = {}
 
 
 class NoTray:
@@ -167,7 +164,7 @@ def play_game(tally: Tally, cal_path: str, seed: str, noise: int, mode: str) -> 
     truth = script(s, random.Random(seed), game.public()["bag_left"])
     scene = Scene(game)
     weigh = Weigh(NoTray(), cal_path)
-    weigh.begin(scene, lambda: None)
+    weigh.begin(game, lambda: None)
     trace, feed = s.trace, weigh.feed
     role, retry = "setup", False
 
@@ -217,8 +214,7 @@ def report(tally: Tally, weigh: Weigh, scene: Scene, rec: dict) -> None:
     """The player looks at the station when the try is over and reports the truth."""
     game = scene.game
     v = game.public()
-    local = scene.local[scene.seats[v["turn"]]]
-    p = local.proposal
+    p = stack_ui.proposal(weigh.view(v["turn"]))  # what the active station shows
     tally.tries += 1
     if rec["role"] == "collapse":
         tally.collapses += 1
@@ -253,9 +249,8 @@ def report(tally: Tally, weigh: Weigh, scene: Scene, rec: dict) -> None:
 def _press_ok_only(tally: Tally, v: dict, p: dict | None) -> None:
     """A player who trusts every default presses OK on whatever the station
     shows: what it would report, and whether the tray saw that number."""
-    v = dict(v, you=v["turn"])
+    v = dict(v, you=v["turn"], tray={"fault": None, "lean": None, "proposal": p})
     local = stack_ui.Local()
-    local.proposal = p
     for _ in range(6):
         action = stack_ui.press(v, local, OK, PRESS)
         if action is not None and action[0] in ("place", "collapse"):

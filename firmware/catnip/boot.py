@@ -46,7 +46,7 @@ def hardware(board):
     from catnip.parts.hardware import Hardware
 
     hw = Hardware(board, len(board.stations))
-    board.stations = board.about = None
+    board.drivers_made()
     return hw
 
 

@@ -39,6 +39,11 @@ class Board:
         self.table = table  # None or {"bus", "channel", "oled"}
         self.rtc = rtc  # None or {"bus", "channel"}: a DS3231 clock
 
+    def drivers_made(self):
+        """The drivers hold what they need of the stations now: their
+        descriptions (and the board's) leave the heap."""
+        self.stations = self.about = None
+
     def stations_for(self, players):
         """The stations a game with `players` players uses: the first ones in
         the file. A board with more stations leaves the rest dark."""

@@ -165,7 +165,7 @@ def read_out(app):
     scene moves on: after a game's last move, to the standings."""
     while app.scene.kind == "play" and app.scene.banner:
         app.scene.next_banner(None)
-    app.loop.tick(app.loop.now)
+    app.tick(app.loop.now)
 
 
 def play(rig, game_name, options, seats, limit=20000):

@@ -279,9 +279,9 @@ def test_a_release_read_after_another_stations_press_leaves_that_station_first()
         order = []
         real = app.frame.redraw
 
-        def redraw(k, scene):
+        def redraw(k):
             order.append(k)
-            real(k, scene)
+            real(k)
 
         app.frame.redraw = redraw
         app.frame.all_dirty()
@@ -418,7 +418,7 @@ def test_the_station_that_starts_a_game_says_so_while_its_code_loads():
     real_begin = rig.app.journal.begin
 
     def begin(header):  # the journal's header is written once the code is in
-        shown.append(" ".join(rig.lines(rig.app.pressed)))
+        shown.append(" ".join(rig.lines(rig.app.loop.pressed)))
         return real_begin(header)
 
     try:
@@ -426,7 +426,7 @@ def test_the_station_that_starts_a_game_says_so_while_its_code_loads():
         tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
         assert len(shown) == 1 and "Starting Meow Heist..." in shown[0], shown
         assert rig.app.scene.kind == "play"
-        assert "Starting" not in " ".join(rig.lines(rig.app.pressed))  # the game's screen now
+        assert "Starting" not in " ".join(rig.lines(rig.app.loop.pressed))  # the game's screen now
     finally:
         rig.close()
 
@@ -449,8 +449,8 @@ def test_a_new_announcement_reaches_every_station_ahead_of_the_screen_under_it()
         while not app.scene.banner:
             app.act(*tablebot.choose(app.game, "heist"))
         frame = app.frame
-        assert frame.headline(app.scene), "a new announcement is put up ahead"
-        assert not frame.headline(app.scene), "and only once"
+        assert frame.headline(), "a new announcement is put up ahead"
+        assert not frame.headline(), "and only once"
         for k in range(n):
             app.hw.screens[k].flush(rig.table.ticks_ms())
         shown = draw_first(app.scene.banner[0])

@@ -285,8 +285,7 @@ def test_the_answer_to_the_trays_question_is_its_own_command_never_a_game_action
         rig.run(3000)
         app = rig.app
         asked = {"kind": "cats", "id": 999, "value": 5, "lo": 0, "hi": 9, "conf": 0}
-        app.weigh.verdict = asked
-        app.scene.local[0].proposal = asked
+        app.weigh.verdict, app.weigh.asked = asked, 0  # seat 0's, at station 1
         moves = len(app.game.log)
         rig.table.stations[0].tap("ok", hold_ms=40)  # the question's picker ...
         rig.run(300)

@@ -90,7 +90,7 @@ def test_a_cat_placed_on_the_tray_goes_on_the_line_with_its_lean():
         assert 0 < told["conf"] <= 100, told
         r, x, y = told["lean"]
         assert x > 0 and y < 0 and r > 0, told  # right and to the front
-        assert told["lean"] == rig.app.scene.extra["tray"]["lean"], told
+        assert told["lean"] == rig.app.weigh.view(None)["tray"]["lean"], told
 
         n = len(_trays(out))
         rig.run(5000)  # nothing changes: nothing is sent
@@ -140,6 +140,6 @@ def test_a_tray_that_never_stops_shaking_cannot_flood_the_line():
         assert len(gaps) > 5 and min(gaps) >= TELL_MS - 15, gaps  # a reading's leeway
         corners.shake = 0
         rig.run(4000)  # it settles: the last word reaches the line
-        assert _trays(timed)[-1]["lean"] == rig.app.scene.extra["tray"]["lean"], _trays(timed)
+        assert _trays(timed)[-1]["lean"] == rig.app.weigh.view(None)["tray"]["lean"], _trays(timed)
     finally:
         rig.close()

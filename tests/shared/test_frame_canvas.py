@@ -6,10 +6,11 @@
 # picture; it is drawn again, and so is a panel that restarted.
 from catnip.ui import draw
 from catnip.ui.frame import Frame
+from catnip.ui.scene import Scene as Base
 from tablerig import Rig, load
 
 
-class Scene:
+class Scene(Base):
     """Each station shows its own number and the scene's note."""
 
     kind = "setup"
@@ -35,10 +36,12 @@ def _table(players=3):
 
 
 def _pass(rig, frame, scene):
+    if frame.scene is not scene:
+        frame.show(scene)
     now = rig.table.ticks_ms()
     for k in range(len(frame.dirty)):
         if frame.dirty[k]:
-            frame.redraw(k, scene)
+            frame.redraw(k)
         frame.flush(k, now)
 
 
@@ -54,8 +57,8 @@ def test_a_picture_taken_and_not_sent_is_drawn_again_not_sent_from_another():
         assert [_first_line(rig, k) for k in range(3)] == ["Station 1", "Station 2", "Station 3"]
         scene.note = "two"
         frame.all_dirty()
-        frame.redraw(0, scene)  # drawn, not sent yet: a press comes
-        frame.redraw(1, scene)
+        frame.redraw(0)  # drawn, not sent yet: a press comes
+        frame.redraw(1)
         assert frame.dirty[0], "station 1's picture is gone from the canvas: it is drawn again"
         now = rig.table.ticks_ms()
         frame.flush(0, now)
@@ -73,7 +76,7 @@ def test_a_panel_that_restarted_is_cleared_then_drawn_again():
     with rig:
         scene = Scene()
         _pass(rig, frame, scene)
-        frame.redraw(2, scene)  # the canvas holds station 3 from here on
+        frame.redraw(2)  # the canvas holds station 3 from here on
         frame.flush(2, rig.table.ticks_ms())
         panel = rig.table.stations[0].oled
         panel.unplug()

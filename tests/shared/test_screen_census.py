@@ -193,10 +193,27 @@ def _look_all(census, scene, tag, stations):
     census.look(tag + " table", scene.draw_table)
 
 
+class _TraySide:
+    """Stack O' Cats's side at the table, as its Play scene asks it: the
+    tray's state, and a proposal for the seat it asks."""
+
+    def __init__(self):
+        self.tray = {"fault": None, "lean": [0, 200, 100]}
+        self.proposal = None
+        self.asked = None
+
+    def view(self, seat):
+        shown = dict(self.tray)
+        if self.proposal is not None and seat == self.asked:
+            shown["proposal"] = self.proposal
+        return {"tray": shown}
+
+
 def _stack_extras(census, scene, station, tag):
     """The tray's proposals and faults, on the station whose turn it is."""
-    local = scene.local[station]
-    saved = local.proposal, dict(scene.extra)
+    side = scene.side
+    saved = dict(side.tray)
+    side.asked = scene.seat(station)
     proposals = ({"kind": "place", "conf": 83, "value": 1},
                  {"kind": "place", "conf": 100, "value": 1},
                  {"kind": "collapse", "value": 1, "conf": 100},
@@ -205,16 +222,15 @@ def _stack_extras(census, scene, station, tag):
                  {"kind": "collapse", "value": 0, "conf": 0},
                  {"kind": "cats", "value": 2, "lo": 0, "hi": 9, "conf": 0})
     for p in proposals:
-        local.proposal = p
+        side.proposal = p
         census.look("%s tray %r" % (tag, p), lambda fb: scene.draw(station, fb))
-    local.proposal = saved[0]
+    side.proposal = None
     for fault in ("not calibrated", "calibration unreadable: bad cells",
                   "no readings: check the load cell cable", "sensor stuck"):
-        scene.extra["tray"] = {"fault": fault, "lean": [500, 900, -900]}
+        side.tray = {"fault": fault, "lean": [500, 900, -900]}
         for k in range(len(scene.local)):
             census.look("%s fault %r S%d" % (tag, fault, k + 1), lambda fb: scene.draw(k, fb))
-    scene.extra.clear()
-    scene.extra.update(saved[1])
+    side.tray = saved
 
 
 def _menus(census, scene, station, tag):
@@ -260,9 +276,7 @@ def _play_game(census, name, options, players, stations):
     seats = list(range(players))
     config = dict(options, players=players)
     game = new_game(name, config, "census %s %d" % (name, players))
-    scene = Play(name, game, seats, stations)
-    if name == "stack":
-        scene.extra["tray"] = {"fault": None, "lean": [0, 200, 100]}
+    scene = Play(name, game, seats, stations, _TraySide() if name == "stack" else None)
     tag = "%s %dp %r" % (name, players, options)
     _look_all(census, scene, tag + " start", stations)
     _menus(census, scene, 0, tag)

@@ -17,9 +17,9 @@ def _station(game, proposal=None):
     player = game.to_act()[0]
     v = game.view(player)
     v["you"] = player
-    local = stack_ui.Local()
-    local.proposal = proposal
-    return v, local
+    if proposal is not None:
+        v["tray"] = {"fault": None, "lean": None, "proposal": proposal}
+    return v, stack_ui.Local()
 
 
 def _open(game, choice, proposal=None):

@@ -108,7 +108,7 @@ class HX711Group(Loops):
         _check_input(input)
         if not douts:
             raise ValueError("give at least one DOUT pin")
-        self._clock = clock or SystemClock()
+        self.clock = clock or SystemClock()
         self._sck = pin(sck, machine.Pin.OUT)
         self._douts = tuple(pin(d, machine.Pin.IN) for d in douts)
         self._native = native(sck, douts)
@@ -116,7 +116,7 @@ class HX711Group(Loops):
         self._falls = None  # Falls: conversions timed by a pin interrupt
         if self._native is not None:
             self._gpios = (sck, bytes(douts))
-            self._falls = Falls(self._douts, self._clock.ticks_us)
+            self._falls = Falls(self._douts, self.clock.ticks_us)
         self._n = len(self._douts)
         self._all = (1 << self._n) - 1
         self.counts = array("i", bytes(4 * self._n))  # last settled reading per cell
@@ -126,12 +126,12 @@ class HX711Group(Loops):
         period_us = 100000 if rate == 10 else 12500
         self.period_ms = (period_us + 999) // 1000
         self.timeout_ms = timeout_ms or 4 * self.period_ms
-        self._poll_us = min(1000, period_us // 32)
+        self.poll_us = min(1000, period_us // 32)
         self._window_us = period_us * _QUIET_PERCENT // 100
         self.input = input
         self.fault = 0  # code of the fault now being reported, 0 when healthy
         self._said = None  # the SensorFault of that fault, its words kept while it lasts
-        self._bad = 0  # the cells of the fault an attempt found
+        self.bad = 0  # the cells of the fault an attempt found
         self.restarts = 0
         self._unread_restarts = 0  # restarts since the last reading or fault
         self._quiet_us = self._quiet_ms = self._last_quiet_us = self._down_us = 0
@@ -141,14 +141,14 @@ class HX711Group(Loops):
         # conversion and its period as learned (Phases).
         self._was_high = self._all
         self._polled_us = 0
-        self._phases = Phases(self._n, period_us, self._falls, self._clock)
+        self._phases = Phases(self._n, period_us, self._falls, self.clock)
         self.periods = self._phases.periods  # learned, us
-        self._wait_us = 0
+        self.wait_us = 0
         # How long a pass takes on this board: one with the clock held low.
-        start = self._clock.ticks_us()
+        start = self.clock.ticks_us()
         self._shift(A64, 0)
         self._high_mask()
-        self.pass_us = self._clock.ticks_diff(self._clock.ticks_us(), start)
+        self.pass_us = self.clock.ticks_diff(self.clock.ticks_us(), start)
         if self._budget() >= self._window_us:
             raise ValueError("one clocking pass of %d HX711s takes about %d us on this board, "
                              "but at %d samples/s it must end within %d us of a conversion: "
@@ -171,7 +171,7 @@ class HX711Group(Loops):
         """Hold PD_SCK high: the chips sleep (< 1 uA) after 60 us."""
         self._sck(1)
         self.powered = False
-        self._down_us = self._clock.ticks_us()
+        self._down_us = self.clock.ticks_us()
 
     def power_up(self):
         """Release PD_SCK: the chips reset to channel A x128 and convert again,
@@ -179,7 +179,7 @@ class HX711Group(Loops):
         Does nothing while powered."""
         if self.powered:
             return
-        clock = self._clock
+        clock = self.clock
         hold = _POWER_DOWN_HOLD_US - clock.ticks_diff(clock.ticks_us(), self._down_us)
         if hold > 0:
             clock.sleep_us(hold)  # a shorter high would not reset the chips
@@ -199,9 +199,9 @@ class HX711Group(Loops):
 
     def ready(self):
         """True when every chip has a conversion waiting (all DOUTs low)."""
-        return not self._not_ready()
+        return not self.not_ready()
 
-    def _result(self):
+    def result(self):
         return self.counts
 
     def _high_mask(self):
@@ -213,10 +213,10 @@ class HX711Group(Loops):
                 mask |= 1 << i
         return mask
 
-    def _not_ready(self):
+    def not_ready(self):
         """Mask of the cells with no conversion waiting (DOUT high); notes the
         moment when none has one."""
-        clock = self._clock
+        clock = self.clock
         now_us = clock.ticks_us()
         now_ms = clock.ticks_ms()
         mask = self._high_mask()
@@ -234,18 +234,18 @@ class HX711Group(Loops):
         """The time to allow for one pass: the measured time and a quarter."""
         return self.pass_us + (self.pass_us >> 2)
 
-    def _attempt(self):
+    def attempt(self):
         """Every DOUT is low: clock a word out of every chip, choosing the
         next input, if the pass surely ends before any chip converts again.
         Anything out of time restarts the chips in step (see _resync).
         Return OK (counts updated), SETTLING (word dropped), RESTARTED,
-        or a fault code (cells in self._bad)."""
-        clock = self._clock
+        or a fault code (cells in self.bad)."""
+        clock = self.clock
         start = clock.ticks_us()
         age = clock.ticks_diff(start, self._quiet_us)
         wait = self._phases.wait(start, self._budget(), self._in_step)
         if wait > 0:
-            self._wait_us = wait
+            self.wait_us = wait
             return WAIT
         late_ms = clock.ticks_diff(clock.ticks_ms(), self._quiet_ms) > self._window_us // 1000 + 1
         if wait < 0 and (not self._in_step or age + self._budget() > self._window_us or late_ms):
@@ -329,11 +329,20 @@ class HX711Group(Loops):
         shift(self._sck, self._douts, self._n, self._acc, extra, level)
 
     def _fail(self, code, cells):
-        self._bad = cells
-        self._lost()
+        self.bad = cells
+        self.lost()
         return code
 
-    def _lost(self):
+    def due(self, missing):
+        """Microseconds until the last of the `missing` cells converts, or
+        below 0 when that is not known (catnip.drivers.hx711_phases)."""
+        return self._phases.due(missing, self._budget(), self._in_step)
+
+    def recovered(self):
+        """A pass read every cell: the fault, if any, is over."""
+        self.fault, self._said = 0, None
+
+    def lost(self):
         """A fault: a chip that stops answering may come back reset, and the
         others went on converting unread. Restart them all before the next
         pass."""
@@ -341,7 +350,7 @@ class HX711Group(Loops):
         self._chained = False
         self._unread_restarts = 0
 
-    def _failed(self, code, cells):
+    def failed(self, code, cells):
         """The SensorFault to raise or report for `code` on `cells`. A fault
         that goes on (read() raises it at every call) is said in the words
         of its first time: they are composed once, not at every call. Each
@@ -362,7 +371,7 @@ class HX711(HX711Group):
     def __init__(self, sck, dout, rate=10, input=A128, timeout_ms=None, clock=None):
         super().__init__(sck, (dout,), rate, input, timeout_ms, clock)
 
-    def _result(self):
+    def result(self):
         return self.counts[0]
 
 

@@ -20,10 +20,13 @@ _SPIN_STEP_US = const(25)
 
 
 class Loops:
-    """The reading loops of catnip.drivers.hx711.HX711Group (their subclass):
-    they reach the chips through its readiness poll (_not_ready), its one
-    attempt at a pass (_attempt), its phases and its fault bookkeeping
-    (_lost, _failed)."""
+    """The reading loops of catnip.drivers.hx711.HX711Group (their subclass),
+    over what it provides: not_ready() (the cells with no word waiting, as
+    bits), due(missing) (us until the last of them converts, below 0 if
+    unknown), attempt() (one pass: OK, WAIT for wait_us, below 0 to try
+    again, or a fault code on the cells in `bad`), result(), lost(),
+    failed(code, cells) (the SensorFault), recovered(); and its fields
+    clock, powered, fault, period_ms, timeout_ms and poll_us."""
 
     def read(self, timeout_ms=None):
         """Wait (blocking) for the next settled reading of every cell; return
@@ -34,25 +37,25 @@ class Loops:
         chips; after a longer pause it restarts them in step first (four
         conversions). For a steady stream use run()."""
         _check_powered(self.powered)
-        clock = self._clock
+        clock = self.clock
         timeout_ms = timeout_ms or self.timeout_ms
         while True:
             start = clock.ticks_ms()
-            missing = self._not_ready()
+            missing = self.not_ready()
             while missing:
                 if clock.ticks_diff(clock.ticks_ms(), start) >= timeout_ms:
-                    self._lost()
-                    raise self._failed(NO_DATA, missing)
-                clock.sleep_us(self._poll_us)
-                missing = self._not_ready()
-            status = self._attempt()
+                    self.lost()
+                    raise self.failed(NO_DATA, missing)
+                clock.sleep_us(self.poll_us)
+                missing = self.not_ready()
+            status = self.attempt()
             if status == OK:
-                self.fault, self._said = 0, None
-                return self._result()
+                self.recovered()
+                return self.result()
             if status == WAIT:
-                clock.sleep_us(self._wait_us)
+                clock.sleep_us(self.wait_us)
             elif status > 0:
-                raise self._failed(status, self._bad)
+                raise self.failed(status, self.bad)
 
     async def read_async(self):
         """read() for asyncio: polls DOUT, letting other tasks run meanwhile.
@@ -71,7 +74,7 @@ class Loops:
         await self._serve(on_counts, on_fault)
 
     async def _serve(self, on_counts, on_fault):
-        clock = self._clock
+        clock = self.clock
         while True:
             if not self.powered:
                 if on_counts is None:
@@ -79,36 +82,36 @@ class Loops:
                 await clock.pause_ms(self.period_ms)
                 continue
             start = clock.ticks_ms()
-            missing = self._not_ready()
+            missing = self.not_ready()
             while missing and self.powered:
                 if clock.ticks_diff(clock.ticks_ms(), start) >= self.timeout_ms:
                     break
-                due = self._phases.due(missing, self._budget(), self._in_step)
+                due = self.due(missing)
                 if 0 <= due <= _SPIN_US:
                     missing = self._spin(missing, due)
                 else:
                     await clock.pause_ms(max(1, self.period_ms >> 3))
-                    missing = self._not_ready()
+                    missing = self.not_ready()
             if not self.powered:
                 continue
             if missing:
                 code, cells = NO_DATA, missing
-                self._lost()
+                self.lost()
             else:
-                status = self._attempt()
+                status = self.attempt()
                 if status == OK:
-                    self.fault, self._said = 0, None
+                    self.recovered()
                     if on_counts is None:
-                        return self._result()
-                    on_counts(self._result())
+                        return self.result()
+                    on_counts(self.result())
                     continue
                 if status == WAIT:
-                    await clock.pause_ms((self._wait_us + 999) // 1000)
+                    await clock.pause_ms((self.wait_us + 999) // 1000)
                 if status < 0:
                     continue
-                code, cells = status, self._bad
+                code, cells = status, self.bad
             if not self.fault:
-                error = self._failed(code, cells)
+                error = self.failed(code, cells)
                 if on_fault is None:
                     raise error
                 on_fault(error)
@@ -118,11 +121,11 @@ class Loops:
         # The last conversion is due within _SPIN_US: wait for it here, so
         # the pass starts at the head of the gap it opens, not a poll later
         # (an asyncio sleep can end milliseconds late while others run).
-        clock = self._clock
+        clock = self.clock
         until = clock.ticks_add(clock.ticks_us(), due + _IRQ_US)
         while missing and clock.ticks_diff(until, clock.ticks_us()) > 0:
             clock.sleep_us(_SPIN_STEP_US)
-            missing = self._not_ready()
+            missing = self.not_ready()
         return missing
 
 

@@ -60,8 +60,8 @@ class Journal:
         self.max_games = max_games
         self.max_game_bytes = max_game_bytes
         self.problems = []
-        self._status = {}  # gid -> status, for every game folder of ours
-        self._open = {}  # gid -> Game, for intact unfinished games
+        self.status = {}  # gid -> status, for every game folder of ours (the scan files them)
+        self.opened = {}  # gid -> Game, for intact unfinished games (the scan opens them)
         self._live = None  # the Game being recorded
         self._stopped = None  # why recording stopped after a flash error
         self.lost = []  # (gid, status, title) removed unpulled, until a laptop hears of it
@@ -82,7 +82,7 @@ class Journal:
                 scan.adopt(self, name)
             except (OSError, ValueError, scan.Damaged) as e:
                 self.problems.append("%s could not be read (%s); it was left alone"
-                                     % (self._path(name), why(e)))
+                                     % (self.path(name), why(e)))
 
     # ---- what the app records --------------------------------------------
 
@@ -99,7 +99,7 @@ class Journal:
             raise JournalError("the journal folder %s cannot be used: no game can be saved; "
                                "check the flash" % self.root)
         gid = 1  # numbered before rotation, so a number is never used twice
-        for known in self._status:
+        for known in self.status:
             gid = max(gid, known + 1)
         for known in self.lost:
             gid = max(gid, known[0] + 1)
@@ -107,26 +107,26 @@ class Journal:
 
         self.close()
         rotate(self)
-        for other in sorted(self._open):
+        for other in sorted(self.opened):
             self.abandon(other)
         try:
-            os.mkdir(self._folder(gid, "playing"))
+            os.mkdir(self.folder(gid, "playing"))
         except OSError as e:
             raise JournalError("could not start a journal for the game (%s): check the flash"
                                % why(e))
-        self._status[gid] = "playing"
-        self._open[gid] = self._live = Game(gid, header)
+        self.status[gid] = "playing"
+        self.opened[gid] = self._live = Game(gid, header)
         self._stopped = None
         self._append(frame, 1)
         return gid
 
     def resume(self, gid):
         """Carry on recording an unfinished game found on flash."""
-        if gid not in self._open:
-            status = self._status.get(gid)
+        if gid not in self.opened:
+            status = self.status.get(gid)
             raise JournalError("game %s cannot be resumed: %s" % (gid, "there is no such game"
                                if status is None else "it is %s" % status))
-        self._live = self._open[gid]
+        self._live = self.opened[gid]
         self._stopped = None
 
     def action(self, player, action):
@@ -173,7 +173,7 @@ class Journal:
         self._append(_frame(b"e", to_json(result, "result"), game.records, game.chain, False),
                      1, bounded=False)
         game.ended = True
-        self._mark(game.gid, "finished")
+        self.mark(game.gid, "finished")
 
     def abandon(self, gid=None):
         """The table stopped this game (the one in play by default) without
@@ -182,10 +182,10 @@ class Journal:
             if self._live is None:
                 raise JournalError("no game is being recorded, so there is none to abandon")
             gid = self._live.gid
-        if self._status.get(gid) != "playing":
+        if self.status.get(gid) != "playing":
             raise JournalError("game %s is not in play (%s), so it cannot be abandoned"
-                               % (gid, self._status.get(gid, "no such game")))
-        self._mark(gid, "abandoned")
+                               % (gid, self.status.get(gid, "no such game")))
+        self.mark(gid, "abandoned")
 
     def release(self, gid):
         """A laptop has stored this game: mark it pulled, first to rotate out.
@@ -193,33 +193,34 @@ class Journal:
         forgotten."""
         for gone in self.lost:
             if gone[0] == gid:
-                from catnip.flash.journal_scan import forget_lost
+                from catnip.flash.journal_scan import write_lost
 
-                forget_lost(self, gid)
+                self.lost = [g for g in self.lost if g[0] != gid]
+                write_lost(self)
                 return
         self._known(gid)
-        status = self._status[gid]
+        status = self.status[gid]
         if status == "playing":
             raise JournalError("game %s is still in play: pull it once it has ended" % gid)
         if status != "pulled":
-            self._mark(gid, "pulled")
+            self.mark(gid, "pulled")
 
     # ---- what the app and the laptop read --------------------------------
 
     def resumable(self):
         """(gid, header, actions) of the newest intact unfinished game, or None."""
-        if not self._open:
+        if not self.opened:
             return None
-        game = self._open[max(self._open)]
+        game = self.opened[max(self.opened)]
         return game.gid, game.header, game.actions
 
     def games(self):
         """[(gid, status)], oldest first."""
-        return [(gid, self._status[gid]) for gid in sorted(self._status)]
+        return [(gid, self.status[gid]) for gid in sorted(self.status)]
 
     def header(self, gid):
-        if gid in self._open:
-            return self._open[gid].header
+        if gid in self.opened:
+            return self.opened[gid].header
         self._known(gid)
         from catnip.flash import journal_scan as scan
 
@@ -244,14 +245,14 @@ class Journal:
     def bytes_used(self):
         """Bytes of all the games' records on flash."""
         total = 0
-        for gid in self._status:
+        for gid in self.status:
             total += self._game_bytes(gid)
         return total
 
     # ---- the folder ---------------------------------------------------------
 
     def _game_bytes(self, gid):
-        folder = self._folder(gid, self._status[gid])
+        folder = self.folder(gid, self.status[gid])
         total = 0
         for name in os.listdir(folder):
             total += size(folder + "/" + name)
@@ -277,7 +278,7 @@ class Journal:
         try:
             if game.fill and game.fill + n > PAGE_BYTES:
                 self._seal(game)
-            f = held(self, self._file(game.gid, str(game.sealed)))
+            f = held(self, self.file(game.gid, str(game.sealed)))
             for part in parts:
                 f.write(part)
             f.flush()  # committed, as a close would: it is on flash from here
@@ -300,7 +301,7 @@ class Journal:
             full = game.fill > PAGE_BYTES - AHEAD_BYTES
             if game.commits >= COMPACT_AFTER or full and game.commits:  # a seal's four fit then
                 self.close()
-                if not compact(self._file(game.gid, str(game.sealed)), COMPACT_MOST, between):
+                if not compact(self.file(game.gid, str(game.sealed)), COMPACT_MOST, between):
                     return
                 game.commits = 0
             if full:
@@ -315,7 +316,7 @@ class Journal:
                         return
                 self._seal(game)
                 game.commits += 4
-            held(self, self._file(game.gid, str(game.sealed)))
+            held(self, self.file(game.gid, str(game.sealed)))
         except OSError as e:
             self._refused(game, e)
 
@@ -338,12 +339,12 @@ class Journal:
         # stays open meanwhile: a tail held open across the log's append cost
         # littlefs an erase per record after it; the next record reopens it.
         self.close()
-        tail = self._file(game.gid, str(game.sealed))
+        tail = self.file(game.gid, str(game.sealed))
         data = read_into(tail, self._page, game.fill)
         end = game.sealed + game.fill
         if upto is None:
-            open(self._file(game.gid, str(end)), "wb").close()
-        with open(self._file(game.gid, LOG), "ab") as f:
+            open(self.file(game.gid, str(end)), "wb").close()
+        with open(self.file(game.gid, LOG), "ab") as f:
             f.write(data[game.logged:upto])
             f.flush()
         if upto is not None:
@@ -353,32 +354,32 @@ class Journal:
         game.sealed = end
         game.fill = game.logged = 0
 
-    def _mark(self, gid, status):
+    def mark(self, gid, status):
         self.close()
         try:
-            os.rename(self._folder(gid, self._status[gid]), self._folder(gid, status))
+            os.rename(self.folder(gid, self.status[gid]), self.folder(gid, status))
         except OSError as e:
             raise JournalError("could not mark game %d %s on flash (%s); check the flash"
                                % (gid, status, why(e)))
-        self._status[gid] = status
-        self._open.pop(gid, None)
+        self.status[gid] = status
+        self.opened.pop(gid, None)
         if self._live is not None and self._live.gid == gid:
             self._live = None
 
-    # ---- small helpers -----------------------------------------------------
+    # ---- where each game is on flash: the scan (journal_scan) goes by these too
 
-    def _path(self, name):
+    def path(self, name):
         return (self.root if self.root != "/" else "") + "/" + name
 
     def _known(self, gid):
-        if gid not in self._status:
+        if gid not in self.status:
             raise JournalError("there is no game %s in the journal" % (gid,))
 
-    def _folder(self, gid, status):
-        return self._path("%d.%s" % (gid, status))
+    def folder(self, gid, status):
+        return self.path("%d.%s" % (gid, status))
 
-    def _file(self, gid, name):
-        return "%s/%s" % (self._folder(gid, self._status[gid]), name)
+    def file(self, gid, name):
+        return "%s/%s" % (self.folder(gid, self.status[gid]), name)
 
 
 def _frame(kind, payload, number, chain, whole=True):

@@ -24,7 +24,7 @@ class Damaged(Exception):
 
 def adopt(j, name):
     # One entry of the journal folder, found at start-up.
-    path = j._path(name)
+    path = j.path(name)
     if name == LOST:
         read_lost(j)
         return
@@ -35,13 +35,13 @@ def adopt(j, name):
     if status == GONE:
         remove_tree(path)
         return
-    if gid in j._status:
+    if gid in j.status:
         j.problems.append("%s is a second copy of game %d; it was left alone" % (path, gid))
         return
     if gid is None or not is_folder(path):
         j.problems.append("%s is not a catnip game; it was left alone" % path)
         return
-    j._status[gid] = status
+    j.status[gid] = status
     if status == "playing":
         check(j, gid)
     elif status in _ENDED:
@@ -55,7 +55,7 @@ def check_ended(j, gid):
     try:
         for _ in walk(j, gid, decoder):
             pass
-        if j._status[gid] == "finished" and not decoder.ended:
+        if j.status[gid] == "finished" and not decoder.ended:
             raise Damaged("its last records, its end among them, are missing")
     except Damaged as e:
         j.problems.append(str(broken(j, gid, e)))
@@ -74,24 +74,24 @@ def check(j, gid):
             j.problems.append(str(broken(j, gid, e)))
             return
         if decoder.header is not None:
-            _cut(e.path, e.keep, j._file(gid, NEW))
+            _cut(e.path, e.keep, j.file(gid, NEW))
             j.problems.append(
                 "game %d (%s): its last record was cut off by a power loss and was dropped; "
                 "it resumes after action %d" % (gid, _title(decoder.header), decoder.actions))
     if decoder.header is None:
-        remove_tree(j._folder(gid, "playing"))
-        del j._status[gid]
+        remove_tree(j.folder(gid, "playing"))
+        del j.status[gid]
         j.problems.append("game %d was cut off by a power loss before anything of it was "
                           "saved; there is nothing to resume" % gid)
         return
     if decoder.ended:  # the end was saved but the rename was cut
-        j._mark(gid, "finished")
+        j.mark(gid, "finished")
         return
-    game = j._open[gid] = Game(gid, decoder.header)
+    game = j.opened[gid] = Game(gid, decoder.header)
     game.words, game.actions = decoder.words, decoder.actions
     game.records, game.chain = decoder.records, decoder.chain
     files = game_files(j, gid)
-    game.sealed = size(j._file(gid, LOG))
+    game.sealed = size(j.file(gid, LOG))
     game.fill = files[-1][2] - game.sealed if files else 0
 
 
@@ -99,23 +99,23 @@ def settle(j, gid):
     # Undo what a cut left half done: a rewrite, or a merge of the tail
     # into the log (appended but the tail not yet removed, or appended
     # only in part on a filesystem that can tear a write).
-    names = os.listdir(j._folder(gid, "playing"))
+    names = os.listdir(j.folder(gid, "playing"))
     if NEW in names:
-        os.remove(j._file(gid, NEW))  # the rewrite was cut: the original stands
-    sealed = size(j._file(gid, LOG))
+        os.remove(j.file(gid, NEW))  # the rewrite was cut: the original stands
+    sealed = size(j.file(gid, LOG))
     for name in names:
         if not name.isdigit() or int(name) >= sealed:
             continue
-        start, tail = int(name), j._file(gid, name)
+        start, tail = int(name), j.file(gid, name)
         end = start + size(tail)
-        copied = read_at(j._file(gid, LOG), start, FRAME_MAX)
+        copied = read_at(j.file(gid, LOG), start, FRAME_MAX)
         if end == sealed and read_at(tail, 0, FRAME_MAX) == copied:
             os.remove(tail)
         elif start < sealed < end and read_at(tail, 0, len(copied)) == copied:
-            _cut(j._file(gid, LOG), start, j._file(gid, NEW))
+            _cut(j.file(gid, LOG), start, j.file(gid, NEW))
             sealed = start
-    for name in os.listdir(j._folder(gid, "playing")):
-        path = j._file(gid, name)
+    for name in os.listdir(j.folder(gid, "playing")):
+        path = j.file(gid, name)
         if name.isdigit() and int(name) > sealed and size(path) == 0:
             os.remove(path)  # the next tail of a seal that was cut before its copy
 
@@ -128,8 +128,7 @@ def walk(j, gid, decoder):
         try:
             for kind, number, payload, crc in _file_frames(path, start, end,
                                                            i == len(files) - 1, decoder.chain):
-                entry = decoder.decode(kind, number, payload)
-                decoder.chain = crc
+                entry = decoder.decode(kind, number, payload, crc)
                 if entry is not None:
                     yield entry
         except (ValueError, IndexError, KeyError, TypeError) as e:
@@ -142,14 +141,14 @@ def game_files(j, gid):
     # [(path, first byte, end)] of a game's log and tail, in order;
     # Damaged unless the tail starts where the log ends (or the log holds
     # the tail's first bytes too: a seal stopped midway).
-    names = os.listdir(j._folder(gid, j._status[gid]))
+    names = os.listdir(j.folder(gid, j.status[gid]))
     files = []
     sealed = 0
     if LOG in names:
-        sealed = size(j._file(gid, LOG))
-        files.append((j._file(gid, LOG), 0, sealed))
+        sealed = size(j.file(gid, LOG))
+        files.append((j.file(gid, LOG), 0, sealed))
     tails = [int(n) for n in names if n.isdigit()]
-    if len(tails) == 1 and tails[0] < sealed < tails[0] + size(j._file(gid, str(tails[0]))):
+    if len(tails) == 1 and tails[0] < sealed < tails[0] + size(j.file(gid, str(tails[0]))):
         sealed = tails[0]  # a seal stopped midway: the log holds the tail's start too
         files[0] = (files[0][0], 0, sealed)
     if len(tails) > 1 or tails and tails[0] != sealed:
@@ -157,8 +156,8 @@ def game_files(j, gid):
     if not tails and sealed and read_at(files[0][0], 0, 1) not in _OLD_KINDS:
         raise Damaged("its newest records are missing: no tail follows byte %d" % sealed)
     if tails:
-        files.append((j._file(gid, str(sealed)), sealed,
-                      sealed + size(j._file(gid, str(sealed)))))
+        files.append((j.file(gid, str(sealed)), sealed,
+                      sealed + size(j.file(gid, str(sealed)))))
     return files
 
 
@@ -177,11 +176,11 @@ def read_header(j, gid):
 def rotate(j):
     # Make room for one more game: pulled games go first, then the
     # oldest ended ones; a game in play never.
-    while len(j._status) >= j.max_games:
+    while len(j.status) >= j.max_games:
         victim = None
         for wanted in ("pulled", None):
-            for gid in sorted(j._status):
-                status = j._status[gid]
+            for gid in sorted(j.status):
+                status = j.status[gid]
                 if status == wanted or (wanted is None and status != "playing"):
                     victim = gid
                     break
@@ -189,14 +188,14 @@ def rotate(j):
                 break
         if victim is None:
             return
-        status = j._status[victim]
+        status = j.status[victim]
         title = _title(safe_header(j, victim))
-        gone = j._path("%d%s" % (victim, GONE))
+        gone = j.path("%d%s" % (victim, GONE))
         try:
             if status != "pulled":
                 note_lost(j, victim, status, title)  # on flash until a laptop hears of it
-            os.rename(j._folder(victim, status), gone)
-            del j._status[victim]
+            os.rename(j.folder(victim, status), gone)
+            del j.status[victim]
             remove_tree(gone)
         except OSError as e:
             j.problems.append("game %d could not be removed to make room (%s); check the "
@@ -209,7 +208,7 @@ def rotate(j):
 
 def read_lost(j):
     # The games removed to make room that no laptop has heard of yet.
-    with open(j._path(LOST)) as f:
+    with open(j.path(LOST)) as f:
         for line in f:
             parts = line.split()
             if len(parts) == 3 and parts[0].isdigit():
@@ -219,32 +218,27 @@ def read_lost(j):
 def note_lost(j, gid, status, title):
     if gid not in [g for g, _, _ in j.lost]:
         j.lost.append((gid, status, title))
-        _write_lost(j)
+        write_lost(j)
 
 
-def forget_lost(j, gid):
-    j.lost = [g for g in j.lost if g[0] != gid]
-    _write_lost(j)
-
-
-def _write_lost(j):
+def write_lost(j):
     # Rewritten beside and renamed over, so a cut leaves the old list or the new.
-    scratch = j._path(LOST + NEW)
+    scratch = j.path(LOST + NEW)
     with open(scratch, "w") as f:
         for gid, status, title in j.lost:
             f.write("%d %s %s\n" % (gid, status, title.replace(" ", "_")))
     try:
-        os.rename(scratch, j._path(LOST))
+        os.rename(scratch, j.path(LOST))
     except OSError:  # a filesystem that will not rename over a file
-        os.remove(j._path(LOST))
-        os.rename(scratch, j._path(LOST))
+        os.remove(j.path(LOST))
+        os.rename(scratch, j.path(LOST))
 
 
 def broken(j, gid, damage):
     # Mark a game damaged (kept, never resumed) and say so.
-    if j._status.get(gid) not in (None, "broken", "pulled"):
+    if j.status.get(gid) not in (None, "broken", "pulled"):
         try:
-            j._mark(gid, "broken")
+            j.mark(gid, "broken")
         except JournalError:
             pass
     return JournalError("game %d is damaged (%s): it cannot be resumed, and is kept so a "

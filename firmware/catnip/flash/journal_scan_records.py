@@ -24,7 +24,14 @@ class Decoder:
         self.chain = 0  # the CRC of the last one
         self._kinds = None  # the game's kinds: numbered (KINDS) or not (_OLD_KINDS)
 
-    def decode(self, kind, number, payload):
+    def decode(self, kind, number, payload, crc):
+        """The entry of one frame (None for a header, a word); `crc` is its
+        CRC, which the next numbered one carries on from."""
+        entry = self._decode(kind, number, payload)
+        self.chain = crc
+        return entry
+
+    def _decode(self, kind, number, payload):
         kinds = KINDS if kind in KINDS else _OLD_KINDS
         if kinds != self._kinds:  # an old game resumed by this firmware goes on numbered
             if self._kinds is KINDS:

@@ -12,7 +12,7 @@ SIG_BYTES = 64
 
 def save(journal, gid, sig):
     """Keep `sig` for game `gid`; OSError if the flash did not take it."""
-    path = journal._file(gid, SIG)
+    path = journal.file(gid, SIG)
     with open(path + ".new", "wb") as f:
         f.write(sig)
     os.rename(path + ".new", path)
@@ -20,7 +20,7 @@ def save(journal, gid, sig):
 
 def load(journal, gid):
     """Game `gid`'s signature, or None when it has none (yet)."""
-    path = journal._file(gid, SIG)
+    path = journal.file(gid, SIG)
     if size(path) != SIG_BYTES:
         return None
     with open(path, "rb") as f:

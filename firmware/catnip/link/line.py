@@ -127,6 +127,17 @@ class Line:
         if n > FRAME_ROOM:
             self._scratch = _scratch()  # the grown buffer goes: the heap keeps FRAME_ROOM
 
+    def listen(self, on_command):
+        """Every good command from now on goes to on_command(word, fields)."""
+        self.on_command = on_command
+
+    def answer(self, re, kind, **fields):
+        """`kind` with `fields`, the answer to command `re` after others
+        came (a weighing ends a second or two after its command)."""
+        now, self.re = self.re, re
+        self.send(kind, **fields)
+        self.re = now
+
     def error(self, why, re=None):
         if re is not None:
             self.re = re

@@ -126,12 +126,10 @@ class Remote:
         app, re = self.app, line.re
 
         def reply(why, answer):
-            now, line.re = line.re, re
             if why is not None:
-                line.error(why)
+                line.answer(re, wire.ERR, why=why)
             else:
-                line.send(wire.CALIB, **answer)
-            line.re = now
+                line.answer(re, wire.CALIB, **answer)
 
         try:
             if app.calibration is None:

@@ -16,7 +16,7 @@
 # the box is in exactly one place: bag, box (unused), table, removed, the hand,
 # or it reached the tower (base + placed), where it stands or has fallen.
 from catnip.rules.engine import Game, RuleError
-from catnip.rules.stack_bag import advance_setup, choosable, random_cat, set_up_cat
+from catnip.rules.stack_bag import Bag
 from catnip.rules.stack_score import (ENDINGS, by_colour, collapse_points, placement_points,
                                       result)
 from catnip.rules.stack_setup import BLACK, check_number, settle_config, setup_steps
@@ -42,7 +42,7 @@ _ASK = {
 }
 
 
-class Stack(Game):
+class Stack(Game, Bag):
     NAME = "stack"
     EXAMPLE = "('place', 2, 0)"
     # What a person reported; a digital draw is the engine's own and stands.
@@ -80,7 +80,7 @@ class Stack(Game):
         self.team = 0
         self.ended = None
         self.steps = setup_steps(c)
-        advance_setup(self)
+        self.advance_setup()
 
     # ---- whose turn and what they may do -------------------------------
 
@@ -106,7 +106,7 @@ class Stack(Game):
         if step == "draw":
             return [("draw",)]
         if step != "place":
-            return [(step, self.colours[i]) for i in choosable(self, step)]
+            return [(step, self.colours[i]) for i in self.choosable(step)]
         # This list grows with the tower (about 500 reports for 35 cats, 7
         # black); a station asks for each number within limits() instead.
         # Sizing it first spares the heap a trail of outgrown copies.
@@ -160,23 +160,23 @@ class Stack(Game):
         return getattr(self, "_" + name)(player, action)
 
     def _setup_report(self, step, action):
-        i = self._colour(action, choosable(self, step), "in the bag")
-        set_up_cat(self, self.steps.pop(0), i)
-        return [{"event": step, "colour": self.colours[i]}] + advance_setup(self)
+        i = self._colour(action, self.choosable(step), "in the bag")
+        self.set_up_cat(self.steps.pop(0), i)
+        return [{"event": step, "colour": self.colours[i]}] + self.advance_setup()
 
     def _take(self, player, action):
-        i = self._colour(action, choosable(self, "take"), "on the table")
+        i = self._colour(action, self.choosable("take"), "on the table")
         self.table[i] -= 1
         return self._hold(player, i, True, "took")
 
     def _drew(self, player, action):
-        i = self._colour(action, choosable(self, "drew"), "in the bag")
+        i = self._colour(action, self.choosable("drew"), "in the bag")
         self.bag[i] -= 1
         return self._hold(player, i, False, "drew")
 
     def _draw(self, player, action):
         _arguments(action, 0, "('draw',)")
-        i = random_cat(self, False)
+        i = self.random_cat(False)
         self.bag[i] -= 1
         return self._hold(player, i, False, "drew")
 

@@ -2,12 +2,10 @@
 # actions, journals every accepted one before any screen shows it, marks
 # what changed for redrawing and tells the serial line what is public.
 #
-# Scenes. The table is in one scene at a time: Setup (choose a game), Play
-# (a game on the stations), End (standings) or, between games, the tray's
-# calibration (catnip.table.calibrate, loaded only for it). A scene answers
-# key() with what the table should do and draws each station; the App does it:
-# act, journal, announce, switch scenes. Screens are drawn only from what a
-# station may see (catnip.ui).
+# Scenes (catnip.ui.scene): Setup, Play, End or, between games, the tray's
+# calibration. A scene answers key() and tick() with what the table should do
+# and draws each station; the App does it: act, journal, announce, and change
+# scenes, in one place (change()). Screens show only what a station may see.
 #
 # The App decides; catnip.table.loop says when (the buttons, the screens,
 # the line and the tray on their own schedules) and catnip.ui.frame draws
@@ -17,18 +15,19 @@ from catnip.flash import flashfile
 from catnip.keys import BACK, LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, TABLE, TRAY
 from catnip.rules import TITLES, RuleError  # not the engine: a game's start loads it
 from catnip.parts.sound import Sound
-from catnip.table.loop import Loop, PicoClock, hold_room, leave, make_room, tidy, unload
+from catnip.table.loop import Loop, PicoClock, hold_room, make_room, tidy, unload
+from catnip.table import scenes
 from catnip.table.out import Out
 from catnip.table.seal import Seal
 from catnip.table.wall import Wall
 from catnip.ui import draw
 from catnip.ui.frame import Frame
 
-SETUP_FILE = "setup.json"
-# What a scene's key() may answer (or None): the first item of its tuple.
-# ("act", seat, action), ("start", game, config, seats), ("resume",),
-# ("calibrate",), ("end",) the game in play, ("rematch",), ("setup",).
-COMMANDS = ("act", "answer", "start", "resume", "calibrate", "end", "rematch", "setup")
+# What a scene's key() or tick() may answer, the first item of its tuple:
+# ("act", seat, action), ("answer", seat, value), ("start", game, config, seats),
+# ("resume",), ("calibrate", step: "begin" or the calibration's), ("end",) the
+# game in play, ("over",) its standings are due, ("rematch",), ("setup",).
+COMMANDS = ("act", "answer", "start", "resume", "calibrate", "end", "over", "rematch", "setup")
 
 
 class App:
@@ -45,19 +44,18 @@ class App:
         self.journal = journal
         self.line = line
         self.weigh = weigh
-        self.side = None  # the extras at the table of the game in play (its screens name them)
+        self.side = None  # the extras at the table of the game in play (scenes.side)
         self.clock = clock or PicoClock()
         self.seeds = seeds
         self.stations = len(hw.screens)
         self.sound = Sound(hw.buzzer)
         self.frame = Frame(hw, self.clock)
-        self.loop = Loop(self)
+        self.loop = Loop(hw, self.clock, self.frame, self.sound, self, line, weigh)
         self.out = Out(self)  # the journal's writes, the line, the notices
         self.game = None
         self.name = None
         self.seats = None
         self.gid = None  # the journal's number for the game in play
-        self.pressed = 0  # the station pressed last
         self.back_down = 0  # stations (bits) whose BACK is down and has done nothing yet
         self.remote = None
         self.scene = None
@@ -68,7 +66,7 @@ class App:
         self.seal = Seal(journal, self.clock, self.out.send)  # signs each game it ends
         self.names = flashfile.names(self.stations)  # the players' by station, from the laptop
         if line is not None:
-            line.on_command = self.command
+            line.listen(self.command)
         self._setup()
         for text in list(notices) + list(journal.problems):
             self.out.say(text)
@@ -76,19 +74,26 @@ class App:
 
     # ---- scenes -------------------------------------------------------------
 
-    def _setup(self):
-        resume = self.journal.resumable()
-        self.game = None
-        self.scene = leave(self.scene, "setup")
-        draw.named(None)
-        from catnip.ui.setup import Setup
+    def change(self, make=None, *args):
+        """The one way the table changes scene: the scene up leaves (its code
+        goes from the heap), make(*args) builds the next, which enters, and
+        every screen shows it. With no `make`, none is up (a game's code loads)."""
+        if self.scene is not None:
+            self.scene.leave()
+            self.scene = None
+        if make is not None:
+            self.scene = make(*args)
+            self.scene.enter()
+            self.frame.show(self.scene)
 
-        self.scene = Setup(self.stations, self.hw.answering, flashfile.load(SETUP_FILE), resume,
-                           tray=self.weigh is not None, names=lambda: self.names,
-                           key=self.seal.shown)
+    def _setup(self, problem=None):
+        """The setup menu, saying `problem` if given (why a game did not start)."""
+        self.game = None
+        self.change(scenes.setup, self, self.journal.resumable())
+        if problem is not None:
+            self.scene.refused(self.loop.pressed, problem)
         if self.weigh is not None:
             self.weigh.stop()
-        self.frame.all_dirty()
 
     def _load(self, name):
         """Before a game of `name` loads: the last title's game, its extras and the room go."""
@@ -107,15 +112,14 @@ class App:
         # Each step below leaves garbage among what the game keeps: collected
         # after each (tidy), the next fills its holes, and a long game's moves
         # find the rest of the heap in one piece (docs/pico.md).
-        self.frame.loading("Starting %s..." % TITLES.get(name, name), self.pressed)
-        self.scene = leave(self.scene, "play")  # setup's menus go before the game's code loads
+        self.frame.loading("Starting %s..." % TITLES.get(name, name), self.loop.pressed)
+        self.change()  # setup's menus go before the game's code loads
         self._load(name)
         room = hold_room()
         try:
             game = rules.new(name, config, self.seeds() if self.seeds is not None else None)
         except RuleError as e:  # settings the rules refuse: setup says why
-            self._setup()
-            self.scene.problem = str(e)
+            self._setup(str(e))
             return
         tidy()
         header = game.journal()  # seed and salt included: the journal keeps the secrets
@@ -141,7 +145,7 @@ class App:
     def resume(self):
         gid, header, _ = self.journal.resumable()
         self.frame.loading("Resuming %s..." % TITLES.get(header.get("game"), "the game"),
-                           self.pressed)
+                           self.loop.pressed)
         self._load(header.get("game"))
         try:
             game = rules.rebuild(header, ((e[1], e[2]) for e in self.journal.entries(gid)
@@ -172,26 +176,22 @@ class App:
         self.name, self.game, self.seats = name, game, seats
         self.commit = game.seed_commit[:wire.COMMIT_ID]  # in its live frames: whose they are
         self.ended = False
-        draw.named(names)
         unload("catnip.flash.journal_scan")  # its records too: recording the game needs none of it
-        self.scene = leave(self.scene, "play")
-        from catnip.ui.play import Play
-        self.scene = Play(name, game, seats, self.stations)
-        side = getattr(self.scene.ui, "SIDE", None)  # the module of the game's extras at the table
-        self.side = None if side is None else __import__(side, None, None, ["Side"]).Side(self)
+        self.change()
+        self.side = scenes.side(name, self)
+        self.change(scenes.play, name, game, seats, self.stations, self.side, names)
         if self.side is not None:
-            self.side.begin(self.scene)
+            self.side.begin(game)
         elif self.weigh is not None:
             self.weigh.stop()
-        self.frame.all_dirty()
 
     def ending(self):
         """The game is over: its end journaled and told, once. Done while the
         players read the last move (the loop's idle turn), with the standings'
         code loaded from flash, so the press that brings them does not wait.
         The buttons are read between its steps: it holds the loop longer
-        than a press lasts."""
-        if self.ended:
+        than a press lasts. Nothing unless a game is over and not yet ended."""
+        if self.ended or self.game is None or self.game.result() is None:
             return
         self.ended = True
         result = self.game.result()
@@ -208,21 +208,18 @@ class App:
 
     def _over(self):
         self.ending()
-        self.scene = leave(self.scene, "end")
-        from catnip.ui.end import End, standings
-
-        self.scene = End(TITLES[self.name], standings(self.game.result()), self.seats)
+        self.change(scenes.end, TITLES[self.name], self.game.result(), self.seats)
         self.sound.play("end", self.loop.now)
-        self.frame.all_dirty()
 
     def chosen(self):
         """The settings last chosen on the setup screen for the game in play
         (the table's own among them: the Clowder's name)."""
-        return flashfile.load(SETUP_FILE, {}).get("options", {}).get(self.name, {})
+        return flashfile.load(scenes.SETUP_FILE, {}).get("options", {}).get(self.name, {})
 
     # ---- events -------------------------------------------------------------
 
     def on_event(self, event):
+        """A button event, a station lost or back, the tray's health."""
         station, kind, button = event
         if button == BACK and station < TRAY:
             kind = self._back(station, kind)  # None: nothing yet
@@ -233,18 +230,13 @@ class App:
                 self.weigh.health(kind == ONLINE)
             return
         if kind == OFFLINE or kind == ONLINE:
-            self.frame.dirty[station] = True
-            if self.scene.kind != "setup":  # setup lists the stations that answer
+            self.frame.mark(station)
+            if not self.scene.lists_stations:  # setup lists the stations that answer
                 self.out.say("Station %d is back" % (station + 1) if kind == ONLINE else
                          "Station %d: not answering: check its cable" % (station + 1))
             return
-        if kind == PRESS or kind == LONG or kind == REPEAT:
-            # Its screen is refreshed first: a finger is on it. A release (or
-            # a stuck button) is not someone looking: read late, after another
-            # station's press, it would put its station ahead of that press.
-            self.pressed = station
         if kind != RELEASE:
-            self.loop.collect = self.loop.flash = True  # once its screens are out (idle turn)
+            self.loop.busy()  # the loop tidies up once its screens are out
         self.key(station, button, kind)
 
     def _back(self, station, kind):
@@ -258,24 +250,37 @@ class App:
         return None if kind == PRESS else kind
 
     def key(self, station, button, kind):
-        """A button event on `station`: the scene answers with a command
-        (COMMANDS) or None, and the App carries it out."""
+        """A button event on `station`: the App does what the scene answers."""
         scene = self.scene
-        if scene.kind == "play":
-            shown = len(scene.banner)
-            if self.game.result() is not None and not shown:
-                return  # over, its last announcement gone by time: the standings are due
-            out = scene.key(station, button, kind)  # an announcement never takes a press
-            self.frame.dirty[station] = True
-            if len(scene.banner) != shown:
-                self.frame.all_dirty()  # OK after the game moves every screen on
-                self.standings_due()
+        epoch = scene.epoch()
+        out = scene.key(station, button, kind)  # an announcement never takes a press
+        if scene.epoch() != epoch or scene.shared and kind in (PRESS, REPEAT, LONG):
+            self.frame.all_dirty()  # a menu every station shares, the next announcement
         else:
-            out = scene.key(station, button, kind)
-            if kind == PRESS or kind == REPEAT or kind == LONG:
-                self.frame.all_dirty()  # setup, the standings, the calibration: on every station
+            self.frame.mark(station)
         if out is not None:
             self._do(station, out)
+        elif epoch != scene.epoch():
+            self.tick(self.loop.now)  # OK moved a finished game's last announcement on
+
+    def tick(self, now):
+        """Timed changes: the scene's (announcements, the standings), the notices."""
+        scene = self.scene
+        epoch = scene.epoch()
+        out = scene.tick(now)
+        if scene.epoch() != epoch:
+            self.frame.all_dirty()
+        if out is not None:
+            self._do(None, out)
+        self.frame.expire(now)
+
+    def chores(self, erase, stop):
+        """The loop's idle turn: the journal's erases (`erase`; stop(): a press
+        came), else, between games only, a few ms of signing finished games."""
+        if erase:
+            self.out.record(self.journal.ready, stop)
+        else:
+            self.seal.step(self.game is None or self.game.result() is not None)
 
     def _do(self, station, out):
         word = out[0]
@@ -285,18 +290,20 @@ class App:
             self.answer(out[1], out[2])
         elif word == "end":
             self.end_game("%s ended from station %d" % (TITLES[self.name], station + 1))
+        elif word == "over":
+            self._over()
         elif word == "calibrate":
             try:
-                self.calibrate(station)
-            except ValueError as e:
-                self.scene.problem = str(e)
+                self.calibrate(station, out[1])
+            except ValueError as e:  # a step refused: the scene says why
+                self.scene.refused(station, str(e))
         elif word == "start" or word == "resume":
             remembered = self.scene.remembered()
             if word == "resume":
                 self.resume()
             else:
                 self.start(out[1], out[2], out[3])
-            flashfile.keep(SETUP_FILE, remembered)  # after: the press's station answers first
+            flashfile.keep(scenes.SETUP_FILE, remembered)  # after: the press's station answers first
         elif word == "rematch":
             self.start(self.name, self.game.config, self.seats)
         elif word == "setup":
@@ -311,10 +318,13 @@ class App:
         self.out.say(why)
         self._setup()
 
-    def calibrate(self, station):
-        """Begin calibrating the tray from station k (None: the laptop). Its
-        code is loaded now and unloaded when it ends; ValueError says why it
-        cannot begin."""
+    def calibrate(self, station, step="begin"):
+        """Begin calibrating the tray from station k (None: the laptop), or take
+        `step` of the one going on. Its code is loaded only while it runs;
+        ValueError says why it cannot begin, or why the step cannot be taken."""
+        if self.calibration is not None:
+            self.calibration.at_station(station, step)
+            return self.calibration
         import sys
 
         loaded = list(sys.modules)
@@ -324,7 +334,7 @@ class App:
         session = begin(self, station, loaded)
         self.calibration = session
         self.game = None  # a finished game's standings make way
-        self.scene = session.screen
+        self.change(session.scene)
         return session
 
     def rename(self, names):
@@ -344,30 +354,26 @@ class App:
         try:
             events = self.game.act(seat, action)
         except RuleError as e:
-            self.scene.refused(seat, str(e))
+            self.scene.refused(self.seats[seat], str(e))
             self.sound.play("error", self.loop.now)
-            self.frame.dirty[self.seats[seat]] = True
+            self.frame.mark(self.seats[seat])
             return
         self.out.record(self.journal.action, seat, action)
         if self.side is not None:
             record = self.side.acted(seat, action)
             if record is not None:
                 self.out.record(self.journal.note, record)
-        self.loop.collect = self.loop.flash = True
+        self.loop.busy()
         self.out.send(wire.ACT, gid=self.gid, commit=self.commit, n=len(self.game.log),
                       events=events)
         self.out.send(wire.SNAP)
-        for ev in events:
-            tune = self.scene.ui.sound(ev)
-            if tune is not None:
-                self.sound.play(tune, self.loop.now)
-        self.scene.announce(events, self.loop.now)
+        for tune in self.scene.announce(events, self.loop.now):
+            self.sound.play(tune, self.loop.now)
         self.frame.all_dirty()  # a last move's standings follow its announcements (tick)
 
     def answer(self, seat, value):
-        """A person answered a question of the table's own (the tray's, in
-        Stack O' Cats): no game action; the game's side journals it as a
-        note, as the tray's records are."""
+        """A person answered the tray's question (Stack O' Cats): no game
+        action; the game's side journals it as a note, as the tray's records."""
         record = self.side.answer(seat, value) if self.side is not None else None
         if record is not None:
             self.out.record(self.journal.note, record)
@@ -382,12 +388,6 @@ class App:
 
             self.remote = Remote(self)
         self.remote.command(word, fields)
-
-    def standings_due(self):
-        # A game's last move is shown like any other; once its announcements
-        # have been read (OK, or their time), the standings replace it.
-        if not self.scene.banner and self.game.result() is not None:
-            self._over()
 
 
 def _journal_log(game, journal, gid):

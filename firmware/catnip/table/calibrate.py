@@ -43,20 +43,8 @@ def begin(app, station, loaded):
     except (Refused, TrayError) as e:
         unload(loaded)
         raise Refused(plain(e) if isinstance(e, TrayError) else str(e))
-    Screen(session)  # the stations' screen: session.screen
-    listen(app.weigh, session)
+    app.weigh.listen(session)
     return session
-
-
-def listen(weigh, session):
-    """The tray's readings to `session` (catnip.table.weigh), or back to the
-    game (None); an uncalibrated tray's cells sleep when nobody listens."""
-    weigh.taker = session
-    if session is not None:
-        weigh.hw.tray.power_up()
-        weigh.wanted.set()
-    elif weigh.cal is None:
-        weigh.hw.tray.power_down()
 
 
 def unload(loaded):
@@ -75,8 +63,10 @@ def unload(loaded):
 class Session:
     """One calibration. `station`: where it is driven from (None: the
     laptop). Steps come through step(); readings through counts() and
-    fault() (catnip.table.weigh). When a capture ends, `answer(step, why, fields)`
-    tells the screen, and reply(why, fields) the laptop if it asked."""
+    fault() (catnip.table.weigh). When a capture ends, `answer` is (step,
+    why, fields) and `answers` counts one more (the stations' screen,
+    catnip.ui.calibrate.Screen, asks), and reply(why, fields) tells the
+    laptop if it asked."""
 
     def __init__(self, app, station, loaded):
         self.app = app
@@ -86,8 +76,13 @@ class Session:
         self.rate = tray["rate"]
         self.cells = len(tray["cells"])
         self.path = app.weigh.path
-        self.screen = None  # catnip.ui.calibrate.Screen, told of every answer
+        self.answers = 0  # weighings ended so far
+        self.answer = None  # (step, why, fields) of the last
         self._reset()
+
+    def scene(self):
+        """What the stations show of it (catnip.ui.calibrate)."""
+        return Screen(self)
 
     def _reset(self):
         self.cal = Calibrator(self.rate, self.cells)
@@ -155,6 +150,16 @@ class Session:
             raise Refused("The tray is being calibrated at station %d: finish or stop it "
                           "there first." % (self.station + 1))
         self.step(word, reply)
+
+    def at_station(self, station, word):
+        """Step `word` chosen at `station`: a calibration the laptop drives
+        may only be stopped there."""
+        if self.station is None:
+            self._drop_reply("Stopped at station %d: nothing was saved." % (station + 1))
+            self.app.out.say("Tray calibration stopped at station %d" % (station + 1))
+            self.end()
+            return
+        self.step(word)
 
     def step(self, word, reply=None):
         """Take step `word`. "empty", "cat" and "corner" start weighing: the
@@ -303,8 +308,8 @@ class Session:
         reply, self.reply = self.reply, None
         if reply is not None:
             reply(why, fields)
-        if self.screen is not None:
-            self.screen.answered(step, why, fields)
+        self.answer = (step, why, fields)
+        self.answers += 1
         self.changed()
 
     def _drop_reply(self, why):
@@ -334,7 +339,7 @@ class Session:
             raise Refused("Could not write the calibration to the Pico's flash (error %s): "
                           "the one there is unchanged. Free some space and save again."
                           % (e.args[0] if e.args else e))
-        self.app.weigh.cal, self.app.weigh.problem = saved, None  # the next game's
+        self.app.weigh.calibrated(saved)  # the next game's
         fields = self.status("save")
         fields.update(figures(cal, self.corners))
         fields.update(saved=True, file=self.path)
@@ -347,7 +352,6 @@ class Session:
     def end(self):
         """Back to the setup menu; the calibration's code leaves the heap."""
         app = self.app
-        listen(app.weigh, None)
-        self.screen = None
+        app.weigh.listen(None)
         app.calibrated()
         unload(self.loaded)

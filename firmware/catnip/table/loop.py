@@ -1,20 +1,18 @@
 # The table's loop: when things happen, never what. run() starts the button
 # poll (every POLL_MS), the screen refresh (stations one at a time, with the
 # buttons polled between, so a redraw never starves input), the serial line
-# and, during Stack O' Cats, the tray; each event goes to the app, which
-# decides, and each screen to the frame, which draws. step() is one pass of
-# all of it, for the tests and the virtual table.
+# and, during Stack O' Cats, the tray; each event goes to the table (the
+# App), which decides, and each screen to the frame, which draws. step() is
+# one pass of all of it, for the tests and the virtual table.
 #
 # Also here: the Pico's clock, and the helpers that drop code from the heap
-# (on the Pico imported code takes heap): each scene's code is loaded when
-# the table enters it and dropped when it leaves, so setup's menus are not in
-# RAM during a game, nor the game's screens during setup; and a title's code
-# makes room for the next title's (make_room).
+# (on the Pico imported code takes heap): a title's code makes room for the
+# next title's (make_room); each scene drops its own (catnip.ui.scene).
 import asyncio
 import gc
 
 from catnip import forget
-from catnip.keys import OFFLINE, ONLINE, PRESS, RELEASE, STUCK
+from catnip.keys import LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, STUCK
 from catnip.rules import NAMES
 
 POLL_MS = 10
@@ -22,85 +20,92 @@ FRAME_MS = 20
 
 
 class Loop:
-    """The loop of `app` (catnip.table.app.App), on the app's clock."""
+    """The loop of the stations, buttons and buzzer of `hw` on `clock`, drawn
+    by `frame` (catnip.ui.frame), with the serial `line` and the tray's
+    `weigh` (either may be None). `table` (catnip.table.app.App) decides:
+    on_event(event), tick(now), ending() and chores(erase, stop)."""
 
-    def __init__(self, app):
-        self.app = app
-        self.now = app.clock.ticks_ms()  # when the events in hand happened (poll)
+    def __init__(self, hw, clock, frame, sound, table, line=None, weigh=None):
+        self.hw = hw
+        self.clock = clock
+        self.frame = frame
+        self.sound = sound
+        self.table = table
+        self.line = line
+        self.weigh = weigh
+        self.stations = len(hw.screens)
+        self.now = clock.ticks_ms()  # when the events in hand happened (poll)
+        self.pressed = 0  # the station pressed last
         self.collect = False  # a press or a move: collect the heap once its screens are out
         self.flash = False  # a press or a move: the journal's erases once its screens are out
         self.ready = None  # called once the buttons are first read (serve)
-        self.held = bytearray(len(app.hw.screens))  # per station, its buttons down (bits)
+        self.held = bytearray(self.stations)  # per station, its buttons down (bits)
         self.down = False  # some button is down: the idle turn waits for its release
 
     def poll(self, now):
         """Read the buttons and carry out every event waiting; True if there
         was one."""
-        app = self.app
+        hw = self.hw
         self.now = now
-        app.hw.poll(now)
+        hw.poll(now)
         handled = False
         while True:
-            event = app.hw.next()
+            event = hw.next()
             if event is None:
                 break
             self._hold(event)
-            app.on_event(event)
+            if event[1] == PRESS or event[1] == LONG or event[1] == REPEAT:
+                # Its screen is refreshed first: a finger is on it. A release
+                # (or a stuck button) is not someone looking: read late, after
+                # another station's press, it would put its station ahead.
+                if event[0] < self.stations:
+                    self.pressed = event[0]
+            self.table.on_event(event)
             handled = True
-        app.sound.update(now)
+        self.sound.update(now)
         return handled
 
-    def tick(self, now):
-        """Timed changes: the announcement shown, the standings once the last
-        move's have been read, the notice line."""
-        app = self.app
-        scene = app.scene
-        if scene.kind == "play":
-            if scene.banner_due(now):
-                scene.next_banner(now)
-                app.frame.all_dirty()
-            app.standings_due()
-        app.frame.expire(now)
+    def busy(self):
+        """A press or a move: once its screens are out, the heap is collected
+        and the journal's erases are done (the idle turn)."""
+        self.collect = self.flash = True
 
     def refresh(self, k, now):
         """Bring station k's panel up to date (redraw if needed, send what changed)."""
-        app = self.app
-        if app.frame.dirty[k]:
-            app.frame.redraw(k, app.scene)
-        app.frame.flush(k, now)
+        if self.frame.dirty[k]:
+            self.frame.redraw(k)
+        self.frame.flush(k, now)
 
     def headline(self):
         """A new announcement out to every station now, the station pressed
         last first, ahead of any screen under it: its rows alike on every
         panel, drawn once. The buttons are sampled between panels (up to
         7 ms each on the Pico). False if there was none."""
-        app = self.app
-        if not app.frame.headline(app.scene):
+        if not self.frame.headline():
             return False
-        n = app.stations
+        n = self.stations
         for i in range(n):
-            app.frame.flush((app.pressed + i) % n, app.clock.ticks_ms())
+            self.frame.flush((self.pressed + i) % n, self.clock.ticks_ms())
             self.sample()
         return True
 
     def step(self, now):
         """One pass of everything, for tests and the virtual table: poll, then
         every screen."""
-        app = self.app
         self.poll(now)
-        self.tick(now)
-        n = app.stations
+        self.table.tick(now)
+        n = self.stations
         self.headline()  # a new announcement first, as a press's handling sends it
         for i in range(n):  # the station pressed last first: its player waits
-            self.refresh((app.pressed + i) % n, now)
-        if app.hw.table is not None:
-            if app.frame.table_dirty:
-                app.frame.redraw_table(app.scene)
-            app.frame.flush_table(now)
-        if app.line is not None:
-            app.line.poll()
-        if app.weigh is not None:
-            app.weigh.poll()
+            self.refresh((self.pressed + i) % n, now)
+        if self.hw.table is not None:
+            if self.frame.table_dirty:
+                self.frame.redraw_table()
+            self.frame.flush_table(now)
+        if self.line is not None:
+            self.line.poll()
+        if self.weigh is not None:
+            self.weigh.poll()
         self._idle()
 
     def serve(self, ready=None):
@@ -128,44 +133,43 @@ class Loop:
         # why: the laptop's words, None for Ctrl-C.
         from catnip.table.handover import stop
 
-        print("catnip: app stopped (%s); the REPL is yours" % stop(self.app, why))
+        print("catnip: app stopped (%s); the REPL is yours" % stop(self.table, why))
 
     async def run(self):
-        app = self.app
-        clock = app.clock
-        frame = app.frame
+        clock = self.clock
+        frame = self.frame
         asyncio.create_task(self._buttons())
-        changed = getattr(getattr(app.hw, "buttons", None), "changed", None)
+        changed = getattr(getattr(self.hw, "buttons", None), "changed", None)
         if changed is not None:
             asyncio.create_task(self._changed(changed))
-        if app.line is not None:
+        if self.line is not None:
             asyncio.create_task(self._line())
-        if app.weigh is not None:
-            asyncio.create_task(app.weigh.run())
+        if self.weigh is not None:
+            asyncio.create_task(self.weigh.run())
         while True:
-            n = app.stations
+            n = self.stations
             for i in range(n):
                 # The station pressed last first: its player is waiting. The
                 # buttons get their turn between drawing a panel (some 20 ms
                 # on the Pico) and sending it (up to 25 ms), and between panels.
-                k = (app.pressed + i) % n
+                k = (self.pressed + i) % n
                 if frame.dirty[k]:
-                    if frame.headline(app.scene):
+                    if frame.headline():
                         # A move's announcement reaches every station first (a
                         # few ms each, even when the move came mid-pass); each
                         # screen under it follows.
                         for j in range(n):
-                            frame.flush((app.pressed + j) % n, clock.ticks_ms())
+                            frame.flush((self.pressed + j) % n, clock.ticks_ms())
                             await clock.sleep_ms(0)
-                    frame.redraw(k, app.scene)
+                    frame.redraw(k)
                     await clock.sleep_ms(0)
                 frame.flush(k, clock.ticks_ms())
                 await clock.sleep_ms(0)
-            if app.hw.table is not None:
+            if self.hw.table is not None:
                 if frame.table_dirty:
-                    frame.redraw_table(app.scene)
+                    frame.redraw_table()
                 frame.flush_table(clock.ticks_ms())
-            self.tick(clock.ticks_ms())
+            self.table.tick(clock.ticks_ms())
             self._idle()
             # A press handled meanwhile (the buttons' task) makes the other
             # stations dirty: their pass begins within POLL_MS, not FRAME_MS.
@@ -209,28 +213,26 @@ class Loop:
         # and it stops for a press, to carry on at the next turn. Else, between
         # games only (a game's heap is not shared with it), a few ms of the
         # table's signature on the games it finished (catnip.table.seal).
-        app = self.app
-        if True in app.frame.dirty:
+        if True in self.frame.dirty:
             return
         if self.collect and not self.down:
             self.collect = False
             tidy()
             self.sample()
-            if app.scene.kind == "play" and app.game.result() is not None:
-                app.ending()
+            self.table.ending()  # if a game is over and its end not yet journaled
         if self.flash:
             self.flash = False
-            app.out.record(app.journal.ready, self._pressed)
+            self.table.chores(True, self._pressed)
             if self.flash is None:  # stopped for a press: the next turn carries on
                 self.flash = True
         elif not self.down:  # a finished game's signature, a few ms a turn, between games
-            app.seal.step(app.game is None or app.game.result() is not None)
+            self.table.chores(False, None)
 
     def _pressed(self):
         # Between the journal's commits: the buttons read; True if one was
         # pressed, so it stops and the press is handled (a release waits).
         self.sample()
-        queue = getattr(getattr(self.app.hw, "buttons", None), "queue", None)
+        queue = getattr(getattr(self.hw, "buttons", None), "queue", None)
         if queue is not None and queue.waiting(PRESS):
             self.flash = None
             return True
@@ -242,8 +244,7 @@ class Loop:
         lasts (a game's end, some 180 ms on the Pico: the press after the
         last move came and went unread), so a press made meanwhile is seen,
         and its release."""
-        app = self.app
-        app.hw.poll(app.clock.ticks_ms())
+        self.hw.poll(self.clock.ticks_ms())
 
     async def _buttons(self):
         ready, self.ready = self.ready, None
@@ -252,7 +253,7 @@ class Loop:
             if ready is not None:
                 ready()
                 ready = None
-            await self.app.clock.sleep_ms(POLL_MS)
+            await self.clock.sleep_ms(POLL_MS)
 
     async def _changed(self, changed):
         # The expanders' shared INT line fell: poll now, not up to POLL_MS later.
@@ -261,7 +262,7 @@ class Loop:
             self._read_buttons()
 
     def _read_buttons(self):
-        clock = self.app.clock
+        clock = self.clock
         if self.poll(clock.ticks_ms()):
             # A move's announcement goes to every station at once: the other
             # players learn of it from those rows, so they do not wait for
@@ -269,23 +270,12 @@ class Loop:
             # for the screen loop's next turn. Then the player who pressed,
             # who is watching their screen: it is redrawn and sent now.
             self.headline()
-            self.refresh(self.app.pressed, clock.ticks_ms())
+            self.refresh(self.pressed, clock.ticks_ms())
 
     async def _line(self):
-        app = self.app
         while True:
-            app.line.poll()
-            await app.clock.sleep_ms(POLL_MS)
-
-
-def leave(scene, kind):
-    """The table leaves `scene` for one of `kind`: the old one's code goes.
-    None, for the app's scene while the new one loads."""
-    if scene is not None and scene.kind != kind:
-        forget("catnip.ui." + scene.kind)
-        if scene.kind == "play":
-            forget("catnip.ui." + scene.name)  # the game's own screens
-    return None
+            self.line.poll()
+            await self.clock.sleep_ms(POLL_MS)
 
 
 def unload(prefix):

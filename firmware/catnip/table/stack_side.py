@@ -1,8 +1,8 @@
 # Stack O' Cats at the table, beside its screens: the tray (catnip.table.weigh)
 # weighs each attempt and hears the answers to its questions, and a
 # Clowder's score joins the device's high scores. The App knows this only as
-# the side of the game in play, a Side named by the game's screens
-# (catnip.ui.stack.SIDE): begin, acted, answer, ended, stop.
+# the side of the game in play (App._side): begin, view, acted, answer,
+# ended, stop; the game's Play scene asks it what each view adds.
 from catnip import forget
 
 
@@ -11,10 +11,14 @@ class Side:
         self.app = app
         self.weigh = app.weigh  # None on a table without a tray
 
-    def begin(self, scene):
-        """The game starts (or resumes) on `scene` (catnip.ui.play.Play)."""
+    def begin(self, game):
+        """The game starts (or resumes)."""
         if self.weigh is not None:
-            self.weigh.begin(scene, self.app.frame.all_dirty, self.app.out.send)
+            self.weigh.begin(game, self.app.frame.all_dirty, self.app.out.send)
+
+    def view(self, seat):
+        """What `seat`'s view (None: the public one) adds: the tray's state."""
+        return None if self.weigh is None else self.weigh.view(seat)
 
     def acted(self, seat, action):
         """A player's report was accepted: what the tray made of it, as a

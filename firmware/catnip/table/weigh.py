@@ -16,8 +16,8 @@
 # catnip.tray is imported only when a Stack O' Cats game begins: on the Pico
 # its code takes heap that the other games need.
 #
-# What the stations show of the tray (the proposal, the lean, a fault) also
-# goes on the serial line as a "tray" frame when it changes: at once for what
+# What the stations show of the tray (the proposal, the lean, a fault) is
+# theirs to ask (view(), through the game's side); it also goes on the serial line as a "tray" frame when it changes: at once for what
 # a person did and for a fault, at most once per TELL_MS of readings for a
 # proposal or lean the tray saw, so that a shaking tray cannot flood the line.
 #
@@ -42,9 +42,12 @@ class Weigh:
         self.cal = None  # the saved calibration, as read from flash
         self.problem = None
         self.tray = None
-        self.scene = None
+        self.game = None  # the Stack O' Cats game in play
         self.changed = None
         self.verdict = None  # the attempt's proposal on the active station
+        self.asked = None  # the seat it is for
+        self.fault = None  # what the stations say is wrong with the tray, or None
+        self.lean = None  # the tower's lean, as the tray last saw it
         self.attempt = None  # (turn, log length) of the last attempt begun
         self.open = False  # the tray has an attempt waiting for its verdict
         self.send = None  # the line's send(kind, **fields), for "tray" frames
@@ -63,17 +66,18 @@ class Weigh:
         if self.cal is None and hw.tray is not None:
             hw.tray.power_down()  # nothing to weigh with until a calibration begins
 
-    def begin(self, scene, changed, send=None):
-        """A Stack O' Cats game starts (or resumes) on `scene` (catnip.ui.play.Play);
-        send(kind, **fields) puts "tray" frames on the line."""
-        self.scene = scene
+    def begin(self, game, changed, send=None):
+        """A Stack O' Cats `game` starts (or resumes); changed() says the
+        stations' view of the tray changed, send(kind, **fields) puts "tray"
+        frames on the line."""
+        self.game = game
         self.changed = changed
         self.send = send
         self._told = (_UNTOLD, None, None)
         self._due = False
         self.verdict = self.attempt = None
         self.open = False
-        scene.extra["tray"] = {"fault": self.problem, "lean": None}
+        self.fault, self.lean = self.problem, None
         if self.cal is not None:
             from catnip.tray import Calibration, Tray, TrayError, TrayFeed
 
@@ -81,9 +85,9 @@ class Weigh:
                 cal = Calibration.from_dict(self.cal)
             except (ValueError, TrayError) as e:
                 self.cal, self.problem = None, "calibration unreadable: %s" % e
-                scene.extra["tray"]["fault"] = self.problem
+                self.fault = self.problem
                 return
-            c = scene.game.config
+            c = game.config
             in_play = len(c["colours"]) * c["per_colour"] + c["black_cats"]
             # No tare: the base is already on the tray with its cats, and the
             # calibration's zero is the empty base.
@@ -112,9 +116,35 @@ class Weigh:
             return
         self.cal = learned
 
+    def calibrated(self, saved):
+        """A calibration was saved (catnip.table.calibrate): the next game's."""
+        self.cal, self.problem = saved, None
+
+    def listen(self, taker):
+        """The readings go to `taker` (a calibration: .counts(c), .fault(e)),
+        or back to the game (None); an uncalibrated tray's cells sleep when
+        nobody listens."""
+        self.taker = taker
+        if taker is not None:
+            self.hw.tray.power_up()
+            self.wanted.set()
+        elif self.cal is None:
+            self.hw.tray.power_down()
+
+    def view(self, seat):
+        """What `seat`'s view shows of the tray (None: the public view):
+        its fault and the lean, and to the seat it asks, the proposal; None
+        with no game."""
+        if self.game is None:
+            return None
+        shown = {"fault": self.fault, "lean": self.lean}
+        if self.verdict is not None and seat is not None and seat == self.asked:
+            shown["proposal"] = self.verdict
+        return {"tray": shown}
+
     def stop(self):
         """No Stack O' Cats game any more: readings are dropped."""
-        self.scene = self.feed = self.tray = None
+        self.game = self.feed = self.tray = None
         self.verdict = self.attempt = None
         self.open = False
 
@@ -128,7 +158,7 @@ class Weigh:
         await self.hw.weigh(self._counts, self._silent)
 
     def _weighing(self):
-        return self.taker is not None or (self.cal is not None and self.scene is not None)
+        return self.taker is not None or (self.cal is not None and self.game is not None)
 
     def poll(self):
         """One reading if the cells have one waiting: for a loop without
@@ -163,19 +193,18 @@ class Weigh:
         self._fault(None if ok else "no readings: check the load cell cable")
 
     def _fault(self, why):
-        if self.scene is not None:
-            self.scene.extra["tray"]["fault"] = why or self.problem
+        if self.game is not None:
+            self.fault = why or self.problem
             self.changed()
             self.tell()
 
     def tell(self, soon=False):
         """Send what the stations show of the tray if the line does not have
         it yet; `soon`: the tray saw it, so not within TELL_MS of the last."""
-        if self.send is None or self.scene is None:
+        if self.send is None or self.game is None:
             return
-        shown = self.scene.extra["tray"]
         told = self._told
-        if told[0] is self.verdict and told[1] == shown["lean"] and told[2] == shown["fault"]:
+        if told[0] is self.verdict and told[1] == self.lean and told[2] == self.fault:
             self._due = False
             return
         if soon and self.tray is not None:
@@ -184,8 +213,8 @@ class Weigh:
                 return
         p = self.verdict or {}
         self.send(wire.TRAY, proposes=p.get("kind"), value=p.get("value"), conf=p.get("conf"),
-                  lean=shown["lean"], fault=shown["fault"])
-        self._told = (self.verdict, shown["lean"], shown["fault"])
+                  lean=self.lean, fault=self.fault)
+        self._told = (self.verdict, self.lean, self.fault)
         self._told_at = self.tray.samples if self.tray is not None else 0
         self._due = False
 
@@ -198,9 +227,9 @@ class Weigh:
 
     def turn_changed(self):
         """After every action: an attempt starts when a cat is to be placed."""
-        if self.tray is None or self.scene is None:
+        if self.tray is None or self.game is None:
             return
-        game = self.scene.game
+        game = self.game
         v = game.public()
         key = (v["turn"], len(game.log))
         if v["step"] == "place" and game.result() is None and self.attempt != key:
@@ -225,7 +254,7 @@ class Weigh:
         if self.tray is not None:
             # The rules are the authority on the tower: whatever the tray
             # proposed, it suggests from what the player reported.
-            tower = self.scene.game.public()["tower"]
+            tower = self.game.public()["tower"]
             self.tray.agree(tower)
         self.turn_changed()
         self.tell()
@@ -243,7 +272,7 @@ class Weigh:
     # ---- the tray's side ----------------------------------------------------
 
     def on_tray(self, ev):
-        if self.scene is None or self.scene.game.result() is not None:
+        if self.game is None or self.game.result() is not None:
             return
         kind = ev.get("ev")
         if kind == "fault":
@@ -251,7 +280,7 @@ class Weigh:
             self._fault(None if ev["sensor"] == "ok" else "sensor " + ev["sensor"])
             return
         if ev.get("lean") is not None:
-            self.scene.extra["tray"]["lean"] = ev["lean"]
+            self.lean = ev["lean"]
         if kind == "collapse" and self.open:
             self._clear()  # the tower fell after a proposal: it is out of date
         if kind in ("settled", "collapse") and self.open and self.verdict is None:
@@ -267,7 +296,7 @@ class Weigh:
         self.tell(True)
 
     def _propose(self, v):
-        game = self.scene.game
+        game = self.game
         report = _REPORTS[v["ask"]]
         lo, hi = v["min"], v["max"]
         if report != "cats":
@@ -283,8 +312,7 @@ class Weigh:
         proposal = {"kind": report, "id": v["id"], "value": max(lo, min(hi, v["default"])),
                     "lo": lo, "hi": hi, "conf": v["conf"]}
         self.verdict = proposal
-        station = self.scene.seats[game.public()["turn"]]
-        self.scene.local[station].proposal = proposal
+        self.asked = game.public()["turn"]
 
     def _confirm(self, p, value):
         from catnip.tray import TrayError
@@ -298,6 +326,3 @@ class Weigh:
 
     def _clear(self):
         self.verdict = None
-        if self.scene is not None:
-            for local in self.scene.local:
-                local.proposal = None

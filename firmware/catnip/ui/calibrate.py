@@ -2,24 +2,29 @@
 # drives it, as it drives the setup menu. A page says what to do, the steps
 # possible now are a list below it; each weighing ends on a page of its
 # figures (or why it was not taken) that OK puts away. While the laptop
-# calibrates, every station shows its progress, and BACK stops it.
+# calibrates, every station shows its progress, and BACK stops it. A step
+# chosen is the command ("calibrate", step), which the App takes to the
+# session; it asks the session for the rest (what it says, its answers).
 # Loaded with catnip.table.calibrate, unloaded with it.
 from catnip.keys import BACK, OK, PRESS, REPEAT
 from catnip.ui import draw
+from catnip.ui.scene import Scene
 from catnip.ui.widgets import DONE, Cursor
 
 LABELS = {"empty": "Weigh empty", "cat": "Weigh cat %d", "corner": "Weigh corner %d",
           "save": "Save", "abort": "Stop, no save"}
 
 
-class Screen:
+class Screen(Scene):
+    """The calibration `session` (catnip.table.calibrate.Session) on every station."""
+
     kind = "calibrate"
 
     def __init__(self, session):
         self.session = session
-        session.screen = self
         self.cursor = Cursor()
         self.page = None  # (title, text) shown until OK: a weighing's figures, a refusal
+        self.seen = session.answers  # the session's answers shown so far
 
     def choices(self):
         s = self.session
@@ -40,34 +45,38 @@ class Screen:
     # ---- buttons ------------------------------------------------------------
 
     def key(self, station, button, kind):
+        """("calibrate", step) once a step is chosen, else None."""
         if kind != PRESS and kind != REPEAT:
             return None
+        self._catch_up()
         s = self.session
         if s.station is None:  # the laptop calibrates: a station may only stop it
-            if button == BACK:
-                s._drop_reply("Stopped at station %d: nothing was saved." % (station + 1))
-                s.app.out.say("Tray calibration stopped at station %d" % (station + 1))
-                s.end()
-            return
+            return ("calibrate", "abort") if button == BACK else None
         if s.measuring is not None:
-            return
+            return None
         if self.page is not None:
             if button in (OK, BACK):
                 self.page = None
-            return
+            return None
         words = self.choices()
         self.cursor.resize(len(words))
         if self.cursor.press(button) != DONE:
-            return
-        try:
-            s.step(words[self.cursor.at])
-        except ValueError as e:  # Refused: shown in its words
-            self.page = ("Not now", str(e))
+            return None
+        word = words[self.cursor.at]
         self.cursor.at = 0  # the next step is first again
+        return ("calibrate", word)
 
-    def answered(self, step, why, fields):
-        """A weighing ended: its figures, or why it was not taken."""
-        if self.session.station is None:
+    def refused(self, station, why):
+        self.page = ("Not now", why)  # a step refused, in its words
+
+    def _catch_up(self):
+        # A weighing that ended since: its figures, or why it was not taken.
+        s = self.session
+        if s.answers == self.seen:
+            return
+        self.seen = s.answers
+        step, why, fields = s.answer
+        if s.station is None:
             return
         if why is not None:
             self.page = ("Not taken", why)
@@ -77,6 +86,7 @@ class Screen:
     # ---- the screen -----------------------------------------------------------
 
     def draw(self, station, fb):
+        self._catch_up()
         s = self.session
         draw.clear(fb)
         if self.page is not None:

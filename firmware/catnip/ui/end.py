@@ -3,6 +3,7 @@
 # each asked once more before it leaves the standings.
 from catnip.keys import OK, PRESS, REPEAT
 from catnip.ui import draw
+from catnip.ui.scene import Scene
 from catnip.ui.widgets import DONE, Cursor
 
 CHOICES = ("Rematch", "New game")
@@ -56,7 +57,7 @@ def seats_named(text):
     return " ".join(out).replace("( ", "(")
 
 
-class End:
+class End(Scene):
     """The standings screen: its lines (from standings()) and the two choices
     in one scrolling list, so a long table of seven players reads with UP
     and DOWN."""

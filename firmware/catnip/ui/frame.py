@@ -2,7 +2,8 @@
 # table-wide notices on every station's bottom line, the page a station
 # shows while a game's code loads, the table display's page when no game is
 # in play, and which screens are due to be drawn again. The app decides what
-# to say and the loop when to draw; the frame draws it.
+# to say and which scene is up (show()), the loop when to draw; the frame
+# draws it, asking the scene (catnip.ui.scene) what it shows.
 from catnip.keys import ticks_diff
 from catnip.ui import draw
 
@@ -24,6 +25,16 @@ class Frame:
         self._canvas = None  # what the canvas holds when every station shows it alike
         self.epoch = 0  # counts all_dirty(): whatever every station shows may have changed
         self._headline = None  # the announcement last put up ahead of the screens under it
+        self.scene = None  # what the stations show (catnip.ui.scene.Scene)
+
+    def show(self, scene):
+        """`scene` is up: every screen shows it at the next pass."""
+        self.scene = scene
+        self.all_dirty()
+
+    def mark(self, k):
+        """Station k's screen is redrawn at the next pass."""
+        self.dirty[k] = True
 
     def all_dirty(self):
         """Every station's screen and the table display are redrawn at the next pass."""
@@ -95,38 +106,39 @@ class Frame:
         fb.begin()
         return fb
 
-    def redraw(self, k, scene):
+    def redraw(self, k):
         """Draw station k's screen (on the canvas, which its panel takes;
-        flush sends it). A screen every station shows alike is
-        drawn once and taken by each, as is the public screen of the
-        stations where nobody sits (until anything marks every station)."""
+        flush sends it). A screen several stations show alike (the public
+        screen of the stations where nobody sits) is drawn once and taken
+        by each, until anything marks every station."""
         fb = self.hw.canvas
-        alike = scene.alike() if scene.kind == "play" else None
-        if alike is None and scene.kind == "play" and scene.public_only(k):
-            alike = ("table", self.epoch)
+        scene = self.scene
+        alike = scene.alike(k)
         if alike is not None:
-            alike = (alike, self.notices[0] if self.notices else None)
+            alike = (alike, self.epoch, self.notices[0] if self.notices else None)
         if alike is None or alike != self._canvas:
             self._begin()
             scene.draw(k, fb)
             if self.notices:  # above an announcement, which has the bottom lines
-                draw.notice(fb, self.notices[0], scene.kind == "play" and bool(scene.banner))
+                draw.notice(fb, self.notices[0], scene.headline() is not None)
             self._canvas = alike
         self.hw.screens[k].take(fb)
         self.dirty[k] = False
 
-    def headline(self, scene):
+    def headline(self):
         """A new announcement, ahead of everything else: drawn once on the
         canvas and taken (its rows only, which are the announcement's alone)
         by every station due for a redraw that shows it; they are sent
         first, and each station's whole screen follows at its redraw. False
         if there is no new announcement."""
-        if scene.kind != "play" or not scene.banner:
+        scene = self.scene
+        up = scene.headline()
+        if up is None:
             self._headline = None
             return False
-        if scene.banner[0] == self._headline:
+        if up == self._headline:
             return False
-        self._headline = scene.banner[0]
+        self._headline = up
         fb = self._begin()
         self._canvas = None
         draw.clear(fb)
@@ -137,12 +149,10 @@ class Frame:
                 taken = self.hw.screens[k].take(fb, top) or taken
         return taken
 
-    def redraw_table(self, scene):
+    def redraw_table(self):
         fb = self._begin()
         self._canvas = None  # the canvas is the table display's now
-        if scene.kind == "play":
-            scene.draw_table(fb)
-        else:
+        if not self.scene.draw_table(fb):
             draw.page(fb, self.notices[0] if self.notices else "Choose a game on any station", 2)
         self.hw.table.take(fb)
         self.table_dirty = False

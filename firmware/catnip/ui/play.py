@@ -11,6 +11,7 @@
 from catnip.keys import BACK, DOWN, LONG, OK, PRESS, UP, ticks_diff
 from catnip.rules.about import about
 from catnip.ui import draw
+from catnip.ui.scene import Scene
 from catnip.ui.widgets import CANCEL, DONE, Cursor
 
 BANNER_MS = 2500
@@ -26,13 +27,20 @@ def screens(name):
     return __import__("catnip.ui." + name, None, None, ["Local"])
 
 
-class Play:
-    kind = "play"
+class Play(Scene):
+    """Game `name` in play; `side` (or None) is the game's extras at the
+    table, asked what each view adds (side.view(seat): the tray's state in
+    Stack O' Cats); `names` the players' as the journal has them."""
 
-    def __init__(self, name, game, seats, stations):
+    kind = "play"
+    shared = False  # a press redraws its own station; a new announcement, every one
+
+    def __init__(self, name, game, seats, stations, side=None, names=None):
         self.name = name
         self.game = game
         self.seats = seats  # seat -> station
+        self.side = side
+        self.names = names
         self.ui = screens(name)
         self.local = [self.ui.Local() for _ in range(stations)]
         self.menu = [None] * stations  # a Cursor while a station's menu is open
@@ -44,7 +52,12 @@ class Play:
         self.banner_at = None  # when the first was put up
         self.shown = 0  # counts the announcements put up first, to tell them apart
         self.aside = [-1] * stations  # the announcement each station pressed under
-        self.extra = {}  # public additions to every view (the tray's state)
+
+    def enter(self):
+        draw.named(self.names)
+
+    def modules(self):
+        return ("catnip.ui.play", "catnip.ui." + self.name)  # the game's own screens too
 
     def seat(self, station):
         return self.seats.index(station) if station in self.seats else None
@@ -52,7 +65,7 @@ class Play:
     def view(self, station):
         seat = self.seat(station)
         v = self.game.view(seat) if seat is not None else self.game.public()
-        v.update(self.extra)
+        self._extra(v, seat)
         if seat is not None and seat == self.game.corrector():
             v["fix"] = True  # their last result may be taken back (('correct',))
         return v
@@ -63,6 +76,8 @@ class Play:
         """A button event: ("act", seat, action), ("answer", seat, value) (a
         game's screens answering a question of the table's, such as the
         tray's), ("end",) or None. Changes only this station's UI state."""
+        if self.game.result() is not None and not self.banner:
+            return None  # over, its last announcement gone by time: the standings are due
         if kind == PRESS:
             self.error[station] = None  # a reason stays up until the station's next press
         if self.banner:
@@ -130,13 +145,26 @@ class Play:
                 self.viewing[station] = (rows, Cursor(len(rows)))
         return None
 
-    def refused(self, seat, why):
-        self.error[self.seats[seat]] = why
+    def refused(self, station, why):
+        self.error[station] = why
 
     # ---- announcements ----------------------------------------------------
 
+    def tick(self, now):
+        """The announcement up gives way once it has had its time; once
+        the game is over and its last is gone, the standings: ("over",)."""
+        if self.banner_due(now):
+            self.next_banner(now)
+        if not self.banner and self.game.result() is not None:
+            return ("over",)
+        return None
+
     def announce(self, events, now):
+        tunes = []
         for ev in events:
+            tune = self.ui.sound(ev)
+            if tune is not None:
+                tunes.append(tune)
             line = self.ui.say(ev, None)
             if line is not None:
                 if len(self.banner) >= MAX_BANNERS:
@@ -144,6 +172,7 @@ class Play:
                 self.banner.append(line)
         if self.banner and self.banner_at is None:
             self.banner_at = now
+        return tunes
 
     def next_banner(self, now):
         """Drop the banner shown; the next goes up on every station."""
@@ -164,10 +193,16 @@ class Play:
 
     # ---- screens ----------------------------------------------------------
 
-    def alike(self):
-        """What every station shows alike now: nothing, each keeps its own
-        view (an announcement goes over its bottom lines)."""
-        return None
+    def alike(self, station):
+        """A station that shows the table's public screen shows what every
+        such station shows (until anything marks every station)."""
+        return "table" if self.public_only(station) else None
+
+    def headline(self):
+        return self.banner[0] if self.banner else None
+
+    def epoch(self):
+        return self.shown
 
     def public_only(self, station):
         """Whether `station` shows the table's public screen and nothing of its
@@ -214,8 +249,16 @@ class Play:
 
     def draw_table(self, fb):
         v = self.game.public()
-        v.update(self.extra)
+        self._extra(v, None)
         self.ui.draw_table(fb, v)
+        return True
+
+    def _extra(self, v, seat):
+        # What the game's side adds to `seat`'s view (None: the public one).
+        if self.side is not None:
+            extra = self.side.view(seat)
+            if extra is not None:
+                v.update(extra)
 
 
 def _mark(local):

@@ -12,6 +12,7 @@ from catnip.rules import NAMES as GAMES
 from catnip.rules import TITLES
 from catnip.rules.about import about, applies, has_start, players
 from catnip.ui import draw
+from catnip.ui.scene import Scene
 from catnip.ui.widgets import CANCEL, DONE, Cursor
 
 SHORT = {"heist": "Heist", "stack": "Stack", "purrfect": "Purrfect"}  # a title in a row
@@ -47,12 +48,13 @@ def _seats(saved, stations):
     return seats
 
 
-class Setup:
+class Setup(Scene):
     """The menu's state. `online()` lists the stations that answer; `resume`
     is (gid, header, actions) of an unfinished game, or None; `tray`: the
     table has one, to calibrate."""
 
     kind = "setup"
+    lists_stations = True
 
     def __init__(self, stations, online, remembered=None, resume=None, tray=False,
                  names=lambda: (), key=lambda: None):
@@ -89,6 +91,12 @@ class Setup:
         self.cursor.resize(len(self.rows))
         if resume is None:
             self.cursor.at = self.rows.index(("go",))  # "Start game" is one press away
+
+    def enter(self):
+        draw.named(None)  # no game, no players' names
+
+    def refused(self, station, why):
+        self.problem = why
 
     @property
     def options(self):
@@ -137,7 +145,7 @@ class Setup:
 
     def key(self, station, button, kind):
         """A button on any station. Returns ("resume",), ("start", game,
-        config, seats) or ("calibrate",) when the table should leave setup,
+        config, seats) or ("calibrate", "begin") when the table should leave setup,
         else None. A long BACK opens the menu."""
         if kind == LONG and button == BACK:
             self.menu = Cursor(len(self._menu()))
@@ -150,7 +158,7 @@ class Setup:
             if done is not None:
                 picked, self.menu = self._menu()[self.menu.at], None
                 if done == DONE and picked == "Calibrate tray":
-                    return ("calibrate",)
+                    return ("calibrate", "begin")
                 if done == DONE and picked == "Table key":
                     rows = _key_rows(self.table_key())
                     self.viewing = (rows, Cursor(len(rows)))

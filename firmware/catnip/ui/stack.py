@@ -22,8 +22,14 @@ class Local:
         self.cursor = Cursor()
         self.asking = None  # [Picker, ...] while entering a report
         self.report = None  # "place" or "collapse": what the pickers build
-        self.proposal = None  # the tray's, for the active station (see catnip.table.weigh)
         self.confirm = None  # ("correct",), or a report that ends the game, awaiting OK
+
+
+def proposal(v):
+    """The tray's proposal on the active player's view (v["tray"], from
+    catnip.table.weigh), or None."""
+    tray = v.get("tray")
+    return tray.get("proposal") if tray is not None else None
 
 
 def limits(v):
@@ -76,7 +82,7 @@ def tray_label(p):
 def _menu(v, local):
     """The place step's choices: the tray's proposal first, if any."""
     labels = []
-    p = local.proposal
+    p = proposal(v)
     if p is not None and p["kind"] in ("place", "collapse"):
         labels.append(tray_label(p))
     labels.append("Placed")
@@ -113,13 +119,14 @@ def draw_screen(fb, v, local):
             draw.text(fb, 2, "Bag %d" % v["bag_left"])
         return
     step = v["step"]
-    if lean is not None and step == "place" and not (
-            local.proposal is not None and local.proposal["kind"] == "cats"):
+    p = proposal(v)
+    asks = p is not None and p["kind"] == "cats"
+    if lean is not None and step == "place" and not asks:
         draw.gauge(fb, GAUGE_ROW, lean, 16)  # beside the short rows of the place step
     if local.asking:
         local.asking[-1].draw(fb, 1)
         draw.hint(fb, "OK on  BACK back")
-    elif local.proposal is not None and local.proposal["kind"] == "cats":
+    elif asks:
         draw.paragraph(fb, "Tray unsure: how many cats are on it?", 1, 3)
         draw.hint(fb, "OK answer")
     elif step == "draw":
@@ -161,7 +168,7 @@ def press(v, local, button, kind):
         return None
     if local.asking:
         return _press_asking(v, local, button)
-    p = local.proposal
+    p = proposal(v)
     if p is not None and p["kind"] == "cats":
         local.asking = [Picker("Cats on tray", p["lo"], p["hi"], None, ("not in hand",))]
         local.report = "cats"
@@ -282,8 +289,3 @@ def sound(ev):
 
 def draw_table(fb, v):
     draw_screen(fb, v, Local())
-
-
-# The game's extras at the table (the App's one hook for a game): the tray
-# and the Clowder's high scores. Named, not imported: the table loads it.
-SIDE = "catnip.table.stack_side"
