@@ -56,9 +56,13 @@ class Loop:
         app = self.app
         scene = app.scene
         if scene.kind == "play":
-            if scene.banner_due(now):
+            # An announcement's time ends only once every screen is out: a
+            # move's screens (the press's own first) go before its change,
+            # which redraws only the stations whose picture it changes.
+            if scene.banner_due(now) and True not in app.frame.dirty:
+                showed = scene.showing()
                 scene.next_banner(now)
-                app.frame.all_dirty()
+                app.frame.changed(showed | scene.showing())
             app.standings_due()
         app.frame.expire(now)
 
@@ -144,21 +148,27 @@ class Loop:
             asyncio.create_task(app.weigh.run())
         while True:
             n = app.stations
-            for i in range(n):
-                # The station pressed last first: its player is waiting. The
+            for _ in range(n):
+                # The station pressed last first, then the next ones after it,
+                # chosen afresh for each: a press that comes mid-pass puts its
+                # move's screens ahead of what the pass had left to draw. The
                 # buttons get their turn between drawing a panel (some 20 ms
                 # on the Pico) and sending it (up to 25 ms), and between panels.
-                k = (app.pressed + i) % n
-                if frame.dirty[k]:
-                    if frame.headline(app.scene):
-                        # A move's announcement reaches every station first (a
-                        # few ms each, even when the move came mid-pass); each
-                        # screen under it follows.
-                        for j in range(n):
-                            frame.flush((app.pressed + j) % n, clock.ticks_ms())
-                            await clock.sleep_ms(0)
-                    frame.redraw(k, app.scene)
-                    await clock.sleep_ms(0)
+                k = frame.due(app.pressed)
+                if k is None:
+                    break
+                if frame.headline(app.scene):
+                    # A move's announcement reaches every station first (a
+                    # few ms each, even when the move came mid-pass); each
+                    # screen under it follows.
+                    for j in range(n):
+                        frame.flush((app.pressed + j) % n, clock.ticks_ms())
+                        await clock.sleep_ms(0)
+                frame.redraw(k, app.scene)
+                await clock.sleep_ms(0)
+                frame.flush(k, clock.ticks_ms())
+                await clock.sleep_ms(0)
+            for k in range(n):  # a panel that failed or went away: probed, started again
                 frame.flush(k, clock.ticks_ms())
                 await clock.sleep_ms(0)
             if app.hw.table is not None:

@@ -184,6 +184,14 @@ class Play:
         return bool(self.banner) and not self.error[station] and \
             self.aside[station] != self.shown
 
+    def showing(self):
+        """The stations (bits) that show the announcement up now."""
+        bits = 0
+        for k in range(len(self.aside)):
+            if self.headed(k):
+                bits |= 1 << k
+        return bits
+
     def draw(self, station, fb):
         self._draw(station, fb)
         if self.headed(station):  # the reason for a press first, the player's rows next
