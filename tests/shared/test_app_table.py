@@ -640,6 +640,7 @@ def test_a_press_mid_pass_puts_its_screens_ahead_of_what_the_pass_had_left():
             await rig.live(500)
 
         asyncio.run(serve())
+        asyncio.new_event_loop()  # MicroPython's: the loop's tasks go with this rig
         n = app.stations
         after = [(5 + i) % n for i in range(n) if (5 + i) % n != 1]
         assert order[:n + 1] == [0, 1] + after, order
