@@ -98,6 +98,9 @@ class Scene:
 class NoTray:
     tray = None
 
+    def sleep_tray(self):  # a board without a tray: nothing to put to sleep
+        pass
+
 
 def calibration_file(rate: int, noise: int) -> str:
     s = Session("evening-cal", rate_hz=rate, noise=noise, per_cat=PER_CAT, offset=OFFSET,

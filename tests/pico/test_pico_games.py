@@ -55,11 +55,6 @@ def test_deploy_onto_the_image_removes_what_an_mpy_deploy_left(pico, tmp_path):
 
 
 @pytest.mark.xdist_group("others")
-@pytest.mark.xfail(strict=True, raises=pico_rig.BenchError, reason=(
-    "stock MicroPython, importing catnip's .mpy files into its heap, runs out of heap at the "
-    "second power-up's setup screen (MemoryError in rules/about.py) since the table signs "
-    "its games and keeps per-station announcements: docs/pico.md; the catnip image is not "
-    "affected"))
 def test_stock_micropython_takes_the_mpy_files_boots_and_plays(tmp_path):
     """For a maker who already runs MicroPython: the firmware deployed as .mpy
     files onto the stock image, then a short game to its standings."""

@@ -559,3 +559,90 @@ def test_a_press_that_moves_puts_its_announcement_on_every_station_at_once():
         rig.run(150)
     finally:
         rig.close()
+
+
+def _announcing(tag):
+    """A three-player Meow Heist on the mux board with one announcement up
+    and every screen out."""
+    rig = _rig(tag, "mux")
+    tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1, 2])
+    app = rig.app
+    while not app.scene.banner:
+        app.act(*tablebot.choose(app.game, "heist"))
+    del app.scene.banner[1:]
+    rig.run(100)
+    assert True not in app.frame.dirty
+    return rig
+
+
+def test_an_announcements_time_ends_only_once_a_moves_screens_are_out():
+    # Its change redraws stations: a move's own screens go first.
+    from catnip.ui.play import BANNER_MS
+
+    rig = _announcing("banner waits")
+    try:
+        app = rig.app
+        due = app.scene.banner_at + BANNER_MS
+        shown = app.scene.banner[0]
+        app.act(*tablebot.choose(app.game, "heist"))  # every screen changes
+        app.tick(due)
+        assert app.scene.banner and app.scene.banner[0] == shown, "it waits for the move's screens"
+        rig.run(100)  # they are out
+        app.tick(due + 100)
+        assert not app.scene.banner or app.scene.banner[0] != shown
+    finally:
+        rig.close()
+
+
+def test_an_announcements_end_redraws_only_the_stations_that_showed_it():
+    from catnip.ui.play import BANNER_MS
+
+    rig = _announcing("banner stations")
+    try:
+        app = rig.app
+        rig.tap(0, "down")  # station 0's player works under it: it stepped aside there
+        assert not app.scene.headed(0) and app.scene.headed(1)
+        assert True not in app.frame.dirty
+        app.tick(app.scene.banner_at + BANNER_MS)
+        assert not app.scene.banner
+        assert app.frame.dirty == [False] + [True] * (app.stations - 1), app.frame.dirty
+        assert not app.frame.table_dirty, "the table display shows no announcement"
+    finally:
+        rig.close()
+
+
+def test_a_press_mid_pass_puts_its_screens_ahead_of_what_the_pass_had_left():
+    # On the app's own loop: a move pressed on station 5 while the stations
+    # are redrawn from station 0 on; the rest follow from station 5 round.
+    import asyncio
+
+    rig = _rig("pass order", "mux")
+    try:
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1, 2])
+        rig.run(100)
+        app = rig.app
+        order = []
+        redraw = app.frame.redraw
+
+        def spy(k):
+            order.append(k)
+            if len(order) == 2:  # the press's handling, as the buttons' task does it
+                app.loop.pressed = 5
+                app.frame.all_dirty()
+            redraw(k)
+
+        app.frame.redraw = spy
+        app.loop.pressed = 0
+        app.frame.all_dirty()
+
+        async def serve():
+            asyncio.create_task(app.loop.run())
+            await rig.live(500)
+
+        asyncio.run(serve())
+        asyncio.new_event_loop()  # MicroPython's: the loop's tasks go with this rig
+        n = app.stations
+        after = [(5 + i) % n for i in range(n) if (5 + i) % n != 1]
+        assert order[:n + 1] == [0, 1] + after, order
+    finally:
+        rig.close()

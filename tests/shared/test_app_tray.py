@@ -174,6 +174,26 @@ def test_a_session_without_stack_o_cats_never_loads_the_tray_code():
         rig.close()
 
 
+def test_an_uncalibrated_tray_sleeps_from_power_up_without_its_drivers_code():
+    # On stock MicroPython imported code takes heap: a tray with nothing to
+    # weigh for is put to sleep by its clock pin alone, so the driver loads
+    # only when a game or a calibration asks for the cells.
+    import sys
+
+    from catnip.table.loop import unload
+
+    unload("catnip.drivers.hx711")  # an earlier test's game may have loaded them
+    path = _fresh("asleep")
+    rig = AppRig(Journal(path + "/journal"), weigh=path + "/missing.json")
+    try:
+        rig.run(200)  # more than the 60 us of PD_SCK high that powers a chip down
+        assert [c.powered for c in rig.table.cells] == [False], "the cells sleep"
+        loaded = [m for m in sys.modules if m.startswith("catnip.drivers.hx711")]
+        assert loaded == [], loaded
+    finally:
+        rig.close()
+
+
 def test_a_tower_that_falls_after_its_cat_was_proposed_is_proposed_again():
     # The cat is placed and proposed; before P1 answers, the tower falls and
     # takes it and one cat below off the tray. The station now asks how many

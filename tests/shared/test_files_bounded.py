@@ -26,6 +26,9 @@ def _write(name, data):
 class _NoTray:
     tray = None
 
+    def sleep_tray(self):  # a board without a tray: nothing to put to sleep
+        pass
+
 
 def test_an_800_kb_nested_calibration_is_named_at_power_up():
     from catnip.table.weigh import Weigh

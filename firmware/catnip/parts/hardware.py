@@ -146,6 +146,17 @@ class Hardware:
             self._cells = _tray(self._board.tray, self._clock)
         return self._cells
 
+    def sleep_tray(self):
+        """Power the tray's cells down (PD_SCK held high), through the driver
+        once it is built, else by the clock pin alone: a tray with nothing to
+        weigh for loads no driver code (heap, where code is imported from
+        files) until a game or a calibration asks for the cells, and the
+        driver starts the chips afresh when it is built."""
+        if self._cells is not None:
+            self._cells.power_down()
+        elif self._board.tray is not None:
+            Pin(self._board.tray["cells"][0]["sck"], Pin.OUT, value=1)
+
     def _bus(self, bus_id):
         if self._buses[bus_id] is None:
             b = self._board.i2c[bus_id]

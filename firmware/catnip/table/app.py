@@ -266,10 +266,10 @@ class App:
     def tick(self, now):
         """Timed changes: the scene's (announcements, the standings), the notices."""
         scene = self.scene
-        epoch = scene.epoch()
-        out = scene.tick(now)
+        epoch, showed = scene.epoch(), scene.showing()  # its change redraws only those
+        out = scene.tick(now, self.frame.settled())
         if scene.epoch() != epoch:
-            self.frame.all_dirty()
+            self.frame.changed(showed | scene.showing())
         if out is not None:
             self._do(None, out)
         self.frame.expire(now)

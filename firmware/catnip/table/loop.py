@@ -148,21 +148,27 @@ class Loop:
             asyncio.create_task(self.weigh.run())
         while True:
             n = self.stations
-            for i in range(n):
-                # The station pressed last first: its player is waiting. The
+            for _ in range(n):
+                # The station pressed last first, then the next ones after it,
+                # chosen afresh for each: a press that comes mid-pass puts its
+                # move's screens ahead of what the pass had left to draw. The
                 # buttons get their turn between drawing a panel (some 20 ms
                 # on the Pico) and sending it (up to 25 ms), and between panels.
-                k = (self.pressed + i) % n
-                if frame.dirty[k]:
-                    if frame.headline():
-                        # A move's announcement reaches every station first (a
-                        # few ms each, even when the move came mid-pass); each
-                        # screen under it follows.
-                        for j in range(n):
-                            frame.flush((self.pressed + j) % n, clock.ticks_ms())
-                            await clock.sleep_ms(0)
-                    frame.redraw(k)
-                    await clock.sleep_ms(0)
+                k = frame.due(self.pressed)
+                if k is None:
+                    break
+                if frame.headline():
+                    # A move's announcement reaches every station first (a
+                    # few ms each, even when the move came mid-pass); each
+                    # screen under it follows.
+                    for j in range(n):
+                        frame.flush((self.pressed + j) % n, clock.ticks_ms())
+                        await clock.sleep_ms(0)
+                frame.redraw(k)
+                await clock.sleep_ms(0)
+                frame.flush(k, clock.ticks_ms())
+                await clock.sleep_ms(0)
+            for k in range(n):  # a panel that failed or went away: probed, started again
                 frame.flush(k, clock.ticks_ms())
                 await clock.sleep_ms(0)
             if self.hw.table is not None:

@@ -63,8 +63,8 @@ class Weigh:
         self.feed = None  # TrayFeed of the game's Tray; readings between games are dropped
         self.taker = None  # a calibration taking the readings: .counts(c), .fault(e)
         self.wanted = asyncio.Event()  # set when there is something to weigh for
-        if self.cal is None and hw.tray is not None:
-            hw.tray.power_down()  # nothing to weigh with until a calibration begins
+        if self.cal is None:
+            hw.sleep_tray()  # nothing to weigh with until a calibration begins
 
     def begin(self, game, changed, send=None):
         """A Stack O' Cats `game` starts (or resumes); changed() says the

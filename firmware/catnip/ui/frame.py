@@ -44,6 +44,31 @@ class Frame:
         self.table_dirty = True
         self.epoch = (self.epoch + 1) & 0xFFFFFF
 
+    def settled(self):
+        """Every station's screen is drawn from the scene as it is."""
+        return True not in self.dirty
+
+    def due(self, first):
+        """The first station from `first` on (round the table) due to be
+        redrawn, or None."""
+        dirty = self.dirty
+        n = len(dirty)
+        for i in range(n):
+            k = (first + i) % n
+            if dirty[k]:
+                return k
+        return None
+
+    def changed(self, stations):
+        """The stations (bits) whose picture changed are redrawn at the next
+        pass, the others and the table display keep theirs. A notice moves
+        with the announcement under it, so with one up every station is."""
+        dirty = self.dirty
+        for k in range(len(dirty)):
+            if self.notices or stations >> k & 1:
+                dirty[k] = True
+        self.epoch = (self.epoch + 1) & 0xFFFFFF  # the stations drawn alike may be among them
+
     def notice(self, text, now):
         """Put `text` up on every station's bottom line; False if it is
         already waiting. At most MAX_NOTICES wait (the oldest not yet shown

@@ -150,10 +150,11 @@ class Play(Scene):
 
     # ---- announcements ----------------------------------------------------
 
-    def tick(self, now):
-        """The announcement up gives way once it has had its time; once
-        the game is over and its last is gone, the standings: ("over",)."""
-        if self.banner_due(now):
+    def tick(self, now, settled):
+        """The announcement up gives way once it has had its time and every
+        screen is out (a move's screens go before its change); once the game
+        is over and its last is gone, the standings: ("over",)."""
+        if settled and self.banner_due(now):
             self.next_banner(now)
         if not self.banner and self.game.result() is not None:
             return ("over",)
@@ -218,6 +219,14 @@ class Play(Scene):
         nor one pressed under it)."""
         return bool(self.banner) and not self.error[station] and \
             self.aside[station] != self.shown
+
+    def showing(self):
+        """The stations (bits) that show the announcement up now."""
+        bits = 0
+        for k in range(len(self.aside)):
+            if self.headed(k):
+                bits |= 1 << k
+        return bits
 
     def draw(self, station, fb):
         self._draw(station, fb)

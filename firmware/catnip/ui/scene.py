@@ -28,8 +28,9 @@ class Scene:
         """A button event on `station`: a command for the App, or None."""
         return None
 
-    def tick(self, now):
-        """The time is `now` (ticks_ms()): a command for the App, or None."""
+    def tick(self, now, settled):
+        """The time is `now` (ticks_ms()); `settled`: every screen shows the
+        scene as it is. A command for the App, or None."""
         return None
 
     def refused(self, station, why):
@@ -58,6 +59,10 @@ class Scene:
     def headed(self, station):
         """Whether `station` shows the headline now."""
         return False
+
+    def showing(self):
+        """The stations (bits) that show the headline now."""
+        return 0
 
     def epoch(self):
         """Counts what every station shows alike (announcements put up):
