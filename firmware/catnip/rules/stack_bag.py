@@ -16,12 +16,12 @@ def advance_setup(g):
             n = g.box[g.black]
             g.bag[g.black] += n
             g.box[g.black] = 0
-            events.append({"event": "join", "black_cats": n})
+            events.append({"type": "join", "black_cats": n})
         elif step == "table":
             for i in (g.black, g.colours.index(g.config["table_colour"])):
                 g.table[i] += g.bag[i] + g.box[i]
                 g.bag[i] = g.box[i] = 0
-            events.append({"event": "table", "cats": sum(g.table)})
+            events.append({"type": "table", "cats": sum(g.table)})
         elif digital:
             set_up_cat(g, step, random_cat(g, step == "out_nonblack"))
         else:
