@@ -164,3 +164,28 @@ def test_csv_cells_that_would_start_a_formula_are_plain_text(store, name):
 
 def test_numbers_stay_numbers():
     assert export.plain("-3") == "-3" and export.plain(25) == 25 and export.plain("Mia") == "Mia"
+
+
+def test_an_older_table_s_tie_is_said_in_the_players_names(tmp_path):
+    """A Purrfect tie an older table stored as a sentence numbering seats
+    from 0 reaches BG Stats and the CSV in the names given to the seats."""
+    from test_results_shape import SENTENCES, _old_frames
+    from test_signatures import _store
+
+    line = next(g for g in SENTENCES if g["record"]["game"] == "purrfect"
+                and "tied" in g["result"]["reason"] and g["record"]["config"]["players"] == 5)
+    assert line["result"]["reason"].startswith("players 3, 4 tied")  # won by seat 2
+    store, session = _store(tmp_path, _old_frames(line), None)
+    store.close()
+    path = tmp_path / "s.sqlite3"
+    named = catnip(path, "players", "name", str(session), "P1=Ann", "P2=Bo", "P3=Cy",
+                   "P4=Di", "P5=Ed")
+    assert named.exit_code == 0, named.output
+    tied = [["Ann", "Bo", "Cy", "Di", "Ed"][p] for p in (3, 4)]  # the seats of the sentence
+    row = next(csv.DictReader(io.StringIO(catnip(path, "export", "--format", "csv").output)))
+    assert row["ended"] == (f"{row['winners']} wins with 4 pawprints ({tied[0]} and {tied[1]} "
+                            f"tied at 5 pawprints; {row['winners']} won this round's two "
+                            "pawprints)")
+    assert row["winners"] == "Cy"
+    (play,) = bgstats(path)["plays"]
+    assert play["comments"].startswith(row["ended"] + "; ")

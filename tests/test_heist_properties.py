@@ -125,12 +125,12 @@ def test_standings_rank_by_score_then_rocks_and_explain_every_tie(shields):
     result = standings(shields)
     check_ranks(result)
     scores, rocks = result["scores"], result["rocks"]
-    noted = {(note["by"], tuple(note["players"])) for note in result["tiebreaks"]}
+    noted = {(note["by"], tuple(note["seats"])) for note in result["reasons"]}
     for s in set(scores):
         tied = [p for p in range(len(scores)) if scores[p] == s]
         by_rocks = len(tied) > 1 and len({rocks[p] for p in tied}) > 1
         assert (("rocks", tuple(tied)) in noted) == by_rocks
         for r in {rocks[p] for p in tied}:
             shared = [p for p in tied if rocks[p] == r]
-            assert (("shared", tuple(shared)) in noted) == (len(shared) > 1)
-    assert len(noted) == len(result["tiebreaks"])
+            assert (("none", tuple(shared)) in noted) == (len(shared) > 1)
+    assert len(noted) == len(result["reasons"])

@@ -312,7 +312,7 @@ def test_the_scores_chart_follows_the_rounds_the_table_played(store_path, tmp_pa
         assert set(s.lines) == set(p.players)
         assert [s.lines[n][-1] for n in p.players] == p.scores()  # ends at the result
         if name == "stack":  # each turn ends with a placed cat (its score said live) or a collapse
-            turns = [e for events in acts for e in events if e.get("event") in ("placed",
+            turns = [e for events in acts for e in events if e.get("type") in ("placed",
                                                                                 "collapse")]
             assert s.x == list(range(1, len(turns) + 1))
             for k, e in enumerate(turns):
@@ -333,7 +333,7 @@ def test_the_tower_chart_is_the_tower_the_table_showed(store_path, tmp_path):
     moves = [(events, snap) for events, snap in zip(acts, snaps[1:])]
     assert len(snaps) >= len(acts) + 1  # the snapshot at the start, then one after each move
     shown = [snap["tower"] for events, snap in moves
-             if any(e.get("event") in ("placed", "collapse") for e in events)]
+             if any(e.get("type") in ("placed", "collapse") for e in events)]
     assert s.lines["tower"] == shown
     out = catnip(store_path, "chart", "tower", "--session", str(p.session), "-o",
                  str(tmp_path / "t.png"))
@@ -438,7 +438,7 @@ def _clowder_play(gid: int, names: tuple[str, ...], placements: int) -> records.
         legal = game.legal(p)
         fall = placed >= placements
         action = next((a for a in legal if (a[0] == "collapse") == fall), legal[0])
-        placed += any(e.get("event") == "placed" for e in game.act(p, action))
+        placed += any(e.get("type") == "placed" for e in game.act(p, action))
     record = dict(game.record(), log=[[p, list(a)] for p, a in game.log])
     return records.Play("t", gid, 1, 1.8e9 + gid, None, record, game.result(), names)
 

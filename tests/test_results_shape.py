@@ -1,7 +1,10 @@
-"""Results stored and announced by tables before every game's result had
-one shape (tests/golden/results-before-one-shape.jsonl: games played by the
-rules of that time, their events and results, and Meow Heist tie-breaks)
-read as the rules give them now, through catnip_host.results.common."""
+"""Results stored and announced by older tables read as the rules give them
+now, through catnip_host.results.common and in_events: from before every
+game's result had one shape (tests/golden/results-before-one-shape.jsonl:
+games played by the rules of that time, their events and results, and Meow
+Heist tie-breaks), and from when reasons were English sentences and Stack O'
+Cats keyed its events "event" (tests/golden/results-prose-reasons.jsonl:
+ties of every kind, Purrfect's won by a declarer outside the tie too)."""
 
 from __future__ import annotations
 
@@ -15,8 +18,10 @@ from catnip.rules.heist import standings
 from catnip_host.results import SHAPE, common, in_events
 
 BEFORE = Path(__file__).parent / "golden" / "results-before-one-shape.jsonl"
+PROSE = Path(__file__).parent / "golden" / "results-prose-reasons.jsonl"
 LINES = [json.loads(line) for line in BEFORE.read_text().splitlines()]
-GAMES = [line for line in LINES if "record" in line]
+SENTENCES = [json.loads(line) for line in PROSE.read_text().splitlines()]
+GAMES = [line for line in LINES if "record" in line] + SENTENCES
 
 
 def _plain(x):
@@ -26,7 +31,7 @@ def _plain(x):
 @pytest.mark.parametrize("line", GAMES, ids=lambda g: g["record"]["salt"][:6] + g["record"]["game"])
 def test_an_old_result_reads_as_the_rules_give_it_now(line):
     old = line["result"]
-    assert "unit" not in old  # recorded in the old shape
+    assert "unit" not in old or all(isinstance(r, str) for r in old["reasons"])  # as recorded
     game = rules.replay(line["record"])
     now = _plain(game.result())
     assert common(old) == now
@@ -34,7 +39,7 @@ def test_an_old_result_reads_as_the_rules_give_it_now(line):
     for key in SHAPE:
         assert key in now
     assert len(now["scores"]) == len(now["ranks"]) == game.players()
-    assert all(isinstance(r, str) for r in now["reasons"])
+    assert all(isinstance(r, dict) and isinstance(r["seats"], list) for r in now["reasons"])
 
 
 @pytest.mark.parametrize("line", GAMES, ids=lambda g: g["record"]["salt"][:6] + g["record"]["game"])
@@ -49,7 +54,29 @@ def test_old_meow_heist_tie_breaks_become_reasons():
     assert ties and any(line["result"]["tiebreaks"] for line in ties)
     for line in ties:
         assert common(line["result"]) == _plain(standings(line["shields"]))
-        assert common(line["result"])["reasons"] == [t["why"] for t in line["result"]["tiebreaks"]]
+        assert [(r["by"], r["seats"]) for r in common(line["result"])["reasons"]] == [
+            ({"shared": "none"}.get(t["by"], t["by"]), t["players"])
+            for t in line["result"]["tiebreaks"]]
+
+
+def test_the_prose_games_hold_every_kind_of_reason():
+    said = {(r["why"], r.get("by")) for line in SENTENCES for r in common(line["result"])["reasons"]}
+    assert said == {("bag empty", None), ("collapse", None), ("first", None), ("most", None),
+                    ("tie", "declarer"), ("tie", "rocks"), ("tie", "none")}
+    outside = [r for line in SENTENCES for r in common(line["result"])["reasons"]
+               if r.get("by") == "declarer" and r["declarer"] not in r["seats"]]
+    assert outside  # the declarer wins a tie they are not in
+
+
+def test_an_old_sentence_is_never_read_for_its_seats():
+    """The reasons come from the result's numbers: a sentence naming other
+    seats changes nothing (the signature, not the words, guards a record)."""
+    line = next(g for g in SENTENCES if g["record"]["game"] == "purrfect"
+                and "tied" in g["result"]["reason"])
+    old = json.loads(json.dumps(line["result"]))
+    old["reason"] = "players 5, 6 tied; player 9 won"
+    old["reasons"] = [old["reason"]]
+    assert common(old) == common(line["result"])
 
 
 def test_an_old_stack_result_says_how_it_ended_first():
@@ -58,7 +85,8 @@ def test_an_old_stack_result_says_how_it_ended_first():
            "reasons": ["players 0 and 1 share rank 1 with 4 points: the rulebook has no "
                        "tie-breaker"]}
     r = common(old)
-    assert r["reasons"] == ["the bag is empty", old["reasons"][0]]
+    assert r["reasons"] == [{"why": "bag empty", "seats": []},
+                            {"why": "tie", "by": "none", "seats": [0, 1], "points": 4, "rank": 1}]
     assert r["fewest"] and not r["together"] and r["unit"] == "points"
 
 

@@ -207,3 +207,29 @@ def test_a_finished_game_waiting_for_its_signature_is_pulled_once_signed(tmp_pat
     table.line.send(wire.SIGNED, gid=1)
     _settle(keeper)
     assert keeper.pulled == [1] and dict(table.journal.games()) == {1: "pulled"}
+
+
+@pytest.mark.parametrize("game", ["purrfect", "stack", "heist"])
+def test_an_older_table_s_signed_game_with_sentences_still_verifies(tmp_path, game):
+    """Signed as stored: a game whose result gave its reasons in sentences
+    (and Stack O' Cats' events keyed "event") verifies, signed, against the
+    table's key; a sentence changed in the store breaks the signature, though
+    the reasons are worked out again from the numbers."""
+    import json
+
+    from test_results_shape import SENTENCES, _old_frames
+
+    line = next(g for g in SENTENCES if g["record"]["game"] == game
+                and len(g["result"]["reasons"]) > 1 - (game == "purrfect"))
+    secret, key = _key()
+    frames = _old_frames(line)
+    store, session = _store(tmp_path, frames, _sign(secret, frames), key)
+    (c,) = verify.from_store(store, session)
+    assert c.status == verify.VERIFIED, c.problems
+    assert "signed by table" in c.summary()
+    altered = json.loads(json.dumps(frames))
+    (end,) = [f["e"] for k, f in altered if k == "entry" and f["e"][0] == "end"]
+    end[1]["reasons"][0] = end[1]["reasons"][0].replace(" ", ", ", 1)  # a sentence retouched
+    store, session = _store(tmp_path, altered, _sign(secret, frames), key, name="t.sqlite3")
+    (c,) = verify.from_store(store, session)
+    assert c.status != verify.VERIFIED

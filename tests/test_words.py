@@ -14,6 +14,7 @@ from rich.console import Console
 from catnip import rules, wire
 from catnip_host import players
 from catnip_host.monitor import Mirror, named
+from catnip_host.results import common
 from catnip_host.serve.live import LiveMirror
 from catnip_host.store import Store
 from catnip_host.words import EVENTS, SEATED, Words, kind
@@ -128,8 +129,8 @@ def test_the_issue_lines_read_as_people_say_them():
         == "P3 reveals the 4 too and steals 1 red, 2 blue, 1 black rock from P1"
     assert w.event({"type": "safe", "round": 2, "start": 1, "card": 9}) == \
         "Round 2: safe card 9, P2 starts"
-    assert w.event({"type": "game over", "winner": 0, "reason": "players 0, 2 tied at 6 "
-                    "pawprints; player 0 won this round's two pawprints"}) == \
+    assert w.event({"type": "game over", "winner": 0, "reason": {
+        "why": "tie", "by": "declarer", "seats": [0, 2], "pawprints": 6, "declarer": 0}}) == \
         "P1 wins: P1 and P3 tied at 6 pawprints; P1 won this round's two pawprints"
     assert w.event({"type": "end", "result": {"ranks": [1]}}) == \
         "No safe card is left: the shields are opened"
@@ -213,3 +214,44 @@ def test_a_field_the_words_do_not_know_is_said_plainly():
     assert said == "newer: cards 1/2, player Ann, shape a none"
     assert w.event({"event": "placed", "player": 0}) == "placed: player Ann"  # fields missing
     assert w.seat(-1) == "seat -1" and w.seat("x") == "seat x"
+
+
+def test_every_reason_is_said_with_the_seats_as_the_players_know_them():
+    """The reasons of games of every kind (tests/golden/results-prose-reasons.jsonl,
+    read as today's codes): each names its seats by name or P1.., never as
+    the rules number them."""
+    from test_results_shape import SENTENCES
+
+    w = Words(("Ann", "", "Cy"))
+    kinds = set()
+    for line in SENTENCES:
+        for r in common(line["result"])["reasons"]:
+            said = w.reason(r)
+            kinds.add((r["why"], r.get("by")))
+            assert not re.search(r"players? \d", said) and "why" not in said and "{" not in said, \
+                said
+            named = r["seats"] + [r[k] for k in ("declarer",) if k in r]
+            for p in named if r["why"] == "tie" else ():
+                assert w.seat(p) in said, (said, r)  # the winner: in the sentence around
+    assert len(kinds) == 7
+    assert w.reason({"why": "tie", "by": "rocks", "seats": [0, 3], "points": 7,
+                     "rocks": [2, 1]}) == \
+        "Ann and P4 tied on 7 points; fewer black rocks ranks higher (Ann 2, P4 1)"
+    assert w.reason({"why": "tie", "by": "none", "seats": [1, 2], "points": 1, "rank": 2}) == \
+        "P2 and Cy share rank 2: tied on 1 point, and the rulebook has no tie-breaker"
+    assert w.reason({"why": "newer", "seats": [1]}) == "seats 1, why newer"
+
+
+def test_a_purrfect_tie_announced_by_an_older_table_names_its_seats():
+    """An older table announced the tie in a sentence numbering seats from 0
+    (and its seats in `tied`): the monitor says who tied and who declared."""
+    mirror = Mirror()
+    mirror.apply(wire.ACT, {"gid": 1, "n": 9, "events": [
+        {"type": "round over", "round": 4, "declarer": 1, "best": [0],
+         "pawprints": [5, 4, 5, 0]},
+        {"type": "game over", "winner": 1, "tied": [0, 2],
+         "reason": "players 0, 2 tied at 5 pawprints; player 1 won this round's two pawprints"}]})
+    assert mirror.feed[-1].endswith(
+        "P2 wins: P1 and P3 tied at 5 pawprints; P2 won this round's two pawprints"), mirror.feed
+    alone = {"type": "game over", "winner": 1, "reason": "players 0, 2 tied; player 1 won"}
+    assert Words().event(alone) == "P2 wins"  # no pawprints to tell the tie by: no sentence

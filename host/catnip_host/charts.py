@@ -52,7 +52,7 @@ def scores_by_round(play: Play) -> Series:
                 current = current if by_turn else game.public()["round"]
             continue
         if by_turn:
-            if not any(e.get("event") in ("placed", "collapse") for e in events):
+            if not any(e.get("type") in ("placed", "collapse") for e in events):
                 continue
             s.x.append(len(s.x) + 1)
         else:
@@ -72,7 +72,7 @@ def scores_by_round(play: Play) -> Series:
 
 def _taken_back(events: list[dict]) -> bool:
     """A correction: the last result was taken back, to be given again."""
-    return any(e.get("event", e.get("type")) == "correct" for e in events)
+    return any(e.get("type") == "correct" for e in events)
 
 
 def _score_word(play: Play) -> str:
@@ -93,7 +93,7 @@ def tower_by_turn(play: Play) -> Series:
         if _taken_back(events) and s.x:  # the last turn is reported again
             s.x.pop()
             tower.pop()
-        elif any(e.get("event") in ("placed", "collapse") for e in events):
+        elif any(e.get("type") in ("placed", "collapse") for e in events):
             s.x.append(len(s.x) + 1)
             tower.append(game.public()["tower"])
     s.lines["tower"] = tower

@@ -29,10 +29,11 @@ from typing import BinaryIO
 from catnip.rules import TITLES
 from catnip_host import records
 from catnip_host.records import Play
+from catnip_host.words import Words
 
 FORMATS = ("jsonl", "bgstats", "bgstats-link", "csv")
 CSV_FIELDS = ("date", "game", "variant", "length", "players", "scores", "winners",
-              "date_note")
+              "date_note", "ended")
 JOIN = "; "  # between names and scores in one CSV cell (names never hold ';')
 ANONYMOUS = "Anonymous player"  # BG Stats' own name for a player nobody named
 SOURCE = "catnip"  # the app the BG Stats link says the play comes from
@@ -164,9 +165,12 @@ def _seats(p: Play) -> list[dict]:
 
 
 def _comments(p: Play) -> str:
-    said = f"catnip {'virtual table' if p.virtual else 'table'} {p.table}, game {p.gid}"
+    """How the play ended, in its players' names (ties and how they fell),
+    then where it was played and anything doubtful about its date."""
+    said = f"{Words(p.players).end(p.name, p.result)}; catnip " \
+           f"{'virtual table' if p.virtual else 'table'} {p.table}, game {p.gid}"
     if p.clowder:
-        said = f"Clowder (cooperative): the clowder scored {p.scores()[0]} together; " + said
+        said = "Clowder (cooperative): " + said
     if p.began is None:
         said += "; played while the table had no clock: the date is not known"
     elif p.approximate:
@@ -195,7 +199,7 @@ def bgg_csv(plays: Iterable[Play]) -> str:
         row = [p.date.date().isoformat() if p.date else "", p.game, p.variant,
                "" if p.minutes is None else p.minutes, JOIN.join(p.players),
                JOIN.join(map(str, p.scores())), JOIN.join(p.players[s] for s in p.winners()),
-               p.approximate or ""]
+               p.approximate or "", Words(p.players).end(p.name, p.result)]
         w.writerow([plain(cell) for cell in row])
     return out.getvalue()
 

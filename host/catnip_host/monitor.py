@@ -21,7 +21,7 @@ from rich.text import Text
 from catnip import wire
 from catnip.rules import TITLES
 from catnip_host.link import Keeper, Link, serve
-from catnip_host.results import common
+from catnip_host.results import common, in_events
 from catnip_host.store import Store
 from catnip_host.words import STEPS, Words, gems, given, plain, plural
 from catnip_host.words import kind as kind_of
@@ -76,7 +76,7 @@ class Mirror:
             self.tray = f
         elif kind == wire.ACT:
             self.moves = f["n"]
-            for ev in f["events"]:
+            for ev in in_events(f["events"]):  # as an older table may have shaped them
                 self.tell(self.words.event(ev), kind_of(ev), f["n"])
         elif kind == wire.END:
             self.result = common(f["result"])  # as an older table may have shaped it

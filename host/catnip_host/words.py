@@ -4,7 +4,8 @@ game in a line, the end of a game and its standings, in players' words.
 `catnip monitor`, `catnip serve`'s live page and its replays all say things
 through here, so the terminal and the browser read alike. Seats are P1, P2,
 ... or the names given to them (`catnip players name`); the rules number them
-from 0, and so does the prose they write into results, which is reworded.
+from 0, in events and in the reasons of a result (codes with seats, worded
+here by reason()).
 
 Only what a frame carries is worded: nothing here looks at a game's state.
 A field shaped otherwise (a newer table) is said as its name and value,
@@ -13,17 +14,16 @@ never as a Python repr.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
 from catnip_host import players as seating
-from catnip_host.results import common
+from catnip_host.results import common, in_events
 
 GEMS = ("red", "yellow", "blue")
 # Fields that hold a seat, in the events of every game.
 SEATED = ("player", "from", "by", "winner", "declarer", "start")
-# The rules' prose names seats from 0: "player 2", "players 0, 1 and 3".
-PROSE_SEATS = re.compile(r"\bplayers? (\d+(?:(?:, | and )\d+)*)\b")
+# How a game ended, by the code of its reason (catnip.rules.engine.Game.result).
+ENDINGS = {"bag empty": "the bag is empty", "collapse": "the tower collapsed"}
 STEPS = {"base": "report a cat of the base", "out": "report the cat set out of play",
          "take": "take a cat from the table", "draw": "draw a cat", "drew": "report the cat drawn",
          "place": "report where the cat stands, or a collapse"}
@@ -42,7 +42,7 @@ def gems(counts: Sequence[int]) -> str:
 
 
 def kind(ev: dict) -> str:
-    """What an event is: its "type" (Meow Heist, Purrfect) or "event" (Stack O' Cats)."""
+    """What an event is: its "type" (an older table's Stack O' Cats: "event")."""
     return str(ev.get("type") or ev.get("event") or "")
 
 
@@ -77,10 +77,38 @@ class Words:
     def labels(self, n: int) -> list[str]:
         return [self.seat(p) for p in range(n)]
 
-    def prose(self, text: str) -> str:
-        """The rules' own sentence with its seats said as here."""
-        return PROSE_SEATS.sub(lambda m: self.seats(
-            [int(d) for d in re.findall(r"\d+", m.group(1))]), text)
+    def reason(self, r: object) -> str:
+        """One reason of a result or an end event (a code with its seats and
+        numbers) in a sentence; one shaped otherwise is said field by field."""
+        try:
+            return self._reason(r)  # type: ignore[arg-type]
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            return plain(r)
+
+    def _reason(self, r: dict) -> str:
+        why = r["why"]
+        if why in ENDINGS:
+            return ENDINGS[why]
+        if why == "first":
+            return f"first to {plural(r['goal'], 'pawprint')}"
+        if why == "most":
+            return (f"most pawprints ({r['pawprints']}) of the players with {r['goal']} "
+                    "or more")
+        if why != "tie":
+            return plain(r)
+        tied = self.seats(r["seats"])
+        if r["by"] == "declarer":
+            return (f"{tied} tied at {plural(r['pawprints'], 'pawprint')}; "
+                    f"{self.seat(r['declarer'])} won this round's two pawprints")
+        if r["by"] == "rocks":
+            rocks = ", ".join(f"{self.seat(p)} {n}" for p, n in zip(r["seats"], r["rocks"],
+                                                                     strict=True))
+            return (f"{tied} tied on {plural(r['points'], 'point')}; fewer black rocks "
+                    f"ranks higher ({rocks})")
+        said = f"{tied} share rank {r['rank']}: tied on {plural(r['points'], 'point')}"
+        if "rocks" in r:
+            return said + f" and {plural(r['rocks'], 'black rock')}"
+        return said + ", and the rulebook has no tie-breaker"
 
     def per_seat(self, counts: Sequence[int]) -> str:
         return ", ".join(f"{self.seat(p)} {n}" for p, n in enumerate(counts))
@@ -88,7 +116,9 @@ class Words:
     # ---- events ---------------------------------------------------------------
 
     def event(self, ev: dict) -> str:
-        """One public event (an act frame's) in a line."""
+        """One public event (an act frame's) in a line; an older table's
+        event is read as today's first (catnip_host.results)."""
+        ev = in_events([ev])[0]
         say = EVENTS.get(kind(ev))
         if say is not None:
             try:
@@ -110,7 +140,7 @@ class Words:
 
     def _end(self, game: str | None, r: dict) -> str:
         r = common(r)
-        why = [self.prose(w) for w in r["reasons"]]
+        why = [self.reason(w) for w in r["reasons"]]
         if r["together"]:
             return f"everyone scores {plural(r['scores'][0], r['unit'][:-1])} together" + (
                 f" ({'; '.join(why)})" if why else "")
@@ -192,7 +222,7 @@ EVENTS: dict[str, Say] = {
                              f"{plural(e['fallen'], 'cat')} down"
                              + (f" ({e['black']} black)" if e["black"] else "")
                              + f", {_points(e)}",
-    "over": lambda w, e: f"The game ends: {e['reason']}",
+    "over": lambda w, e: f"The game ends: {w.reason(e['reason'])}",
     # Purrfect
     "offer": lambda w, e: f"{w.seat(e['player'])} offers “{e['meow']}” (offer {e['offer']})",
     "withdraw": lambda w, e: f"{w.seat(e['player'])} withdraws offer {e['offer']} "
@@ -205,6 +235,7 @@ EVENTS: dict[str, Say] = {
                                f"{w.seats(e['best'])}" + (
         f" (counted: {w.per_seat(e['counts'])})" if "counts" in e else "")
         + f"; pawprints {w.per_seat(e['pawprints'])}",
-    "game over": lambda w, e: f"{w.seat(e['winner'])} wins: {w.prose(e['reason'])}",
+    "game over": lambda w, e: f"{w.seat(e['winner'])} wins" + (
+        f": {w.reason(e['reason'])}" if e["reason"] is not None else ""),
     "deal": lambda w, e: f"Round {e['round']}: new hands are dealt",
 }

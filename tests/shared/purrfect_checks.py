@@ -56,7 +56,7 @@ def secret_in(game, text):
 
 
 EVENT_KEYS = ("type", "offer", "player", "by", "meow", "round", "declarer",
-              "best", "counts", "pawprints", "winner", "reason", "tied")
+              "best", "counts", "pawprints", "winner", "reason")
 
 
 def check_events(game, events):

@@ -17,24 +17,23 @@ def test_highest_score_wins_and_scores_may_be_negative():
     result = standings([[0, 0, 0, 4], [1, 0, 0, 0], [0, 0, 2, 0]])
     assert result["scores"] == [-4, 3, 2]
     assert result["ranks"] == [3, 1, 2] and result["winners"] == [1]
-    assert result["tiebreaks"] == []
+    assert result["reasons"] == []
     check_ranks(result)
 
 
 def test_a_tie_goes_to_fewer_black_rocks():
     result = standings([[2, 0, 1, 1], [1, 1, 1, 0]])  # both score 6
     assert result["ranks"] == [2, 1] and result["winners"] == [1]
-    (note,) = result["tiebreaks"]
-    assert note["by"] == "rocks" and note["players"] == [0, 1]
-    assert "tied on 6 points" in note["why"] and "player 0: 1" in note["why"]
+    (note,) = result["reasons"]
+    assert note == {"why": "tie", "by": "rocks", "seats": [0, 1], "points": 6, "rocks": [1, 0]}
 
 
 def test_equal_score_and_rocks_share_the_victory():
     result = standings([[1, 0, 0, 0], [0, 1, 1, 0], [0, 0, 1, 0]])
     assert result["ranks"] == [1, 1, 3] and result["winners"] == [0, 1]
-    (note,) = result["tiebreaks"]
-    assert note["by"] == "shared" and note["players"] == [0, 1]
-    assert "share rank 1" in note["why"]
+    (note,) = result["reasons"]
+    assert note == {"why": "tie", "by": "none", "seats": [0, 1], "points": 3, "rank": 1,
+                    "rocks": 0}
 
 
 def test_both_tie_breaks_in_one_group():
@@ -42,16 +41,16 @@ def test_both_tie_breaks_in_one_group():
     result = standings([[1, 1, 1, 1], [0, 3, 0, 1], [0, 0, 5, 0], [3, 0, 0, 0], [3, 0, 1, 0]])
     assert result["scores"] == [5, 5, 5, 9, 10]
     assert result["ranks"] == [4, 4, 3, 2, 1]
-    assert [(n["by"], n["players"]) for n in result["tiebreaks"]] == [
-        ("rocks", [0, 1, 2]), ("shared", [0, 1])]
-    assert "share rank 4" in result["tiebreaks"][1]["why"]
+    assert [(n["by"], n["seats"]) for n in result["reasons"]] == [
+        ("rocks", [0, 1, 2]), ("none", [0, 1])]
+    assert result["reasons"][1]["rank"] == 4
     check_ranks(result)
 
 
 def test_everyone_tied_shares_the_victory():
     result = standings([[0, 0, 0, 0]] * 6)
     assert result["ranks"] == [1] * 6 and result["winners"] == list(range(6))
-    assert [n["by"] for n in result["tiebreaks"]] == ["shared"]
+    assert [n["by"] for n in result["reasons"]] == ["none"]
 
 
 def test_shields_open_only_when_the_game_ends():

@@ -120,8 +120,8 @@ def test_a_whole_game_tied_on_points_goes_to_fewer_black_rocks():
     assert result["shields"] == [[0, 0, 12, 4], [0, 0, 14, 6]]
     assert result["scores"] == [8, 8] and result["rocks"] == [4, 6]
     assert result["ranks"] == [1, 2] and result["winners"] == [0]
-    assert [t["by"] for t in result["tiebreaks"]] == ["rocks"]
-    assert result["tiebreaks"][0]["players"] == [0, 1]
+    assert [t["by"] for t in result["reasons"]] == ["rocks"]
+    assert result["reasons"][0]["seats"] == [0, 1]
 
 
 def test_start_player_alternates_every_round():

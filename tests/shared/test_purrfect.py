@@ -306,8 +306,8 @@ def test_a_tie_for_the_lead_goes_to_the_declarer_even_short_of_five():
     events = game.act(1, ("declare",))
     assert events[0]["pawprints"] == [5, 4, 5, 0]
     assert events[1]["type"] == "game over" and events[1]["winner"] == 1
-    assert "tied at 5" in events[1]["reason"] and "player 1 won" in events[1]["reason"]
-    assert events[1]["tied"] == [0, 2]
+    assert events[1]["reason"] == {"why": "tie", "by": "declarer", "seats": [0, 2],
+                                   "pawprints": 5, "declarer": 1}
     from catnip.ui import draw
     from catnip.ui import purrfect as purrfect_ui
 
@@ -325,7 +325,7 @@ def test_the_first_to_five_wins():
                pawprints=[3, 3, 3, 1])
     events = game.act(2, ("declare",))
     assert events[0]["best"] == [0, 1, 3] and events[0]["pawprints"] == [4, 4, 5, 2]
-    assert game.result()["winner"] == 2 and "first to 5" in game.result()["reason"]
+    assert game.result()["winner"] == 2 and game.result()["reasons"][0]["why"] == "first"
     assert game.result()["ranks"] == [2, 2, 1, 4]
 
 

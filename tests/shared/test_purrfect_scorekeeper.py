@@ -67,13 +67,12 @@ def test_the_first_to_five_wins():
     events = score(game, (0, [1]), (1, [0]), (2, [0]))
     assert game.public()["pawprints"] == [4, 3, 2, 0] and game.result() is None
     events = score(game, (0, [3]))
-    assert events[-1] == {"type": "game over", "winner": 0, "reason": "first to 5 pawprints"}
+    first = {"why": "first", "seats": [0], "pawprints": 6, "goal": 5}
+    assert events[-1] == {"type": "game over", "winner": 0, "reason": first}
     assert game.result() == {"ranks": [1, 2, 3, 4], "winner": 0, "pawprints": [6, 3, 2, 1],
-                             "reason": "first to 5 pawprints",
                              # the shape every game's result has
                              "scores": [6, 3, 2, 1], "winners": [0], "unit": "pawprints",
-                             "reasons": ["first to 5 pawprints"], "fewest": False,
-                             "together": False}
+                             "reasons": [first], "fewest": False, "together": False}
 
 
 def test_several_past_five_the_most_pawprints_win():
@@ -83,7 +82,7 @@ def test_several_past_five_the_most_pawprints_win():
     events = score(game, (1, [0]))
     assert game.public()["pawprints"] == [5, 6, 2, 0]
     assert events[-1] == {"type": "game over", "winner": 1,
-                          "reason": "most pawprints (6) of the players with 5 or more"}
+                          "reason": {"why": "most", "seats": [1], "pawprints": 6, "goal": 5}}
     assert game.result()["ranks"] == [2, 1, 3, 4]
 
 
@@ -93,7 +92,8 @@ def test_a_lone_non_declarer_reaching_five_wins():
     assert game.public()["pawprints"] == [2, 4, 2, 2]
     events = score(game, (0, [1, 2]))
     assert game.public()["pawprints"] == [4, 5, 3, 2]
-    assert events[-1] == {"type": "game over", "winner": 1, "reason": "first to 5 pawprints"}
+    assert events[-1] == {"type": "game over", "winner": 1,
+                          "reason": {"why": "first", "seats": [1], "pawprints": 5, "goal": 5}}
 
 
 def test_a_tie_for_the_lead_goes_to_the_declarer_even_short_of_five():
@@ -105,8 +105,8 @@ def test_a_tie_for_the_lead_goes_to_the_declarer_even_short_of_five():
     events = score(game, (1, [0, 2]))
     assert game.public()["pawprints"] == [5, 4, 5, 0]
     assert events[-1] == {"type": "game over", "winner": 1,
-                          "reason": "players 0, 2 tied at 5 pawprints; player 1 won "
-                                    "this round's two pawprints", "tied": [0, 2]}
+                          "reason": {"why": "tie", "by": "declarer", "seats": [0, 2],
+                                     "pawprints": 5, "declarer": 1}}
     assert game.result()["ranks"] == [2, 1, 2, 4]
 
 
@@ -117,8 +117,8 @@ def test_a_tie_including_the_declarer_goes_to_the_declarer():
     events = score(game, (0, [1]))
     assert game.public()["pawprints"] == [5, 5, 3, 0]
     assert events[-1] == {"type": "game over", "winner": 0,
-                          "reason": "players 0, 1 tied at 5 pawprints; player 0 won "
-                                    "this round's two pawprints", "tied": [0, 1]}
+                          "reason": {"why": "tie", "by": "declarer", "seats": [0, 1],
+                                     "pawprints": 5, "declarer": 0}}
     assert game.result()["ranks"] == [1, 2, 3, 4]
 
 
@@ -148,5 +148,6 @@ def test_random_entries_end_and_replay_for_every_player_count():
             assert sorted(result["ranks"])[0] == 1
             top = max(result["pawprints"])
             assert top >= 5
-            assert result["pawprints"][result["winner"]] == top or "tied" in result["reason"]
+            (why,) = result["reasons"]
+            assert result["pawprints"][result["winner"]] == top or why["why"] == "tie"
             check_replay(game)

@@ -108,7 +108,7 @@ def test_a_placement_is_taken_back_and_reported_again():
     assert game.corrector() is None
     game.act(p, ("place", 1, 0))
     assert game.corrector() == p and game.to_act() == [(p + 1) % 3]
-    assert game.act(p, ("correct",)) == [{"event": "correct", "player": p}]
+    assert game.act(p, ("correct",)) == [{"type": "correct", "player": p}]
     assert _state(game) == before and game.corrector() is None
     game.act(p, ("place", 1, 0))
     assert game.public()["scores"][p] == 2

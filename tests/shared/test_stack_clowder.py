@@ -28,7 +28,7 @@ def test_table_cats_come_first_and_score_nothing():
     assert "must take a cat from the table: ('take', colour)" in text
     for colour in TABLE:
         events = turn(g, colour, ("place", 2, 0))
-        assert events[0] == {"event": "took", "player": 0, "colour": colour}
+        assert events[0] == {"type": "took", "player": 0, "colour": colour}
         assert events[-1]["points"] == 0 and events[-1]["team"] == 0
     assert g.public()["table"] == {} and g.public()["step"] == "drew"
     check_all(g)
@@ -41,13 +41,13 @@ def test_each_cat_from_the_bag_that_stands_scores_one_and_an_empty_bag_ends_it()
     events = turn(g, "blue", ("place", 5, 0))
     assert events[-1]["points"] == 1 and events[-1]["team"] == 1
     events = turn(g, "green", ("place", 6, 0))
-    assert events[-1] == {"event": "over", "reason": "the bag is empty"}
+    assert events[-1] == {"type": "over", "reason": {"why": "bag empty", "seats": []}}
     assert events[-2]["team"] == 2
     r = g.result()
-    assert r == {"ranks": [1], "team": 2, "ended": "the bag is empty",
+    assert r == {"ranks": [1], "team": 2,
                  # the shape every game's result has: the team's score at every seat,
                  # everyone shares rank 1 and nobody wins alone
-                 "reasons": ["the bag is empty"],
+                 "reasons": [{"why": "bag empty", "seats": []}],
                  "scores": [2], "winners": [], "unit": "points", "fewest": False,
                  "together": True}
     check_all(g)
@@ -57,10 +57,10 @@ def test_the_first_collapse_ends_the_game_even_among_table_cats():
     g = _small()
     turn(g, "black", ("place", 1, 0))
     events = turn(g, "red", ("collapse", 3, 0))
-    assert events[-1] == {"event": "over", "reason": "the tower collapsed"}
+    assert events[-1] == {"type": "over", "reason": {"why": "collapse", "seats": []}}
     assert events[-2]["points"] == 0 and events[-2]["team"] == 0
     r = g.result()
-    assert r["team"] == 0 and r["ended"] == "the tower collapsed"
+    assert r["team"] == 0 and r["reasons"] == [{"why": "collapse", "seats": []}]
     assert g.to_act() == [] and g.legal(0) == []
     check_all(g)
 

@@ -42,4 +42,4 @@ def test_clowder_can_empty_the_bag():
     places = lambda options: [a for a in options if a[0] != "collapse"][0]
     play_checked(game, places)
     result = game.result()
-    assert result["ended"] == "the bag is empty" and result["team"] == 24
+    assert result["reasons"] == [{"why": "bag empty", "seats": []}] and result["team"] == 24

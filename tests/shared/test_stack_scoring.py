@@ -33,7 +33,7 @@ def test_composure_collapses_cost_a_point_per_cat_and_the_same_cat_tries_again()
     turn(g, "blue", ("place", 5, 0))
     g.act(0, ("drew", "pink"))
     events = g.act(0, ("collapse", 2, 0))
-    assert events == [{"event": "collapse", "player": 0, "fallen": 2, "black": 0,
+    assert events == [{"type": "collapse", "player": 0, "fallen": 2, "black": 0,
                        "points": -2, "score": 4}]
     pub = g.public()
     assert g.to_act() == [0] and pub["hand"] == "pink" and pub["step"] == "place"
@@ -81,10 +81,10 @@ def test_composure_game_ends_when_the_bag_is_empty_and_most_points_win():
     g = _tiny("composure")
     turn(g, "red", ("place", 2, 0))
     events = turn(g, "blue", ("collapse", 1, 0), ("place", 4, 0))
-    assert events[-1] == {"event": "over", "reason": "the bag is empty"}
+    assert events[-1] == {"type": "over", "reason": {"why": "bag empty", "seats": []}}
     r = g.result()
     assert r["scores"] == [4, 7] and r["ranks"] == [2, 1] and r["winners"] == [1]
-    assert r["goal"] == "most points" and r["reasons"] == ["the bag is empty"]
+    assert r["goal"] == "most points" and r["reasons"] == [{"why": "bag empty", "seats": []}]
     assert not r["fewest"] and not r["together"] and r["unit"] == "points"
     assert g.to_act() == [] and g.public()["phase"] == "over"
     assert "the game is over" in message(RuleError, g.act, 1, ("drew", "red"))
@@ -106,9 +106,8 @@ def test_equal_scores_share_a_rank_and_say_so():
     turn(g, "blue", ("place", 2, 0))
     r = g.result()
     assert r["ranks"] == [1, 1] and r["winners"] == [0, 1]
-    assert r["reasons"] == ["the bag is empty",
-                            "players 0 and 1 share rank 1 with 4 points: "
-                            "the rulebook has no tie-breaker"]
+    assert r["reasons"] == [{"why": "bag empty", "seats": []},
+                            {"why": "tie", "by": "none", "seats": [0, 1], "points": 4, "rank": 1}]
 
 
 def test_three_way_tie_below_a_winner():
@@ -119,9 +118,9 @@ def test_three_way_tie_below_a_winner():
         turn(g, colour, ("place", 1, 0))
     r = g.result()
     assert r["ranks"] == [1, 2, 2, 2]
-    assert r["reasons"] == ["the bag is empty",
-                            "players 1, 2 and 3 share rank 2 with 2 points: "
-                            "the rulebook has no tie-breaker"]
+    assert r["reasons"] == [{"why": "bag empty", "seats": []},
+                            {"why": "tie", "by": "none", "seats": [1, 2, 3], "points": 2,
+                             "rank": 2}]
 
 
 # ---- the Black Cat variant -------------------------------------------------
@@ -203,7 +202,7 @@ def test_digital_mode_draws_for_the_player_and_reveals_only_that_cat():
     before = g.public()["bag"]
     events = g.act(0, ("draw",))
     colour = events[0]["colour"]
-    assert events == [{"event": "drew", "player": 0, "colour": colour}]
+    assert events == [{"type": "drew", "player": 0, "colour": colour}]
     after = g.public()["bag"]
     assert after.get(colour, 0) == before[colour] - 1 and g.public()["hand"] == colour
     check_all(g)

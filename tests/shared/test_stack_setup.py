@@ -95,7 +95,7 @@ def test_physical_setup_asks_for_base_then_black_cats_join_then_removal():
     events = []
     for colour in ("red", "red", "blue", "pink"):
         events = g.act(0, ("base", colour))
-    assert events[-1] == {"event": "join", "black_cats": 8}
+    assert events[-1] == {"type": "join", "black_cats": 8}
     assert g.public()["step"] == "out" and ("out", "black") in g.legal(0)
     g.act(0, ("out", "black"))
     pub = g.public()

@@ -1,13 +1,16 @@
-# What a game is, as data: how many play it and the settings it takes, with
-# their choices and defaults. Each game describes itself once, beside its
-# rules (heist_about.py, stack_about.py, purrfect_about.py); the game's
-# settle() checks a config against it, the setup screen builds its rows from
-# it and the laptop names a play's variant from it. PURE: imports only
-# catnip.rules.vet.
+# What a game is, as data: its titles, where its rules are, how many play it
+# and the settings it takes, with their choices and defaults. Each game
+# describes itself once, beside its rules (heist_about.py, stack_about.py,
+# purrfect_about.py), and registers it with one line (catnip.rules); the
+# game's settle() checks a config against it, the setup screen builds its
+# rows from it and the laptop names a play and its variant from it. PURE:
+# imports only catnip.rules and catnip.rules.vet.
 #
 # A description is a dict:
-#   "players"  (when, least, most, default, why) ranges, the first whose
-#              `when` holds applies; `why` says the range in words
+#   "title"    the game's name for people; "short" its name in a menu row
+#   "module", "class"  where its rules are (a catnip.rules.engine.Game)
+#   "players"  ranges {"when", "least", "most", "default", "why"}, the first
+#              whose `when` holds applies; `why` says the range in words
 #   "options"  the settings a player chooses on the setup screen, in order:
 #              {"key", "label", "choices", "says" (each choice, on a station),
 #              "names" (each choice in the records, "" for the plain game),
@@ -20,15 +23,10 @@
 #   "high_scores"  the game keeps a high-score table on the device
 # A `when` is None (always) or (key, choices): it holds while that option
 # applies and holds one of `choices`.
+from catnip.rules import description as about  # noqa: F401  (a registered game's)
 from catnip.rules.vet import RuleError, describe
 
 NONE = ()
-
-
-def about(name):
-    """The description of game `name` (a key of catnip.rules.GAMES)."""
-    mod = __import__("catnip.rules.%s_about" % name, None, None, ["ABOUT"])
-    return mod.ABOUT
 
 
 def option(game, key):
@@ -56,9 +54,9 @@ def applies(game, key, chosen):
 
 def players(game, chosen):
     """(least, most, default, why) for these chosen settings."""
-    for when, least, most, default, why in game["players"]:
-        if holds(game, when, chosen):
-            return least, most, default, why
+    for r in game["players"]:
+        if holds(game, r["when"], chosen):
+            return r["least"], r["most"], r["default"], r["why"]
     raise RuleError("no player count fits these settings")
 
 

@@ -35,9 +35,6 @@ class Game:
     CORRECTABLE = ()
     # What can be corrected, for the refusal when there is nothing to.
     CORRECTS = "this game has no result to correct"
-    # The key naming an event's kind in this game's events.
-    EVENT = "type"
-
     def __init__(self, config=None, seed=None, salt=None):
         # Everything is checked before anything is computed from it. The salt
         # is drawn fresh for a new game; replay passes the record's.
@@ -90,7 +87,9 @@ class Game:
           ranks     a 1-based rank per seat
           winners   the seats that won ([] when the seats play together)
           reasons   how the game ended and why ties fell as they did, as
-                    text ("player 2" numbers seats from 0)
+                    data for a screen to word: each {"why": a code, "seats":
+                    the seats it concerns (numbered from 0), ...} with the
+                    numbers its words need (docs/outcomes.md)
           unit      what a score counts: "points" or "pawprints"
           fewest    the fewest wins
           together  the seats play as one team for one score
@@ -150,7 +149,7 @@ class Game:
             if k not in _KEPT:
                 setattr(self, k, v)
         self.last = None
-        return [{self.EVENT: CORRECT, "player": player}]  # public: no card, no value
+        return [{"type": CORRECT, "player": player}]  # public: no card, no value
 
     def admit(self, player, action):
         """`action` as a tuple if `player` may act now and it is shaped like

@@ -21,8 +21,7 @@ def standings(shields):
     """The final result from each player's loot [red, yellow, blue, rocks]:
     highest score first; a tie goes to fewer black rocks; still tied, the
     players share the rank. The shape every game's result() has
-    (catnip.rules.engine.Game.result), plus the rocks, the shields and the
-    tie-breaks as data."""
+    (catnip.rules.engine.Game.result), plus the rocks and the shields."""
     n = len(shields)
     scores = [score(s) for s in shields]
     rocks = [s[ROCKS] for s in shields]
@@ -31,24 +30,22 @@ def standings(shields):
         ahead = [q for q in range(n)
                  if scores[q] > scores[p] or (scores[q] == scores[p] and rocks[q] < rocks[p])]
         ranks.append(1 + len(ahead))
-    tiebreaks = _tiebreaks(scores, rocks, ranks)
     return {
         "ranks": ranks,
         "winners": [p for p in range(n) if ranks[p] == 1],
         "scores": scores,
-        "reasons": [t["why"] for t in tiebreaks],
+        "reasons": _tiebreaks(scores, rocks, ranks),
         "unit": "points",
         "fewest": False,
         "together": False,
         "rocks": rocks,
         "shields": [list(s) for s in shields],
-        "tiebreaks": tiebreaks,
     }
 
 
 def _tiebreaks(scores, rocks, ranks):
-    """Why tied scores ended where they did: fewer black rocks ranks higher;
-    equal rocks too share the rank."""
+    """Why tied scores ended where they did, as reasons (engine.Game.result):
+    fewer black rocks ranks higher; equal rocks too share the rank."""
     notes = []
     n = len(scores)
     for s in sorted(set(scores), reverse=True):
@@ -56,13 +53,11 @@ def _tiebreaks(scores, rocks, ranks):
         if len(tied) < 2:
             continue
         if len(set(rocks[p] for p in tied)) > 1:
-            notes.append({"players": tied, "by": "rocks",
-                          "why": "tied on %d points; fewer black rocks ranks higher (%s)"
-                          % (s, ", ".join("player %d: %d" % (p, rocks[p]) for p in tied))})
+            notes.append({"why": "tie", "by": "rocks", "seats": tied, "points": s,
+                          "rocks": [rocks[p] for p in tied]})
         for r in sorted(set(rocks[p] for p in tied)):
             shared = [p for p in tied if rocks[p] == r]
             if len(shared) > 1:
-                notes.append({"players": shared, "by": "shared",
-                              "why": "tied on %d points and %d black rocks; they share rank %d"
-                              % (s, r, ranks[shared[0]])})
+                notes.append({"why": "tie", "by": "none", "seats": shared, "points": s,
+                              "rank": ranks[shared[0]], "rocks": r})
     return notes

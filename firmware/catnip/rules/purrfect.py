@@ -55,7 +55,7 @@ class Purrfect(Game):
         self.rounds = []  # [declarer, [best...]] per finished round
         self.round = 1
         self.winner = None
-        self.reason = ""
+        self.reason = None  # why the game ended (engine.Game.result's reasons)
         self.offers = []
         self.next_offer = 1
         self.owner = bytearray([NOBODY] * (len(CATS) * HAND))
@@ -280,12 +280,7 @@ class Purrfect(Game):
         self.offers = []
         self.winner, self.reason = decide(self.pawprints, declarer)
         if self.winner is not None:
-            top = max(self.pawprints)
-            tied = [p for p, n in enumerate(self.pawprints) if n == top]
-            ev = {"type": "game over", "winner": self.winner, "reason": self.reason}
-            if len(tied) > 1:
-                ev["tied"] = tied  # the tie as data: screens name the seats their own way
-            events.append(ev)
+            events.append({"type": "game over", "winner": self.winner, "reason": self.reason})
             return events
         self.round += 1
         if self.config["mode"] == STATIONS:
@@ -346,4 +341,4 @@ class Purrfect(Game):
                 "scores": list(self.pawprints),
                 "reasons": [self.reason], "unit": "pawprints", "fewest": False,
                 "together": False, "winner": self.winner,
-                "pawprints": list(self.pawprints), "reason": self.reason}
+                "pawprints": list(self.pawprints)}

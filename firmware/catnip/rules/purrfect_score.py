@@ -34,7 +34,8 @@ def check_score(action, n):
 
 
 def decide(pawprints, declarer):
-    """(winner, reason) once someone has five pawprints, else (None, '').
+    """(winner, reason) once someone has five pawprints, else (None, None);
+    the reason as engine.Game.result's reasons are.
 
     The rulebook: the first to five wins; if a round ends with players tied
     for the lead, the one who won two pawprints in it wins, even short of
@@ -42,17 +43,14 @@ def decide(pawprints, declarer):
     round's declarer, whatever their own count (docs/purrfect.md)."""
     top = max(pawprints)
     if top < GOAL:
-        return None, ""
+        return None, None
     leaders = [p for p, n in enumerate(pawprints) if n == top]
     if len(leaders) > 1:
-        return declarer, (
-            "players %s tied at %d pawprints; player %d won this round's "
-            "two pawprints" % (", ".join(str(p) for p in leaders), top, declarer)
-        )
+        return declarer, {"why": "tie", "by": "declarer", "seats": leaders, "pawprints": top,
+                          "declarer": declarer}
     past = [n for n in pawprints if n >= GOAL]
-    if len(past) == 1:
-        return leaders[0], "first to %d pawprints" % GOAL
-    return leaders[0], "most pawprints (%d) of the players with %d or more" % (top, GOAL)
+    why = "first" if len(past) == 1 else "most"  # of those at GOAL or more
+    return leaders[0], {"why": why, "seats": leaders, "pawprints": top, "goal": GOAL}
 
 
 def ranks(pawprints, winner):

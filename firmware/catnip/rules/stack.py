@@ -17,7 +17,7 @@
 # or it reached the tower (base + placed), where it stands or has fallen.
 from catnip.rules.engine import Game, RuleError
 from catnip.rules.stack_bag import Bag
-from catnip.rules.stack_score import (ENDINGS, by_colour, collapse_points, placement_points,
+from catnip.rules.stack_score import (by_colour, collapse_points, ending, placement_points,
                                       result)
 from catnip.rules.stack_setup import BLACK, check_number, settle_config, setup_steps
 
@@ -47,7 +47,6 @@ class Stack(Game, Bag):
     EXAMPLE = "('place', 2, 0)"
     # What a person reported; a digital draw is the engine's own and stands.
     CORRECTABLE = ("place", "collapse", "drew", "take", "base", "out")
-    EVENT = "event"
     CORRECTS = "only the last report (a cat drawn or taken, where it stood, a collapse), by " \
                "its player, until anyone acts next"
 
@@ -162,7 +161,7 @@ class Stack(Game, Bag):
     def _setup_report(self, step, action):
         i = self._colour(action, self.choosable(step), "in the bag")
         self.set_up_cat(self.steps.pop(0), i)
-        return [{"event": step, "colour": self.colours[i]}] + self.advance_setup()
+        return [{"type": step, "colour": self.colours[i]}] + self.advance_setup()
 
     def _take(self, player, action):
         i = self._colour(action, self.choosable("take"), "on the table")
@@ -183,7 +182,7 @@ class Stack(Game, Bag):
     def _hold(self, player, i, from_table, verb):
         self.hand = i
         self.from_table = from_table
-        return [{"event": verb, "player": player, "colour": self.colours[i]}]
+        return [{"type": verb, "player": player, "colour": self.colours[i]}]
 
     def _place(self, player, action):
         height, touched = _arguments(action, 2, "('place', height, black_touched)")
@@ -198,7 +197,7 @@ class Stack(Game, Bag):
         self.tower += 1
         if self.hand == self.black and self.counts_black:
             self.tower_black += 1
-        event = {"event": "placed", "player": player, "colour": self.colours[self.hand],
+        event = {"type": "placed", "player": player, "colour": self.colours[self.hand],
                  "height": height, "black": touched, "points": points}
         self.hand = _NO_CAT
         self.collapses = 0
@@ -224,7 +223,7 @@ class Stack(Game, Bag):
         self.fallen += fallen
         self.fallen_black += black
         self.collapses += 1
-        event = {"event": "collapse", "player": player, "fallen": fallen, "black": black,
+        event = {"type": "collapse", "player": player, "fallen": fallen, "black": black,
                  "points": points}
         self._score(player, points, event)
         if self.config["mode"] == "clowder":
@@ -256,7 +255,7 @@ class Stack(Game, Bag):
 
     def _end(self, reason):
         self.ended = reason
-        return {"event": "over", "reason": ENDINGS[reason]}
+        return {"type": "over", "reason": ending(reason)}
 
     # ---- what leaves the game ------------------------------------------
 

@@ -8,12 +8,15 @@ CLOWDERS = ("Whiskers", "Tabbies", "Mittens", "Night Owls", "Yarnballs", "Purrer
             "Tuxedos", "Calicos")
 
 ABOUT = {
+    "title": "Stack O' Cats", "short": "Stack", "module": "catnip.rules.stack", "class": "Stack",
     "players": (
         # The Clowder names no limit; 8 keeps turns coming round. The setup
         # tables stop at 6.
-        (("mode", ("clowder",)), 1, 8, 1, "the Clowder Collaboration is for 1 to 8 players"),
-        (None, 2, 6, 2, "Catlike Composure and Patient Paws are for 2 to 6 players; alone, "
-         "play the Clowder Collaboration"),
+        {"when": ("mode", ("clowder",)), "least": 1, "most": 8, "default": 1,
+         "why": "the Clowder Collaboration is for 1 to 8 players"},
+        {"when": None, "least": 2, "most": 6, "default": 2,
+         "why": "Catlike Composure and Patient Paws are for 2 to 6 players; alone, play the "
+                "Clowder Collaboration"},
     ),
     "options": (
         {"key": "mode", "label": "Mode", "choices": ("composure", "patient", "clowder"),

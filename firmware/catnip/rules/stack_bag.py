@@ -17,12 +17,12 @@ class Bag:
                 n = self.box[self.black]
                 self.bag[self.black] += n
                 self.box[self.black] = 0
-                events.append({"event": "join", "black_cats": n})
+                events.append({"type": "join", "black_cats": n})
             elif step == "table":
                 for i in (self.black, self.colours.index(self.config["table_colour"])):
                     self.table[i] += self.bag[i] + self.box[i]
                     self.bag[i] = self.box[i] = 0
-                events.append({"event": "table", "cats": sum(self.table)})
+                events.append({"type": "table", "cats": sum(self.table)})
             elif digital:
                 self.set_up_cat(step, self.random_cat(step == "out_nonblack"))
             else:

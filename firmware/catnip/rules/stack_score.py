@@ -2,10 +2,7 @@
 # mode, the counts a screen shows by colour, and the final ranks. Plain
 # functions over the numbers the game (catnip.rules.stack) holds.
 
-ENDINGS = {
-    "bag empty": "the bag is empty",
-    "collapse": "the tower collapsed",
-}
+ENDINGS = ("bag empty", "collapse")  # why a game ends: the codes of its reason
 
 
 def placement_points(config, from_table, counts_black, height, touched):
@@ -35,33 +32,29 @@ def by_colour(colours, counts):
     return d
 
 
+def ending(reason):
+    """The reason (engine.Game.result) a game ended for `reason`, one of ENDINGS."""
+    return {"why": reason, "seats": []}
+
+
 def result(mode, scores, team, reason):
-    """The final result once the game ended for `reason` (a key of ENDINGS),
+    """The final result once the game ended for `reason` (one of ENDINGS),
     in the shape every game's result() has."""
     players = len(scores)
-    ended = ENDINGS[reason]
     if mode == "clowder":
         # One team: everyone shares rank 1 with its score; nobody wins alone.
         return {"ranks": [1] * players, "winners": [], "scores": [team] * players,
-                "reasons": [ended], "unit": "points", "fewest": False, "together": True,
-                "team": team, "ended": ended}
+                "reasons": [ending(reason)], "unit": "points", "fewest": False,
+                "together": True, "team": team}
     most = mode == "composure"
     s = scores
     ranks = [1 + sum(1 for q in s if (q > v if most else q < v)) for v in s]
-    reasons = [ended]
+    reasons = [ending(reason)]
     for rank in sorted(set(ranks)):
         tied = [p for p in range(players) if ranks[p] == rank]
-        if len(tied) > 1:
-            reasons.append("players %s share rank %d with %d points: the rulebook "
-                           "has no tie-breaker" % (_and(tied), rank, s[tied[0]]))
+        if len(tied) > 1:  # the rulebook has no tie-breaker: they share the rank
+            reasons.append({"why": "tie", "by": "none", "seats": tied, "points": s[tied[0]],
+                            "rank": rank})
     return {"ranks": ranks, "winners": [p for p in range(players) if ranks[p] == 1],
             "scores": list(s), "reasons": reasons, "unit": "points", "fewest": not most,
-            "together": False, "goal": "most points" if most else "fewest points",
-            "ended": ended}
-
-
-def _and(items):
-    words = [str(x) for x in items]
-    if len(words) < 2:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+            "together": False, "goal": "most points" if most else "fewest points"}

@@ -13,7 +13,7 @@ import gc
 
 from catnip import forget
 from catnip.keys import LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, STUCK
-from catnip.rules import NAMES
+from catnip.rules import ABOUTS
 
 POLL_MS = 10
 FRAME_MS = 20
@@ -312,9 +312,9 @@ def make_room(last, name):
     game's code."""
     if last is not None and last != name:
         unload("catnip.rules." + last)  # stack_setup with stack
-    for other in NAMES:  # the setup screen read every game's description
+    for other in ABOUTS:  # the setup screen read every game's description
         if other != name:
-            forget("catnip.rules.%s_about" % other)
+            forget(ABOUTS[other])
     tidy()
 
 

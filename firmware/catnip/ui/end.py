@@ -3,6 +3,7 @@
 # each asked once more before it leaves the standings.
 from catnip.keys import OK, PRESS, REPEAT
 from catnip.ui import draw
+from catnip.ui.outcome import reason
 from catnip.ui.scene import Scene
 from catnip.ui.widgets import DONE, Cursor
 
@@ -24,37 +25,9 @@ def standings(result):
         lines.append("%d. %s%s" % (ranks[p], draw.seat_name(p), score))
     if together and scores:
         lines.append("Team: %d %s" % (scores[0], result["unit"]))
-    for note in result["reasons"]:
-        lines.append(seats_named(note))
+    for r in result["reasons"]:
+        lines.append(reason(r))
     return lines
-
-
-def seats_named(text):
-    """The rules' prose with its seats as the stations name them: "players
-    0 and 2" reads "P1 and P3"."""
-    words = text.split(" ")
-    out = []
-    listing = False  # in a list of seats after "player"/"players"
-    for w in words:
-        bare = w.lstrip("(")
-        if bare == "player" or bare == "players":
-            listing = True
-            if len(bare) < len(w):
-                out.append(w[:len(w) - len(bare)])
-            continue
-        if listing:
-            digits = bare.rstrip(",;:)")
-            if digits.isdigit():
-                out.append(w[:len(w) - len(bare)] + draw.seat_name(int(digits))
-                           + bare[len(digits):])
-                listing = bare[len(digits):] in ("", ",")  # more seats may follow
-                continue
-            if w == "and":
-                out.append(w)
-                continue
-            listing = False
-        out.append(w)
-    return " ".join(out).replace("( ", "(")
 
 
 class End(Scene):

@@ -326,11 +326,9 @@ def say(ev, v):
     if t == "round over":
         return "Round %d: %s purrfect" % (ev["round"], draw.seat_name(ev["declarer"]))
     if t == "game over":
-        winner = draw.seat_name(ev["winner"])
-        if "tied" in ev:  # the rules' prose numbers seats from 0: say them as the players do
-            return "%s wins: %s tied, %s declared" % (
-                winner, " ".join(draw.seat_name(p) for p in ev["tied"]), winner)
-        return "%s wins: %s" % (winner, ev["reason"])
+        from catnip.ui.outcome import won  # the end's words, loaded at the end
+
+        return won(ev["winner"], ev["reason"])
     return None
 
 

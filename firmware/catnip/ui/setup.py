@@ -9,13 +9,12 @@
 # tables` shows, to compare) and the tray's calibration, on a table with a tray.
 from catnip.keys import BACK, LONG, PRESS, REPEAT
 from catnip.rules import NAMES as GAMES
-from catnip.rules import TITLES
+from catnip.rules import SHORT, TITLES
 from catnip.rules.about import about, applies, has_start, players
 from catnip.ui import draw
 from catnip.ui.scene import Scene
 from catnip.ui.widgets import CANCEL, DONE, Cursor
 
-SHORT = {"heist": "Heist", "stack": "Stack", "purrfect": "Purrfect"}  # a title in a row
 MENU = ("Back to setup", "Calibrate tray", "Table key")
 
 

@@ -268,7 +268,7 @@ def _ends(v, report):
 
 
 def say(ev, v):
-    e = ev.get("event")
+    e = ev.get("type")
     who = draw.seat_name(ev["player"]) if "player" in ev else ""
     if e == "drew" or e == "draw":
         return "%s drew %s" % (who, ev["colour"])
@@ -279,12 +279,14 @@ def say(ev, v):
     if e == "correct":
         return "%s reports again" % who
     if e == "over":
-        return "Game over: " + ev["reason"]
+        from catnip.ui.outcome import reason  # the end's words, loaded at the end
+
+        return "Game over: " + reason(ev["reason"])
     return None
 
 
 def sound(ev):
-    return {"collapse": "collapse", "placed": "turn"}.get(ev.get("event"))
+    return {"collapse": "collapse", "placed": "turn"}.get(ev.get("type"))
 
 
 def draw_table(fb, v):

@@ -31,7 +31,7 @@ from catnip_host.monitor import FEED, Mirror
 BACKLOG = 64
 
 # The most seats any game takes (the Clowder's 8), by the games' descriptions.
-MOST_SEATS = max(most for name in NAMES for _, _, most, _, _ in about(name)["players"])
+MOST_SEATS = max(r["most"] for name in NAMES for r in about(name)["players"])
 
 
 class LiveMirror(Mirror):
