@@ -137,7 +137,7 @@ def test_an_absent_panel_is_tried_every_half_second():
         rig.run(20)
         station.unplug()
         rig.run(1100)  # noticed by the probe
-        attempts = screen.i2c = Attempts(screen.i2c)
+        attempts = screen.panel.i2c = Attempts(screen.panel.i2c)
         rig.run(3000)
         assert 5 <= attempts.count <= 7, attempts.count
         assert of(rig.events, 1) == [(1, "online", 0), (1, "offline", 0)]
@@ -338,9 +338,9 @@ def test_flush_allocates_nothing():
         stub.port = 0x00  # status byte: display on
         mux = TCA9548A(stub)
         for k in range(7):
-            hw.screens[k].i2c = Channel(stub, mux, k)
+            hw.screens[k].panel.i2c = Channel(stub, mux, k)
             draw(hw.screens[k], k, "%d" % k)
-        hw.table.i2c = stub
+        hw.table.panel.i2c = stub
         now = rig.table.ticks_ms() + 5000  # every probe is due
         heap_lock()
         try:
