@@ -101,3 +101,19 @@ def test_sleep_turns_the_dc_dc_converter_off_and_back_on():
     display.invert(True)
     assert panel.contrast == 0x10 and panel.inverted
     raises(ValueError, display.contrast, 256)
+
+
+def test_a_screen_builds_the_driver_its_oled_names_without_a_word_on_the_bus():
+    from catnip.drivers.ssd1306 import SSD1306
+    from catnip.parts.screen import Screen, panel
+
+    _, _, bus = sh1106_rig()
+    bus.clear()
+    oled = {"addr": 0x3C, "height": 64, "flip": False}
+    assert type(Screen(bus, oled).panel) is SSD1306, "an oled that names no panel is an SSD1306"
+    for kind, driver in (("ssd1306", SSD1306), ("sh1106", SH1106)):
+        oled["panel"] = kind
+        assert type(Screen(bus, oled).panel) is driver
+    assert bus.transactions == []
+    oled["panel"] = "ssd1315"
+    assert "ssd1306 or sh1106" in message(ValueError, panel, bus, oled)
