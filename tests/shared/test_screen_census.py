@@ -28,7 +28,7 @@ from tablepolicy import choose
 
 BOARDS = __file__.rsplit("/", 3)[0] + "/firmware/boards"  # from tests/shared/ up to the checkout
 SHOWN = 40  # problems listed in a failure
-CHECK_EVERY = 8  # pictures sent to the panels: one in 8 (each costs ms of model decoding)
+CHECK_EVERY = 16  # pictures sent to the panels: one in 16 (each costs ms of model decoding)
 
 
 class Panel:
