@@ -1,6 +1,7 @@
-"""Display rows for `make bench`: I2C traffic of catnip's SSD1306 driver
-against a driver that sends the whole frame on every show(), and show()'s
-own CPU cost, measured under the MicroPython unix port."""
+"""Display rows for `make bench`: I2C traffic of catnip's SSD1306 and SH1106
+drivers against a driver that sends the whole frame on every show(), and
+show()'s own CPU cost, measured under the MicroPython unix port (bus time at
+400 kHz from the bytes; the real-RP2040 push times are bench_pico's)."""
 
 from __future__ import annotations
 
@@ -29,8 +30,11 @@ def rows() -> Iterator[tuple[str, str, object, str, str]]:
     for kinds in data["traffic"]:
         scene = kinds["scene"]
         (ours_b, ours_us), (base_b, base_us) = kinds["ours"], kinds["baseline"]
+        sh_b, sh_us = kinds["sh1106"]
         mux = f"; {kinds['stations']} mux selects of 2 B included" if kinds["stations"] > 1 else ""
         yield "display", f"{scene}: catnip", ours_b, "B", f"{ours_us / 1000:.2f} ms at 400 kHz{mux}"
+        yield ("display", f"{scene}: catnip, SH1106", sh_b, "B",
+               f"{sh_us / 1000:.2f} ms at 400 kHz{mux}; a page command per page sent")
         yield "display", f"{scene}: whole frame", base_b, "B", f"{base_us / 1000:.2f} ms at 400 kHz{mux}"
         yield "display", f"{scene}: ratio", round(base_b / ours_b, 2), "x", "whole-frame bytes / catnip bytes"
     low, high = PICO_FACTOR

@@ -8,12 +8,13 @@ largest free block at its end); press-to-pixels in emulated time with one
 station redrawing and with every station redrawing, and from a press to its
 move's frame on the USB serial (what `catnip monitor` mirrors); the tray's
 HX711s at 10 and 80 SPS; deploying onto the image and onto stock MicroPython;
-from a Ctrl-C mid-game to the REPL and the real mpremote's ls, cp and exec.
+from a Ctrl-C mid-game to the REPL and the real mpremote's ls, cp and exec;
+the frame push time of the SSD1306 and SH1106 drivers.
 
 Every row says "real RP2040 (emulated)"; without the bench (or node) there
 is one row saying what is missing. Takes tens of minutes: one bench at a
 time. `python -m bench bench_pico`; CATNIP_BENCH_PICO=stack,evening (any of
-deploy, heist, stack, purrfect, evening, press, tray, repl) runs only those."""
+deploy, heist, stack, purrfect, evening, press, tray, repl, display) runs only those."""
 
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ Row = tuple[str, str, float | int | str, str, str]
 REAL = "real RP2040 (emulated)"
 PROBE = Path(__file__).resolve().parent / "pico_probe.py"
 TRAY = Path(__file__).resolve().parent / "pico_tray.py"
+DISPLAY = Path(__file__).resolve().parent / "pico_display.py"
 HEAP_STEP = 4096  # bisection resolution
 TARGET_HEAP = 72 * 1024
 EVENING_LOW = 130 * 1024  # targets: the lowest free heap of an evening
@@ -90,6 +92,25 @@ def rows() -> Iterator[Row]:
             yield from _tray_rows(flash, work / f"tray{rate}", rate)
         if wanted("repl"):
             yield from _repl_rows(app, work / "repl")
+        if wanted("display"):
+            yield from _display_rows(flash, work / "display")
+
+
+def _display_rows(flash: Path, work: Path) -> Iterator[Row]:
+    """Each driver's show() to its last byte on the wire (bench/pico_display.py)."""
+    work.mkdir()
+    image = work / "flash.img"
+    shutil.copy(flash, image)
+    run = pico_rig.run(image, work / "out", 0, script=DISPLAY)
+    pushed = [line for line in run.stdout.splitlines() if line.startswith("PUSH ")]
+    if not pushed:
+        raise pico_rig.BenchError(f"display probe failed: {run.stdout[-800:]}")
+    note = (f"{REAL}, show() to its last byte at 400 kHz; the SH1106's traffic is timed on the "
+            "bench's SSD1306 model (the bench has no SH1106; the same bytes take the same time)")
+    for panel, updates in json.loads(pushed[0][5:]):
+        for update, us in updates:
+            yield ("display", f"frame push, {panel.upper()}: {update}", round(us / 1000, 2),
+                   "ms", note)
 
 
 def _deploy_rows(onto_image, work: Path) -> Iterator[Row]:

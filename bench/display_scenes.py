@@ -1,14 +1,17 @@
 # Runs under the MicroPython unix port (it needs the built-in framebuf):
 #   micropython bench/display_scenes.py
 # Prints one JSON object: I2C traffic of typical screen updates with catnip's
-# SSD1306 driver and with a whole-frame baseline, and show()'s CPU cost.
+# SSD1306 driver, its SH1106 driver and a whole-frame baseline, and show()'s
+# CPU cost with each driver.
 import gc
 import json
 import time
 
 import framebuf
+from catnip.drivers.sh1106 import SH1106
 from catnip.drivers.ssd1306 import SSD1306, Canvas
 from devsim import bus as buses
+from devsim.models.sh1106 import SH1106 as SH1106Panel
 from devsim.models.ssd1306 import SSD1306 as Panel
 
 import machine
@@ -79,10 +82,12 @@ def rig(kind, n):
     for i in range(n):
         # Each panel on its own simulated segment, as behind a mux channel.
         seg = buses.bus("seg%d" % i)
-        panel = seg.attach(ADDR, Panel())
+        panel = seg.attach(ADDR, SH1106Panel() if kind == "sh1106" else Panel())
         seg_i2c = _SegmentI2C(seg)
         if kind == "ours":
             disp, fb = SSD1306(seg_i2c, ADDR), Canvas()
+        elif kind == "sh1106":
+            disp, fb = SH1106(seg_i2c, ADDR), Canvas()
         else:
             disp = fb = Baseline(seg_i2c, ADDR)
         screens.append((fb, disp, panel, seg))
@@ -136,10 +141,10 @@ class Counting:
         return len(buf)
 
 
-def show_us(prepare, rounds=2000):
+def show_us(prepare, driver=SSD1306, rounds=2000):
     """Mean µs per show(canvas) (take and send) with an I2C that only counts:
     the driver's own cost."""
-    disp, fb = SSD1306(Counting(), ADDR), Canvas()
+    disp, fb = driver(Counting(), ADDR), Canvas()
     menu(fb, 0)
     disp.show(fb)
     total = 0
@@ -172,9 +177,11 @@ def main():
     for name, n, before, after in scenes:
         out["traffic"].append({"scene": name, "stations": n,
                                "ours": traffic("ours", n, before, after),
+                               "sh1106": traffic("sh1106", n, before, after),
                                "baseline": traffic("baseline", n, before, after)})
-    out["cpu_us"].append(("no change", show_us(lambda fb, i: None)))
-    out["cpu_us"].append(("cursor move", show_us(lambda fb, i: menu(fb, i % 6))))
+    for name, driver in (("", SSD1306), ("SH1106, ", SH1106)):
+        out["cpu_us"].append((name + "no change", show_us(lambda fb, i: None, driver)))
+        out["cpu_us"].append((name + "cursor move", show_us(lambda fb, i: menu(fb, i % 6), driver)))
     out["heap_per_panel"] = heap_per_panel()[0]
     print(json.dumps(out))
 

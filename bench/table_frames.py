@@ -110,9 +110,9 @@ def cpu():
         stub.port = 0x00  # status byte: display on
         mux = TCA9548A(stub)
         for k in range(PLAYERS):
-            hw.screens[k].i2c = Channel(stub, mux, k)
+            hw.screens[k].panel.i2c = Channel(stub, mux, k)
             hw.buttons.stations[k].source.expander.i2c = Channel(stub, mux, k)
-        hw.table.i2c = stub
+        hw.table.panel.i2c = stub
         hw.buttons.irq = StubPin(1)
         now = rig.table.ticks_ms()
         for k in range(PLAYERS):

@@ -23,6 +23,7 @@ from devsim.models.line import Line
 from devsim.models.mcp23017 import MCP23017
 from devsim.models.ds3231 import DS3231
 from devsim.models.pcf8574 import PCF8574
+from devsim.models.sh1106 import SH1106
 from devsim.models.ssd1306 import SSD1306, render
 from devsim.models.tca9548a import TCA9548A
 from devsim.timing import VirtualClock
@@ -120,7 +121,8 @@ class Table:
 
     def _panel(self, place):
         oled = place["oled"]
-        return self.segment(place).attach(oled["addr"], SSD1306(oled["height"]))
+        model = SH1106() if oled.get("panel") == "sh1106" else SSD1306(oled["height"])
+        return self.segment(place).attach(oled["addr"], model)
 
     # ---- time -------------------------------------------------------------
 

@@ -96,7 +96,7 @@ def test_a_channel_unlike_the_others_is_named_on_its_own():
 
 
 def test_too_many_pull_ups_on_one_segment_are_refused():
-    seg = cb.Segment("I2C0", 400_000, (cb.OLED,) * 5, 0)  # five 4.7 kohm: 940 ohm
+    seg = cb.Segment("I2C0", 400_000, (board_parts.OLED,) * 5, 0)  # five 4.7 kohm: 940 ohm
     found = cb.check_segment(seg, 1.0, cb.CABLE_PF_PER_M, has_mux=False)
     assert found.level == "warn" and "too strong" in found.text and "967 ohm" in found.text
     bare = cb.Segment("I2C1", 400_000, (board_parts.Module(None, 10, 1),), 1)
@@ -231,3 +231,19 @@ def test_a_fitted_clock_module_counts_on_its_bus():
     segs = {s.name: s for s in cb.segments(_board("mux", behind_the_mux), 8)}
     assert "DS3231" in [m.part for m in segs["I2C0 mux channel 3"].modules]
     assert "DS3231" not in [m.part for m in segs["I2C0 mux channel 2"].modules]
+
+
+def test_sh1106_modules_are_counted_with_their_own_current():
+    def three_sh1106(data):
+        for s in data["stations"][:3]:
+            s["oled"]["panel"] = "sh1106"
+
+    found = _by_topic(cb.check(_board("mux", three_sh1106)))
+    power = found["power"].text
+    assert "3 x SH1106 modules, every pixel lit 30 mA" in power
+    assert "6 x SSD1306 modules, every pixel lit 25 mA" in power
+    want = 25 + 6 * 25 + 3 * 30 + 8 * 2.5 + 1.5 + 4 * 4.7
+    assert power.startswith(f"{want:.0f} mA of the 300 mA")
+    assert "SH1106 400 kHz" in found["I2C0 speed"].text
+    given = _by_topic(cb.check(_board("mux", three_sh1106), oled_ma=20))["power"].text
+    assert "3 x SH1106 modules, every pixel lit 20 mA" in given

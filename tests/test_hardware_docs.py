@@ -238,3 +238,19 @@ def test_a_board_with_a_clock_orders_it_and_draws_it_where_it_is_wired():
     data["rtc"] = {"bus": 1}
     blocks, nets = diagrams._parts(board.parse(data))
     assert ("rtc", "SDA") in nets["SDA1"].ends and ("rtc", "SCL") in nets["SCL1"].ends
+
+
+def test_a_board_of_sh1106_panels_orders_them_and_names_them_in_the_wiring():
+    data = json.loads((wiring.BOARDS / "mux.json").read_text())
+    for s in data["stations"][:3]:
+        s["oled"]["panel"] = "sh1106"
+    b = board.parse(data)
+    _, rows, _ = bom.table(b)
+    by_part = {r.part.drawn: r.qty for r in rows if r.part.drawn in ("SSD1306", "SH1106")}
+    # 2 to 8 stations: the first three have the 1.3 in panel, the rest and the table the 0.96 in
+    assert by_part["SH1106"] == [2, 3, 3, 3, 3, 3, 3]
+    assert by_part["SSD1306"] == [1, 1, 2, 3, 4, 5, 6]
+    text = wiring.wiring_markdown(b)
+    assert "| station 1 SH1106 128x64 |" in text and "| station 4 SSD1306 128x64 |" in text
+    blocks, _ = diagrams._station_parts(b)
+    assert any(block.title.startswith("SH1106 OLED at 0x3C") for block in blocks)

@@ -51,6 +51,8 @@ def command_length(op):
 class SSD1306:
     """One SSD1306 at one I2C address. `present = False` unplugs it."""
 
+    command_length = staticmethod(command_length)  # another controller brings its own
+
     def __init__(self, height=64):
         if height not in (32, 64):
             raise ValueError("an SSD1306 glass is 64 or 32 rows high, not %r" % (height,))
@@ -131,7 +133,7 @@ class SSD1306:
             return
         p = self._pending
         if not p:
-            self._need = command_length(b)  # raises before anything is kept
+            self._need = self.command_length(b)  # raises before anything is kept
         p.append(b)
         if len(p) == self._need:
             cmd = tuple(p)

@@ -19,7 +19,10 @@ I2C_SDA = ((0, 4, 8, 12, 16, 20), (2, 6, 10, 14, 18, 26))
 I2C_SCL = ((1, 5, 9, 13, 17, 21), (3, 7, 11, 15, 19, 27))
 
 
-OLED_ADDRS = (0x3C, 0x3D)  # the SSD1306's SA0 pin picks one
+OLED_ADDRS = (0x3C, 0x3D)  # the SA0 pin picks one, on the SSD1306 and the SH1106 alike
+# The controllers catnip drives: the 0.96 in (or 0.91 in, 32-row) SSD1306 and
+# the 1.3 in SH1106 (catnip.drivers), with the rows their modules come in.
+PANELS = {"ssd1306": (64, 32), "sh1106": (64,)}
 EXPANDERS = {  # chip: (first address, last address, I/O pins)
     "pcf8574": (0x20, 0x27, 8),
     "pcf8574a": (0x38, 0x3F, 8),
@@ -200,15 +203,22 @@ def _place(c, value, where, buses, mux, keys):
 
 
 def _oled(c, value, where):
-    c.known(value, ("addr", "height", "flip", "pullup_ohm"), where)
+    c.known(value, ("addr", "panel", "height", "flip", "pullup_ohm"), where)
     addr = c.address(_get(value, "addr"), where + ".addr", OLED_ADDRS[0], OLED_ADDRS[1])
+    panel = value.get("panel", "ssd1306") if isinstance(value, dict) else "ssd1306"
+    if not isinstance(panel, str) or panel not in PANELS:
+        c.fail("%s.panel: catnip drives \"ssd1306\" (the 0.96 in module) or \"sh1106\" (the "
+               "1.3 in one), not %s" % (where, describe(panel)))
+        panel = None
+    rows = PANELS.get(panel, (64, 32))
     height = value.get("height", 64) if isinstance(value, dict) else 64
-    if not _is_int(height) or height not in (32, 64):
-        c.fail("%s.height: an SSD1306 panel is 64 or 32 rows, not %s" % (where, describe(height)))
+    if not _is_int(height) or height not in rows:
+        c.fail("%s.height: an %s panel is %s rows, not %s" % (
+            where, (panel or "OLED").upper(), " or ".join(str(r) for r in rows), describe(height)))
     flip = value.get("flip", False) if isinstance(value, dict) else False
     if not isinstance(flip, bool):
         c.fail("%s.flip: true or false, not %s" % (where, describe(flip)))
-    return _pullup(c, value, where, {"addr": addr, "height": height, "flip": flip})
+    return _pullup(c, value, where, {"addr": addr, "panel": panel, "height": height, "flip": flip})
 
 
 def _stations(c, value, buses, mux):

@@ -41,6 +41,11 @@ class Module:
 # PCF8574: NXP's datasheet rates it 100 kHz (Standard-mode), TI's current one 400 kHz, and
 # cheap modules carry either, so 100 kHz unless board.json says "max_hz": 400000.
 OLED = Module(4700, 15, 25, "SSD1306")
+# The 1.3 in SH1106 module: the same 4-pin board layout and pull-ups; the SH1106 datasheet (V2.6,
+# features) rates its I2C at 400 kHz. Current: no vendor figure found; 30 mA with every pixel lit
+# is an estimate (the 0.96 in module's 25 mA, the same 128x64 pixels on a larger glass).
+OLED_13 = Module(4700, 15, 30, "SH1106")
+OLEDS = {"ssd1306": OLED, "sh1106": OLED_13}  # by board.json's "panel"
 PCF8574 = Module(10_000, 15, 2.5, "PCF8574", 100_000)  # chip 10 uA + power LED
 PCF8574A = replace(PCF8574, part="PCF8574A")
 MCP23017 = Module(10_000, 15, 3, "MCP23017")  # chip 1 mA + power LED; 1.7 MHz > the bus's cap
@@ -88,6 +93,11 @@ def stated(module: Module, part: dict) -> Module:
     return module
 
 
+def oled_module(oled: dict) -> Module:
+    """The module of the panel board.json names, as it states it."""
+    return stated(OLEDS[oled["panel"]], oled)
+
+
 def fitted(bus: dict) -> list[Module]:
     """The pull-up resistors the board file says are fitted at the Pico, as a part."""
     ohm = bus.get("pullup_ohm")
@@ -95,7 +105,7 @@ def fitted(bus: dict) -> list[Module]:
 
 
 def _place_modules(b: board.Board, place: dict) -> list[Module]:
-    mods = [stated(OLED, place["oled"])]
+    mods = [oled_module(place["oled"])]
     expander = (place.get("buttons") or {}).get("expander")
     if expander:
         mods.append(stated(EXPANDER_MODULES[expander["chip"]], expander))
@@ -113,7 +123,7 @@ def segments(b: board.Board, stations: int) -> list[Segment]:
         if b.mux and b.mux["bus"] == bus_id:
             upstream.append(stated(MUX, b.mux))
         if b.table and b.table["bus"] == bus_id and b.table["channel"] is None:
-            upstream.append(stated(OLED, b.table["oled"]))
+            upstream.append(oled_module(b.table["oled"]))
         if b.rtc and b.rtc["bus"] == bus_id and b.rtc["channel"] is None:
             upstream.append(stated(RTC, b.rtc))
         for _, s in used:
@@ -133,7 +143,7 @@ def segments(b: board.Board, stations: int) -> list[Segment]:
                     mods += _place_modules(b, s)
                     n += 1
             if b.table and b.table["bus"] == bus_id and b.table["channel"] == ch:
-                mods.append(stated(OLED, b.table["oled"]))
+                mods.append(oled_module(b.table["oled"]))
             if b.rtc and b.rtc["bus"] == bus_id and b.rtc["channel"] == ch:
                 mods.append(stated(RTC, b.rtc))
             out.append(Segment(f"I2C{bus_id} mux channel {ch}", bus["freq"], tuple(mods), n))

@@ -38,6 +38,9 @@ PARTS = {
                  3.50, "search: 0.96 inch OLED 128x64 SSD1306 I2C 4 pin module", "SSD1306"),
     "oled32": Part("SSD1306 OLED module, I2C, 128x32, 0.91 in (4 pins)", 3.00,
                    "search: 0.91 inch OLED 128x32 SSD1306 I2C module", "SSD1306"),
+    # the larger alternative: "panel": "sh1106" on the oled in board.json
+    "oled13": Part("SH1106 OLED module, I2C, 128x64, 1.3 in (4 pins, address jumper 0x3C/0x3D)",
+                   5.00, "search: 1.3 inch OLED 128x64 SH1106 I2C 4 pin module", "SH1106"),
     "button": Part("tactile push button, 12 x 12 mm, with cap", 0.20,
                    "Omron B3F-4055 (12 x 12 mm, 7.3 mm projected plunger, 2.55 N) with a round "
                    "cap up to 12 mm across; "
@@ -92,6 +95,9 @@ CLOCK = {
 }
 
 
+_OLED_KEYS = {("ssd1306", 64): "oled", ("ssd1306", 32): "oled32", ("sh1106", 64): "oled13"}
+
+
 def cell_part(capacity_g: int) -> Part:
     rated = f"{capacity_g // 1000} kg" if capacity_g % 1000 == 0 else f"{capacity_g} g"
     return Part(f"bar load cell, {capacity_g:,} g, 1 mV/V, full bridge (4 wires)", 3.50,
@@ -116,7 +122,7 @@ def quantities(b: board.Board, stations: int,
     q: Counter[str] = Counter(pico=1, hub_box=1, usb=1, wire=1, perfboard=1, headers=1)
     screens = [s["oled"] for s in used] + ([b.table["oled"]] if b.table else [])
     for oled in screens:
-        q["oled" if oled["height"] == 64 else "oled32"] += 1
+        q[_OLED_KEYS[oled["panel"], oled["height"]]] += 1
     for s in used:
         q["button"] += len(board.BUTTONS)
         expander = s["buttons"].get("expander")

@@ -19,7 +19,7 @@ import click
 
 from catnip import board
 from catnip_host.board_parts import (CABLE_PF_PER_M, EXPANDER_MODULES, FITTED, HX711_MA,
-                                     I_OL_MA, MAX_BUS_PF, MUX, OLED, REGULATOR_MA, RISE_FACTOR,
+                                     I_OL_MA, MAX_BUS_PF, MUX, OLEDS, REGULATOR_MA, RISE_FACTOR,
                                      RP2040_MA, RTC, V_LOGIC, V_OL, Segment, segments)
 
 
@@ -166,11 +166,16 @@ def _ohm(value: float) -> str:
     return f"{value / 1000:g} kohm" if value >= 1000 else f"{value:g} ohm"
 
 
-def check_power(b: board.Board, stations: int, oled_ma: float = OLED.ma) -> list[Finding]:
+def check_power(b: board.Board, stations: int, oled_ma: float | None = None) -> list[Finding]:
+    """oled_ma: every OLED module's worst current; None: each panel's typical figure."""
     used = b.stations_for(stations)
     loads = [("RP2040", RP2040_MA, 1)]
-    screens = len(used) + (1 if b.table else 0)
-    loads.append(("SSD1306 modules, every pixel lit", oled_ma, screens))
+    oleds = [s["oled"] for s in used] + ([b.table["oled"]] if b.table else [])
+    for panel, module in OLEDS.items():
+        n = sum(1 for oled in oleds if oled["panel"] == panel)
+        if n:
+            loads.append((f"{module.part} modules, every pixel lit",
+                           module.ma if oled_ma is None else oled_ma, n))
     for chip, module in sorted(EXPANDER_MODULES.items()):
         n = sum(1 for s in used if (s["buttons"].get("expander") or {}).get("chip") == chip)
         if n:
@@ -235,7 +240,7 @@ def check_tray(b: board.Board) -> list[Finding]:
 
 
 def check(b: board.Board, stations: int | None = None, cable_m: float = 1.0,
-          pf_per_m: float = CABLE_PF_PER_M, oled_ma: float = OLED.ma) -> list[Finding]:
+          pf_per_m: float = CABLE_PF_PER_M, oled_ma: float | None = None) -> list[Finding]:
     n = len(b.stations) if stations is None else stations
     return (check_logic(b) + check_i2c(b, n, cable_m, pf_per_m) + check_speed(b, n)
             + check_power(b, n, oled_ma) + check_tray(b))
@@ -252,12 +257,13 @@ _MARK = {"ok": "ok  ", "note": "note", "warn": "WARN"}
               show_default=True, help="Capacitance of one cable wire, pF per metre.")
 @click.option("--stations", type=click.IntRange(min=1), default=None,
               help="Check only the first N stations (default: every station in the file).")
-@click.option("--oled-ma", type=click.FloatRange(min=0), default=OLED.ma, show_default=True,
-              help="Worst current of one OLED module, mA (larger panels draw more).")
+@click.option("--oled-ma", type=click.FloatRange(min=0), default=None,
+              help="Worst current of one OLED module, mA (default: each panel's typical "
+              "figure, " + ", ".join(f"{m.part} {m.ma:g}" for m in OLEDS.values()) + ").")
 @click.option("--json", "as_json", is_flag=True, help="print the findings as JSON (same exit "
               "codes; a board file that is wrong is still said on stderr)")
 def main(board_name: str, cable_m: float, pf_per_m: float, stations: int | None,
-         oled_ma: float, as_json: bool) -> None:
+         oled_ma: float | None, as_json: bool) -> None:
     """Check a BOARD's electrics (a shipped board: direct, mux; or a board.json path): I2C
     rise times, pull-ups, 3V3 power, HX711 wiring.
     Exits 1 when a finding is a warning, 2 when the board file itself is wrong."""

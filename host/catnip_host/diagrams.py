@@ -83,7 +83,7 @@ def _parts(b: board.Board) -> tuple[list[Block], dict[str, Net]]:
         sda = f"SDA{place['bus']}" if place["channel"] is None else f"SD{place['channel']}"
         scl = f"SCL{place['bus']}" if place["channel"] is None else f"SC{place['channel']}"
         pins = ["SDA", "SCL"]
-        parts = [f"SSD1306 0x{place['oled']['addr']:02X}"]
+        parts = [f"{place['oled']['panel'].upper()} 0x{place['oled']['addr']:02X}"]
         connect(sda, key, "SDA")
         connect(scl, key, "SCL")
         buttons = place.get("buttons") or {}
@@ -253,7 +253,7 @@ def _station_parts(b: board.Board) -> tuple[list[Block], dict[str, Net]]:
         connect(role, "rj45", f"p{pin}")
     addr = station["oled"]["addr"]
     others = [str(k) for k, s in enumerate(b.stations, 1) if s["oled"]["addr"] != addr]
-    title = f"SSD1306 OLED at 0x{addr:02X}"
+    title = f"{station['oled']['panel'].upper()} OLED at 0x{addr:02X}"
     if others:
         title += f" (0x{addr ^ 1:02X} on stations {', '.join(others)})"
     blocks = [Block("oled", title, ["SDA", "SCL", "VCC", "GND"], supply=False)]

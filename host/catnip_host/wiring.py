@@ -60,7 +60,7 @@ def _parts(b: board.Board) -> list[tuple[int, str, int, str]]:
     for name, place in places:
         channel = "-" if place["channel"] is None else str(place["channel"])
         oled = place["oled"]
-        parts.append((place["bus"], channel, oled["addr"], f"{name} SSD1306 128x{oled['height']}"))
+        parts.append((place["bus"], channel, oled["addr"], f"{name} {oled['panel'].upper()} 128x{oled['height']}"))
         expander = (place.get("buttons") or {}).get("expander")
         if expander:
             parts.append((place["bus"], channel, expander["addr"],

@@ -1,7 +1,7 @@
 # micropython-only: the app draws into MicroPython's built-in framebuf.
 #
 # The table app on a simulated table, stepped in virtual time: presses go
-# into the button models, screens are read back from the SSD1306 models.
+# into the button models, screens are read back from the panel models.
 from catnip.table.app import App
 from catnip.parts.hardware import Hardware
 from devsim.table import AppClock, Table
@@ -28,8 +28,12 @@ def remove_tree(path):
 
 
 class AppRig:
-    def __init__(self, journal, board="direct", line=None, weigh=None, seed="table", table=None):
-        self.board = table.board if table is not None else load(board)
+    def __init__(self, journal, board="direct", line=None, weigh=None, seed="table", table=None,
+                 panel=None):
+        if table is not None:
+            self.board = table.board
+        else:  # (tests/pico/plan.py stands its own load(name) in for load)
+            self.board = load(board) if panel is None else load(board, panel=panel)
         self.table = table or Table(self.board)
         self.hw = Hardware(self.board, len(self.board.stations), clock=self.table.clock)
         self.run(30)  # the panels and buttons come up

@@ -8,11 +8,19 @@ from catnip.parts.hardware import Hardware
 from devsim.table import EMPTY_TRAY, Table
 
 
-def load(name, edit=None):
-    """A shipped board, optionally changed by edit(data) before validation."""
+PANELS = ("ssd1306", "sh1106", "mixed")  # every OLED one panel, or the two in turn
+
+
+def load(name, edit=None, panel=None):
+    """A shipped board, optionally changed by edit(data) before validation;
+    with `panel` (one of PANELS) its OLEDs are that panel."""
     data = shipped(name)
     if edit is not None:
         edit(data)
+    if panel is not None:
+        places = data["stations"] + ([data["table"]] if data.get("table") else [])
+        for k, place in enumerate(places):
+            place["oled"]["panel"] = ("ssd1306", "sh1106")[k % 2] if panel == "mixed" else panel
     return boards.parse(data)
 
 
@@ -55,6 +63,8 @@ class Rig:
 
     def close(self):
         self.table.close()
+        for screen in self.hw.screens + [self.hw.table]:
+            _canvases.pop(screen, None)  # they hold the whole rig: free it for the next
 
     def __enter__(self):
         return self

@@ -4,6 +4,8 @@
 # buttons only, journaled on flash; and the same games with the power cut at
 # many points (a fresh Pico each time, resuming from the journal, sometimes
 # with the last record torn), which must end exactly as the uninterrupted one.
+# Every title plays once on SSD1306 panels and once on a board whose
+# stations alternate SSD1306 and SH1106 (tablerig.PANELS).
 import os
 
 import tablebot
@@ -44,9 +46,9 @@ def _journal_replays(journal, game):
     return gid
 
 
-def _play(name, options, seats, tag):
+def _play(name, options, seats, tag, panel=None):
     path = _fresh(tag)
-    rig = AppRig(Journal(path + "/journal"))
+    rig = AppRig(Journal(path + "/journal"), panel=panel)
     try:
         tablebot.play(rig, name, options, seats)
         game = rig.app.game
@@ -59,9 +61,11 @@ def _play(name, options, seats, tag):
 
 
 def test_every_title_plays_to_its_standings_by_buttons_only():
-    for name, options, seats in GAMES:
-        rig, game = _play(name, options, seats, "whole")
+    for i, (name, options, seats) in enumerate(GAMES):
+        panel = ("ssd1306", "mixed")[i % 2]
+        rig, game = _play(name, options, seats, "whole", panel)
         try:
+            assert panel == "ssd1306" or type(rig.hw.screens[1].panel).__name__ == "SH1106"
             result = game.result()
             winner = result["ranks"].index(1)
             for k in seats:

@@ -239,3 +239,21 @@ def test_a_deeply_nested_file_is_refused_by_name():
         f.write("[" * 3000 + "]" * 3000)
     found = message(board.BoardError, board.load, path)
     assert path in found or "board: a board config is a JSON object" in found
+
+
+def test_each_station_names_its_panel():
+    d = shipped("mux")
+    d["stations"][2]["oled"]["panel"] = "sh1106"
+    d["table"]["oled"]["panel"] = "sh1106"
+    b = board.parse(d)
+    assert [s["oled"]["panel"] for s in b.stations[:4]] == ["ssd1306", "ssd1306", "sh1106", "ssd1306"]
+    assert b.table["oled"]["panel"] == "sh1106"
+    for odd in ("ssd1315", "SH1106", 1106, None, ["sh1106"]):
+        d = shipped("mux")
+        d["stations"][1]["oled"]["panel"] = odd
+        only_problem(d, "stations[1].oled.panel", "\"ssd1306\"", "\"sh1106\"", "1.3 in")
+    d = shipped("mux")
+    d["stations"][0]["oled"].update(panel="sh1106", height=32)
+    only_problem(d, "stations[0].oled.height", "SH1106 panel is 64 rows", "32")
+    d["stations"][0]["oled"].update(panel="ssd1306")
+    assert board.parse(d).stations[0]["oled"]["height"] == 32

@@ -2,9 +2,10 @@
 #
 # The firmware's hardware layer, built from both shipped boards, running on
 # the simulated table built from the same boards: routing, button numbering,
-# unplugging and replugging, the shared mux, the tray's faults.
+# unplugging and replugging, the shared mux, the tray's faults. What the
+# screens do runs on every panel the boards may name (tablerig.PANELS).
 from check import message
-from tablerig import Rig, canvas, draw, load, put, shown
+from tablerig import PANELS, Rig, canvas, draw, load, put, shown
 
 from catnip.board import BoardError
 from catnip.drivers.debounce import ONLINE
@@ -24,8 +25,8 @@ def of(events, station):
 
 
 def test_each_station_draws_on_its_own_panel_for_every_player_count():
-    for name in ("direct", "mux"):
-        board = load(name)
+    for name, panel in [(n, p) for n in ("direct", "mux") for p in PANELS]:
+        board = load(name, panel=panel)
         for players in range(2, len(board.stations) + 1):
             with Rig(board, players) as rig:
                 for k in range(players):
@@ -36,8 +37,8 @@ def test_each_station_draws_on_its_own_panel_for_every_player_count():
                 for k in range(players):
                     screen, station = rig.station(k)
                     problem = shown(screen, station.oled)
-                    assert not problem, "%s, %d players, station %d: %s" % (
-                        name, players, k, problem)
+                    assert not problem, "%s (%s), %d players, station %d: %s" % (
+                        name, panel, players, k, problem)
                 for station in rig.table.stations[players:]:
                     assert not station.oled.lit() and not station.oled.data_bytes
                 online = [(k, "online", 0) for k in range(players)]
@@ -87,7 +88,12 @@ def test_up_and_down_repeat_while_ok_and_back_give_long():
 
 
 def test_unplugging_a_station_mid_game_is_one_offline_and_replugging_one_online():
-    with Rig(load("mux"), 7) as rig:
+    for panel in PANELS:
+        _unplugging_a_station_mid_game(panel)
+
+
+def _unplugging_a_station_mid_game(panel):
+    with Rig(load("mux", panel=panel), 7) as rig:
         hw, table = rig.hw, rig.table
         for k in range(7):
             draw(hw.screens[k], k)
@@ -137,7 +143,7 @@ def test_an_absent_panel_is_tried_every_half_second():
         rig.run(20)
         station.unplug()
         rig.run(1100)  # noticed by the probe
-        attempts = screen.i2c = Attempts(screen.i2c)
+        attempts = screen.panel.i2c = Attempts(screen.panel.i2c)
         rig.run(3000)
         assert 5 <= attempts.count <= 7, attempts.count
         assert of(rig.events, 1) == [(1, "online", 0), (1, "offline", 0)]
@@ -216,17 +222,18 @@ def test_a_direct_station_unplugged_is_its_screen_missing():
 
 
 def test_a_panel_power_cycled_between_flushes_is_caught_by_the_probe():
-    with Rig(load("mux"), 2) as rig:
-        screen, station = rig.station(0)
-        draw(screen, 0)
-        rig.run(20)
-        rig.events.clear()
-        station.oled.unplug()
-        station.oled.plug()  # back at once: dark, its RAM noise
-        assert not station.oled.lit()
-        rig.run(1100)
-        assert screen.restarts == 1 and not shown(screen, station.oled)
-        assert rig.events == []  # it never stopped answering
+    for panel in PANELS:
+        with Rig(load("mux", panel=panel), 2) as rig:
+            screen, station = rig.station(0)
+            draw(screen, 0)
+            rig.run(20)
+            rig.events.clear()
+            station.oled.unplug()
+            station.oled.plug()  # back at once: dark, its RAM noise
+            assert not station.oled.lit()
+            rig.run(1100)
+            assert screen.restarts == 1 and not shown(screen, station.oled), panel
+            assert rig.events == []  # it never stopped answering
 
 
 def test_a_station_missing_from_the_start_is_one_offline_until_plugged():
@@ -294,7 +301,12 @@ def test_the_mux_is_switched_only_when_the_channel_changes():
 
 
 def test_settings_are_kept_until_flush_and_survive_a_replug():
-    with Rig(load("mux"), 2) as rig:
+    for panel in PANELS:
+        _settings_kept(panel)
+
+
+def _settings_kept(panel):
+    with Rig(load("mux", panel=panel), 2) as rig:
         screen, station = rig.station(0)
         draw(screen, 0)
         rig.run(20)
@@ -331,16 +343,16 @@ def test_flush_allocates_nothing():
 
     from catnip.drivers.tca9548a import TCA9548A
 
-    with Rig(load("mux"), 7) as rig:
+    with Rig(load("mux", panel="mixed"), 7) as rig:  # both drivers
         hw = rig.hw
         rig.run(20)
         stub = StubI2C()
         stub.port = 0x00  # status byte: display on
         mux = TCA9548A(stub)
         for k in range(7):
-            hw.screens[k].i2c = Channel(stub, mux, k)
+            hw.screens[k].panel.i2c = Channel(stub, mux, k)
             draw(hw.screens[k], k, "%d" % k)
-        hw.table.i2c = stub
+        hw.table.panel.i2c = stub
         now = rig.table.ticks_ms() + 5000  # every probe is due
         heap_lock()
         try:
@@ -477,3 +489,29 @@ def test_run_flushes_and_polls_on_its_own():
         assert sorted(got) == [(0, ONLINE, 0), (1, ONLINE, 0)], got
         for k in range(2):
             assert not shown(hw.screens[k], rig.table.stations[k].oled)
+
+
+def test_a_flip_is_sent_at_the_next_flush_and_survives_a_replug():
+    from devsim.models.ssd1306 import mismatch
+    from oled import rotated
+
+    for panel in PANELS:
+        with Rig(load("mux", panel=panel), 2) as rig:
+            screen, station = rig.station(1)
+            draw(screen, 1)
+            rig.run(20)
+            bus = rig.table.bus(0)
+            bus.clear()
+            screen.flip(True)
+            assert bus.transactions == []
+            rig.run(10)
+            turned = rotated(bytes(canvas(screen).buf), 64)
+            assert not mismatch(turned, station.oled.screen(), 64), panel
+            station.unplug()
+            rig.run(1200)
+            station.plug()
+            rig.run(600)
+            assert not mismatch(turned, station.oled.screen(), 64), panel + " after a replug"
+            screen.flip(False)
+            rig.run(10)
+            assert not shown(screen, station.oled), panel

@@ -6,7 +6,12 @@
 # shipped board has, on a canvas that checks the layout (screencheck). A
 # line cut at the edge, a glyph over another or two strings that run
 # together fail it, and so does a player's own hand that needs scrolling
-# where the screen has room to show it whole.
+# where the screen has room to show it whole. Every CHECK_EVERY-th picture
+# also goes through each panel driver (SSD1306 and SH1106) to its chip's
+# model, whose RAM behind the glass must then hold it exactly: what a board
+# names as its panel shows the same screens. (The RAM, not the decoded
+# glass: decoding costs 60 ms a picture under the unix port; that the glass
+# shows that RAM as the picture the driver tests decode.)
 import json
 import os
 
@@ -23,6 +28,58 @@ from tablepolicy import choose
 
 BOARDS = __file__.rsplit("/", 3)[0] + "/firmware/boards"  # from tests/shared/ up to the checkout
 SHOWN = 40  # problems listed in a failure
+CHECK_EVERY = 16  # pictures sent to the panels: one in 16 (each costs ms of model decoding)
+
+
+class Panel:
+    """A panel driver with its chip's model on a wire of their own;
+    check(fb) sends it the picture and says how the RAM behind the glass
+    differs from it."""
+
+    def __init__(self, kind, height):
+        from catnip.drivers.ssd1306 import Canvas
+        from catnip.parts.screen import panel
+
+        self.kind = kind
+        self.canvas = Canvas()
+        self.model = _model(kind, height)
+        self.driver = panel(self, {"addr": 0x3C, "height": height, "flip": False, "panel": kind})
+        self.driver.init_display()
+
+    def writeto(self, addr, buf, stop=True):
+        self.model.write(buf)
+
+    def check(self, fb):
+        self.canvas.begin()
+        self.canvas.buf[:] = fb.buf
+        self.driver.show(self.canvas)
+        self.model.commands = []  # the model logs every command: a census is too many
+        m = self.model
+        if not (m.lit() and m.seg_remap and m.com_remap and m.start_line == 0 and m.offset == 0):
+            return ["panel: the %s is not set up as its driver sets it up" % self.kind]
+        wrong = [page for page in range(m.height // 8)
+                 if _behind_glass(m, page) != bytes(fb.buf[page * 128:page * 128 + 128])]
+        return ["panel: the %s holds other pixels on pages %r" % (self.kind, wrong)] if wrong else []
+
+
+def _behind_glass(model, page):
+    """The RAM bytes behind the glass's columns on `page`, left to right, for a
+    panel remapped as the drivers set it up: the SH1106's glass shows its
+    RAM columns 2..129; the SSD1306 stores column x at 127 - x (its remap
+    applies as data arrives)."""
+    from devsim.models.sh1106 import COLUMNS, FIRST_SEG, SH1106
+
+    if isinstance(model, SH1106):
+        start = page * COLUMNS + FIRST_SEG
+        return bytes(model.ram[start:start + 128])
+    return bytes(reversed(model.ram[page * 128:page * 128 + 128]))
+
+
+def _model(kind, height):
+    from devsim.models.sh1106 import SH1106
+    from devsim.models.ssd1306 import SSD1306
+
+    return SH1106(height) if kind == "sh1106" else SSD1306(height)
 
 
 def panel_sizes():
@@ -49,23 +106,30 @@ class Census:
 
     def __init__(self):
         self.canvases = [Checked(w, h) for w, h in panel_sizes()]
+        from catnip.board import PANELS
+
+        self.panels = [[Panel(kind, fb.height) for kind in sorted(PANELS)
+                        if fb.height in PANELS[kind]] for fb in self.canvases]
         self.found = {}
         self.count = 0
-        self.kinds = {}  # problems by kind: cut, over, touching, hand
+        self.kinds = {}  # problems by kind: cut, over, touching, hand, panel
         self.screens = 0
 
     def look(self, name, paint, check=None):
         """Draw with paint(fb) on every canvas; check(fb) may name more problems."""
-        for fb in self.canvases:
+        for fb, panels in zip(self.canvases, self.panels):
             fb.begin()
             paint(fb)
             problems = fb.take()
             if check is not None:
                 problems += check(fb)
+            if self.screens % CHECK_EVERY == 0:
+                for panel in panels:
+                    problems += panel.check(fb)
             self.screens += 1
             for p in problems:
                 self.count += 1
-                kind = p.split(":")[0] if p[:3] in ("cut", "ove", "tou") else "hand"
+                kind = p.split(":")[0] if p[:3] in ("cut", "ove", "tou", "pan") else "hand"
                 self.kinds[kind] = self.kinds.get(kind, 0) + 1
                 key = "".join("#" if c in "0123456789" else c for c in p)
                 if key not in self.found:  # each kind once, with where it was first seen

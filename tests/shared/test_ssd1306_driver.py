@@ -2,14 +2,18 @@
 #
 # The SSD1306 driver against the SSD1306 model on the fake machine's I2C bus:
 # whatever the driver draws is what the panel shows, with little traffic.
+# What every panel driver must do runs on the SH1106 too (for each of
+# DRIVERS); its own traffic is in test_sh1106_driver.
 import gc
 
 import machine
 from catnip.drivers.bands import BAND
+from catnip.drivers.sh1106 import SH1106
 from catnip.drivers.ssd1306 import SSD1306, Canvas
 from catnip.rules.rng import Rng
 from check import raises
 from devsim import bus as buses
+from devsim.models.sh1106 import SH1106 as SH1106Panel
 from devsim.models.ssd1306 import SSD1306 as Panel
 from oled import assert_shows, frame_of, rotated
 
@@ -34,11 +38,20 @@ class Drawn(Canvas):
         return getattr(self.display, name)
 
 
-def rig(height=64, addr=0x3C, flip=False):
+DRIVERS = ((SSD1306, Panel), (SH1106, SH1106Panel))  # each driver, and the model of its chip
+
+
+def rig(height=64, addr=0x3C, flip=False, driver=SSD1306):
     buses.reset()
-    panel = buses.bus(0).attach(addr, Panel(height))
+    model = dict(DRIVERS)[driver]
+    panel = buses.bus(0).attach(addr, model(height))
     i2c = machine.I2C(0, scl=machine.Pin(5), sda=machine.Pin(4))
-    return Drawn(SSD1306(i2c, addr, height, flip=flip)), panel, buses.bus(0)
+    return Drawn(driver(i2c, addr, height, flip=flip)), panel, buses.bus(0)
+
+
+def each_driver(heights=(64, 32)):
+    """(driver, height) for every driver at every height its modules come in."""
+    return [(d, h) for d, _ in DRIVERS for h in heights if d is SSD1306 or h == 64]
 
 
 def shows_frame(display, panel, what="the frame"):
@@ -95,8 +108,8 @@ def _draw_randomly(fb, rng, height):
 
 
 def test_random_drawings_reach_the_panel_pixel_for_pixel():
-    for height in (64, 32):
-        display, panel, _ = rig(height)
+    for driver, height in each_driver():
+        display, panel, _ = rig(height, driver=driver)
         rng = Rng("random drawings %d" % height)
         for step in range(60):
             for _ in range(rng.below(4) + 1):
@@ -106,7 +119,12 @@ def test_random_drawings_reach_the_panel_pixel_for_pixel():
 
 
 def test_flip_turns_the_picture_and_later_updates_stay_turned():
-    display, panel, _ = rig()
+    for driver, _ in DRIVERS:
+        _flip_turns_the_picture(driver)
+
+
+def _flip_turns_the_picture(driver):
+    display, panel, _ = rig(driver=driver)
     display.text("upside", 3, 5, 1)
     display.fill_rect(100, 40, 20, 10, 1)
     display.show()
@@ -117,20 +135,21 @@ def test_flip_turns_the_picture_and_later_updates_stay_turned():
     assert_shows(panel, rotated(frame_of(display, 128, 64), 64), "a partial update turned over")
     display.flip(False)
     shows_frame(display, panel, "the frame upright again")
-    _, panel, _ = rig(flip=True)
+    _, panel, _ = rig(flip=True, driver=driver)
     assert panel.seg_remap is False and panel.com_remap is False
 
 
 def test_no_change_sends_nothing():
-    display, _, bus = rig()
-    display.text("steady", 0, 0, 1)
-    display.show()
-    bus.clear()
-    display.show()
-    display.pixel(3, 3, 1)
-    display.pixel(3, 3, 0)
-    display.show()
-    assert bus.transactions == []
+    for driver, _ in DRIVERS:
+        display, _, bus = rig(driver=driver)
+        display.text("steady", 0, 0, 1)
+        display.show()
+        bus.clear()
+        display.show()
+        display.pixel(3, 3, 1)
+        display.pixel(3, 3, 0)
+        display.show()
+        assert bus.transactions == [], driver
 
 
 def test_a_small_change_sends_one_window_of_its_columns():
@@ -284,27 +303,29 @@ def test_settings_reach_the_panel():
 
 
 def test_an_unplugged_panel_raises_and_is_repainted_when_back():
-    display, panel, _ = rig()
-    display.text("hello", 0, 0, 1)
-    display.show()
-    panel.unplug()
-    display.text("lost?", 0, 20, 1)
-    raises(OSError, display.show)
-    panel.plug()  # powered up again: dark, reset state, noise in GDDRAM
-    display.init_display()
-    shows_frame(display, panel, "the whole frame after the panel came back")
+    for driver, _ in DRIVERS:
+        display, panel, _ = rig(driver=driver)
+        display.text("hello", 0, 0, 1)
+        display.show()
+        panel.unplug()
+        display.text("lost?", 0, 20, 1)
+        raises(OSError, display.show)
+        panel.plug()  # powered up again: dark, reset state, noise in GDDRAM
+        display.init_display()
+        shows_frame(display, panel, "the whole frame after the panel came back")
 
 
 def test_a_failed_show_resends_everything_next_time():
-    display, panel, bus = rig()
-    display.text("one", 0, 0, 1)
-    panel.present = False
-    raises(OSError, display.show)
-    panel.present = True
-    bus.clear()
-    display.show()
-    assert sum(n for _, _, n in bus.transactions) >= 1024
-    shows_frame(display, panel)
+    for driver, _ in DRIVERS:
+        display, panel, bus = rig(driver=driver)
+        display.text("one", 0, 0, 1)
+        panel.present = False
+        raises(OSError, display.show)
+        panel.present = True
+        bus.clear()
+        display.show()
+        assert sum(n for _, _, n in bus.transactions) >= 1024
+        shows_frame(display, panel)
 
 
 class CountingI2C:
@@ -319,7 +340,11 @@ class CountingI2C:
 
 
 def test_take_and_show_allocate_nothing():
-    display = Drawn(SSD1306(CountingI2C()))
+    for driver, _ in DRIVERS:
+        _allocates_nothing(Drawn(driver(CountingI2C())))
+
+
+def _allocates_nothing(display):
     display.show()
     for change in (None, "one band", "two pages", "everything"):
         if change == "one band":
@@ -333,14 +358,16 @@ def test_take_and_show_allocate_nothing():
         before = gc.mem_alloc()
         display.display.take(display)
         display.display.show()
-        assert gc.mem_alloc() == before, "show() allocated %d bytes" % (gc.mem_alloc() - before)
+        assert gc.mem_alloc() == before, "%s show() allocated %d bytes" % (
+            type(display.display).__name__, gc.mem_alloc() - before)
 
 
 def test_one_canvas_serves_several_panels():
+    # one of each driver, on the same bus
     buses.reset()
     i2c = machine.I2C(0, scl=machine.Pin(5), sda=machine.Pin(4))
-    panels = [buses.bus(0).attach(addr, Panel(64)) for addr in (0x3C, 0x3D)]
-    displays = [SSD1306(i2c, addr) for addr in (0x3C, 0x3D)]
+    panels = [buses.bus(0).attach(0x3C, Panel(64)), buses.bus(0).attach(0x3D, SH1106Panel())]
+    displays = [SSD1306(i2c, 0x3C), SH1106(i2c, 0x3D)]
     canvas = Canvas()
     for k in range(2):
         canvas.fill(0)
@@ -362,10 +389,15 @@ def _drawn(text, y):
 def test_a_picture_begun_over_is_not_sent_and_is_wanted_again():
     # The panel keeps digests, not pixels: once the canvas begins another
     # picture, what it took and did not send must be drawn and taken again.
+    for driver, model in DRIVERS:
+        _begun_over(driver, model)
+
+
+def _begun_over(driver, model):
     buses.reset()
     i2c = machine.I2C(0, scl=machine.Pin(5), sda=machine.Pin(4))
-    panel = buses.bus(0).attach(0x3C, Panel(64))
-    display = SSD1306(i2c, 0x3C)
+    panel = buses.bus(0).attach(0x3C, model(64))
+    display = driver(i2c, 0x3C)
     canvas = Canvas()
     canvas.text("mine", 0, 0, 1)
     display.take(canvas)
@@ -388,7 +420,12 @@ def test_a_picture_begun_over_is_not_sent_and_is_wanted_again():
 
 
 def test_a_restart_sends_the_picture_the_canvas_still_holds_or_clears_the_panel():
-    display, panel, _ = rig()
+    for driver, _ in DRIVERS:
+        _restarts(driver)
+
+
+def _restarts(driver):
+    display, panel, _ = rig(driver=driver)
     display.text("kept", 0, 0, 1)
     display.show()
     panel.unplug()
@@ -408,7 +445,12 @@ def test_a_restart_sends_the_picture_the_canvas_still_holds_or_clears_the_panel(
 
 
 def test_a_partial_take_after_a_failed_show_leaves_the_picture_wanted():
-    display, panel, _ = rig()
+    for driver, _ in DRIVERS:
+        _partial_take(driver)
+
+
+def _partial_take(driver):
+    display, panel, _ = rig(driver=driver)
     display.text("top", 0, 0, 1)
     display.text("bottom", 0, 56, 1)
     display.show()

@@ -28,6 +28,10 @@
 # a multi-buffer writevto() into a fresh heap buffer, a single buffer it
 # sends as is.
 #
+# Other controllers: a driver over the same bookkeeping overrides how the
+# panel is configured (_configure), put to sleep (sleep) and how columns
+# reach its RAM (_write); catnip.drivers.sh1106 is one.
+#
 # Datasheet: Solomon Systech SSD1306 Rev 1.1, sections 8.1.5, 9, 10 and the
 # software initialisation flow chart.
 import framebuf
@@ -49,6 +53,7 @@ _CHANGED = const(1)  # some band is due
 _WHOLE = const(2)  # every band is due (a transfer failed, or the panel restarted)
 _PICTURE = const(4)  # the panel shows less than its picture: take() it again
 
+_STATUS_OFF = const(0x40)  # status byte D6: display off (datasheet 8.1.5, command table)
 _DISPLAY_OFF = const(0xAE)
 _DISPLAY_ON = const(0xAF)
 _CHARGE_PUMP = const(0x8D)
@@ -65,6 +70,7 @@ _OUT_VIEWS = [memoryview(_OUT)[3:4 + n * _STEP] for n in range(WIDTH // _STEP + 
 _WINDOW = bytearray((_CTRL_CMD, 0x21, 0, 0, 0x22, 0, 0))  # columns, then pages
 _CMD1 = bytearray((_CTRL_CMD, 0))  # a command alone
 _CMD2 = bytearray((_CTRL_CMD, 0, 0))  # a command and its parameter
+_STATUS = bytearray(1)  # the status byte read by is_off()
 
 
 class Canvas(framebuf.FrameBuffer):
@@ -131,7 +137,8 @@ class SSD1306:
     """128x64 or 128x32 SSD1306 at `addr` on `i2c`. take(canvas) what it
     should show, then show(). Any I2C failure raises OSError and the next
     show() resends every band (from a picture taken again, if the canvas
-    has begun another since)."""
+    has begun another since). start=False builds it without a word on the
+    bus: init_display() configures it later."""
 
     # What every panel shares unless it is built otherwise: seven stations'
     # instance dicts stay small (each attribute is a slot on the heap).
@@ -141,8 +148,9 @@ class SSD1306:
     _canvas = None  # the canvas last taken, while its picture may be sent
     _epoch = 0  # the canvas's epoch at that take
     _top = 0  # the first page that take covered
+    _window_cost = _WINDOW_COST  # bytes a page's window of its own adds, in show()
 
-    def __init__(self, i2c, addr=0x3C, height=64, flip=False, contrast=0xCF):
+    def __init__(self, i2c, addr=0x3C, height=64, flip=False, contrast=0xCF, start=True):
         if height not in (32, 64):
             raise ValueError("SSD1306 height is 64 or 32 rows, not %r" % (height,))
         self.i2c = i2c
@@ -158,7 +166,8 @@ class SSD1306:
             self._flipped = True
         if contrast != SSD1306._contrast:
             self._contrast = contrast
-        self.init_display()
+        if start:
+            self.init_display()
 
     def take(self, canvas, top=0):
         """Make the canvas (its top rows, on a 32-row panel) what the panel is
@@ -200,6 +209,14 @@ class SSD1306:
         send the whole picture taken last, if the canvas still holds it, or
         clear the panel (its GDDRAM holds noise after power-up) and want a
         picture. Call again after the panel lost power."""
+        self._configure()
+        if self._picture() is not None and self._top == 0:
+            self._due |= _WHOLE
+            self.show()
+        else:
+            self._blank()
+
+    def _configure(self):
         tall = self.height == 64
         self.i2c.writeto(self.addr, bytes((
             _CTRL_CMD,
@@ -221,19 +238,12 @@ class SSD1306:
             _CHARGE_PUMP, _PUMP_ON,  # the pump must run before display on
             _DISPLAY_ON,
         )))
-        if self._picture() is not None and self._top == 0:
-            self._due |= _WHOLE
-            self.show()
-        else:
-            self._blank()
 
     def _blank(self):
         # Every pixel dark, and known to be: a band of zeros digests to 0.
         self._due = _WHOLE  # stays so if a transfer below fails
         _blank_out()
-        self._window(0, self.pages - 1, 0, WIDTH)
-        for _ in range(self.pages):
-            self.i2c.writeto(self.addr, _OUT_VIEWS[WIDTH // _STEP])
+        self._write(None, 0, self.pages - 1, 0, WIDTH, _OUT_VIEWS[WIDTH // _STEP])
         _clear(self._digests, _BANDS * self.pages)
         masks, pages = self._masks, self.pages
         for page in range(pages):
@@ -251,6 +261,12 @@ class SSD1306:
             buf[2] = arg
         buf[1] = op
         self.i2c.writeto(self.addr, buf)
+
+    def is_off(self):
+        """Read the status byte: True if the panel says its display is off
+        (as one that lost power and came back does)."""
+        self.i2c.readfrom_into(self.addr, _STATUS)
+        return bool(_STATUS[0] & _STATUS_OFF)
 
     def contrast(self, value):
         """Brightness 0..255."""
@@ -313,7 +329,7 @@ class SSD1306:
                 a, b = min(first, lo), max(end, hi)
                 n = page - top
                 # One window for them all, or the group's and one of its own.
-                if (n + 1) * (b - a + 1) <= n * (end - first + 1) + hi - lo + 1 + _WINDOW_COST:
+                if (n + 1) * (b - a + 1) <= n * (end - first + 1) + hi - lo + 1 + self._window_cost:
                     first, end, last = a, b, page
                     continue
             if top >= 0:
@@ -328,6 +344,23 @@ class SSD1306:
                 self._due = _PICTURE | _CHANGED  # due above the picture taken
                 break
 
+    def _send(self, canvas, top, last, first, end):
+        # Columns first..end of pages top..last, as a window _STEP columns wide
+        # or a multiple of that: widened to the right, at the edge to the left.
+        n = (end - first + _STEP) // _STEP
+        first = min(first, WIDTH - n * _STEP)
+        self._write(canvas, top, last, first, n * _STEP, _OUT_VIEWS[n])
+
+    def _write(self, canvas, top, last, first, n, view):
+        # Columns first..first+n-1 of pages top..last, from `canvas` through
+        # `view` (the data transaction n columns long), or dark if canvas is None.
+        self._window(top, last, first, n)
+        i2c, addr = self.i2c, self.addr
+        for page in range(top, last + 1):
+            if canvas is not None:
+                _gather(canvas.buf, page, first, n)
+            i2c.writeto(addr, view)
+
     def _window(self, top, last, first, n):
         # Columns first..first+n-1 of pages top..last take the data to come.
         window = _WINDOW
@@ -336,14 +369,3 @@ class SSD1306:
         window[5] = top
         window[6] = last
         self.i2c.writeto(self.addr, window)
-
-    def _send(self, canvas, top, last, first, end):
-        # Columns first..end of pages top..last, as a window _STEP columns wide
-        # or a multiple of that: widened to the right, at the edge to the left.
-        n = (end - first + _STEP) // _STEP
-        first = min(first, WIDTH - n * _STEP)
-        self._window(top, last, first, n * _STEP)
-        i2c, addr, view = self.i2c, self.addr, _OUT_VIEWS[n]
-        for page in range(top, last + 1):
-            _gather(canvas.buf, page, first, n * _STEP)
-            i2c.writeto(addr, view)

@@ -1,9 +1,11 @@
 # A station's OLED that survives being unplugged.
 #
-# Screen is the SSD1306 driver with every bus transfer moved into flush(now):
-# take(canvas) only notes what changed, and the panel settings (contrast,
-# invert, sleep, flip) are remembered and sent at the next flush. So the game
-# UI never sees an exception; a panel that does not answer is an event.
+# Screen wraps a panel driver (catnip.drivers.ssd1306's SSD1306, or
+# catnip.drivers.sh1106's SH1106 for the 1.3-inch module: board.json's
+# "panel") and moves every bus transfer into flush(now): take(canvas) only
+# notes what changed, and the panel settings (contrast, invert, sleep, flip)
+# are remembered and sent at the next flush. So the game UI never sees an
+# exception; a panel that does not answer is an event.
 #
 # flush(now) sends what changed. An OSError marks the screen offline and
 # reports OFFLINE once; every retry_ms it tries again, and once the panel
@@ -30,25 +32,39 @@ except ImportError:  # CPython
 
 SCREEN = const(1)  # the part a report names; the buttons are part 0
 
-_STATUS_OFF = const(0x40)  # status byte D6: display off (datasheet 8.1.5, command table)
 # A Screen's _state, one int: the settings still to send at the next flush,
 _CONTRAST = const(1)
 _INVERT = const(2)
 _SLEEP = const(4)
-_PENDING = const(7)
-# and what the panel is to be: inverted, asleep, in need of initialising.
-_INVERTED = const(8)
-_ASLEEP = const(16)
-_COLD = const(32)
-_STATUS = bytearray(1)  # the status byte read by a probe: one for every panel
+_FLIP = const(8)
+_PENDING = const(15)
+# and what the panel is to be: inverted, asleep, flipped, in need of initialising.
+_INVERTED = const(16)
+_ASLEEP = const(32)
+_FLIPPED = const(64)
+_COLD = const(128)
 
 
-class Screen(SSD1306):
-    """The panel `oled` ({"addr", "height", "flip"}, as in the board config)
-    on `i2c`, which may be one channel of the mux (catnip.parts.hardware.Channel).
-    `queue` and `station` say where reports go; without a queue the screen
-    keeps its state in `online` only. Draw on a canvas, take(canvas), then
-    flush(now); show() is the driver's raw transfer, which raises."""
+def panel(i2c, oled):
+    """The driver for `oled`'s "panel" (ssd1306 unless it says otherwise),
+    built without a word on the bus."""
+    kind = oled.get("panel", "ssd1306")
+    if kind == "sh1106":
+        from catnip.drivers.sh1106 import SH1106 as Driver  # only on boards that have one
+    elif kind == "ssd1306":
+        Driver = SSD1306
+    else:
+        raise ValueError("no driver for a %r panel: ssd1306 or sh1106" % (kind,))
+    return Driver(i2c, oled["addr"], oled["height"], oled["flip"], start=False)
+
+
+class Screen:
+    """The panel `oled` ({"addr", "height", "flip", "panel"}, as in the board
+    config) on `i2c`, which may be one channel of the mux
+    (catnip.parts.hardware.Channel). `queue` and `station` say where reports
+    go; without a queue the screen keeps its state in `online` only. Draw on
+    a canvas, take(canvas), then flush(now); `panel` is the driver, whose
+    show() is the raw transfer, which raises."""
 
     # Shared by every panel unless it is built otherwise (a station's
     # instance dict holds only its own: seven of them add up on the Pico).
@@ -57,6 +73,7 @@ class Screen(SSD1306):
     _probe_ms = 1000
 
     def __init__(self, i2c, oled, queue=None, station=0, retry_ms=500, probe_ms=1000):
+        self.panel = panel(i2c, oled)
         self.online = None  # None until the first flush, then True or False
         self._queue = queue
         self._code = station << 8 | SCREEN
@@ -66,14 +83,21 @@ class Screen(SSD1306):
             self._probe_ms = probe_ms
         self._at = 0  # offline: when to retry; online: when to probe
         self._state = _COLD
-        super().__init__(i2c, oled["addr"], oled["height"], oled["flip"])
 
     # ---- what the UI calls: no bus traffic -------------------------------
 
+    def take(self, canvas, top=0):
+        """The panel's take(): True if the picture changes what it shows."""
+        return self.panel.take(canvas, top)
+
+    def holds(self, canvas):
+        return self.panel.holds(canvas)
+
+    def wants_picture(self):
+        return self.panel.wants_picture()
+
     def init_display(self):
-        """Initialise the panel and send its whole picture at the next flush()
-        (the driver's constructor calls this too, so building a Screen sends
-        nothing)."""
+        """Initialise the panel and send its whole picture at the next flush()."""
         self._state |= _COLD
 
     def contrast(self, value):
@@ -86,7 +110,7 @@ class Screen(SSD1306):
         self._state = (self._state | _INVERTED if on else self._state & ~_INVERTED) | _INVERT
 
     def sleep(self, on):
-        """Display and charge pump off (on=True), or back on. Waking
+        """Display and its supply off (on=True), or back on. Waking
         initialises the panel afresh: asleep, it cannot tell catnip that it
         lost power meanwhile."""
         if on:
@@ -95,9 +119,8 @@ class Screen(SSD1306):
             self._state = self._state & ~(_ASLEEP | _SLEEP) | _COLD
 
     def flip(self, on):
-        # The remap applies to data written after it: resend everything.
-        self._flipped = bool(on)
-        self._state |= _COLD
+        """Turn the picture by 180 degrees (the driver resends it whole)."""
+        self._state = (self._state | _FLIPPED if on else self._state & ~_FLIPPED) | _FLIP
 
     # ---- the bus ----------------------------------------------------------
 
@@ -113,7 +136,7 @@ class Screen(SSD1306):
                 self._start()
                 self._at = ticks_add(now, self._probe_ms)
             else:
-                self.show()
+                self.panel.show()
             if self._state & _PENDING:
                 self._settings()
         except OSError:
@@ -124,25 +147,27 @@ class Screen(SSD1306):
             self._report(ONLINE)
 
     def _start(self):
-        SSD1306.init_display(self)  # contrast and flip included
-        # init_display() leaves the panel upright, not inverted, awake.
-        state = self._state & (_INVERTED | _ASLEEP)
+        self.panel.init_display()
+        # init_display() leaves the panel at the contrast and orientation it
+        # was last given (those still due follow), not inverted, awake.
+        state = self._state & (_INVERTED | _ASLEEP | _FLIPPED | _CONTRAST | _FLIP)
         self._state = state | (_INVERT if state & _INVERTED else 0) | \
             (_SLEEP if state & _ASLEEP else 0)
 
     def _settings(self):
-        state = self._state
+        state, panel = self._state, self.panel
         if state & _CONTRAST:
-            SSD1306.contrast(self, self._contrast)
+            panel.contrast(self._contrast)
+        if state & _FLIP:
+            panel.flip(state & _FLIPPED)
         if state & _INVERT:
-            SSD1306.invert(self, state & _INVERTED)
+            panel.invert(state & _INVERTED)
         if state & _SLEEP:
-            SSD1306.sleep(self, True)
+            panel.sleep(True)
         self._state = state & ~_PENDING
 
     def _probe(self):
-        self.i2c.readfrom_into(self.addr, _STATUS)
-        if _STATUS[0] & _STATUS_OFF and not self._state & _ASLEEP:
+        if self.panel.is_off() and not self._state & _ASLEEP:
             self.restarts += 1
             self._state |= _COLD
 
