@@ -79,10 +79,13 @@ def heard(store, uid: str, key_hex: str | None) -> str | None:
 def check(g: Game, uid: str, pinned: str | None) -> tuple[str, str | None]:
     """(SIGNED, UNSIGNED or FORGED, the problem or None) for a pulled game:
     FORGED when it carries a signature that the table's pinned key does not
-    make over the record as stored, or when a finished game pulled from a
-    table that had a key carries none."""
+    make over the record as stored, or when a finished game that its table
+    said it signs carries none."""
     sig = (g.page or {}).get("sig") if g.header is not None else None
     if sig is None:
+        if g.status == "finished" and g.live_signs:  # its live end said so
+            return FORGED, ("its table said as it ended that it would sign it, but it carries "
+                            "no signature: the record was altered")
         if pinned is not None and g.status == "finished" and g.page is not None \
                 and "ms" in g.page:  # pulled from a table that signs: its signature was cut off
             return FORGED, ("it was pulled from a table that signs its games, but carries no "

@@ -198,9 +198,9 @@ class App:
         self.out.record(self.journal.note, self.wall.note("ended"))
         self.loop.sample()
         self.out.record(self.journal.finish, result)
-        self.seal.finished(self.gid)
+        signs = self.seal.finished(self.gid)
         self.loop.sample()
-        self.out.send(wire.END, gid=self.gid, commit=self.commit, result=result)
+        self.out.send(wire.END, gid=self.gid, commit=self.commit, result=result, signs=signs)
         if self.side is not None:
             self.side.ended(result)
         import catnip.ui.end  # noqa: F401

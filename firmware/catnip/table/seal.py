@@ -54,9 +54,12 @@ class Seal:
         return record_digest.fingerprint(self.public), self.public.hex()
 
     def finished(self, gid):
-        """Game `gid` has ended: sign it once the idle turns get to it."""
+        """Game `gid` has ended: sign it once the idle turns get to it.
+        Whether it will be, as the live end says: only once the key is made
+        (a key that does not fit the heap would sign nothing)."""
         if self.todo is not None and gid not in self.todo:
             self.todo.append(gid)
+        return self.public is not None and self.waits(gid)
 
     def waits(self, gid):
         """Whether finished game `gid` waits for its signature (or for the
