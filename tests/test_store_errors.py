@@ -105,6 +105,14 @@ def test_a_session_number_beyond_sqlite_is_no_such_session(tmp_path):
         assert out.exit_code == 1 and f"no session {2**70}" in out.output, out.output
 
 
+@pytest.mark.parametrize("command", [["sessions", "list"], ["export"], ["tables"]])
+def test_a_store_path_too_long_for_the_system_is_a_message(tmp_path, command):
+    # Found by the command-line fuzz door: the path's stat() raised ENAMETOOLONG.
+    result = CliRunner().invoke(main, [*command, "--store", str(tmp_path / ("x" * 300))])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.exception
+    assert "cannot be used: File name too long" in result.output, result.output
+
+
 def test_a_busy_store_says_so_and_not_to_move_it(tmp_path, monkeypatch):
     path = tmp_path / "s.sqlite3"
     sid = _filled(path, games=1)
