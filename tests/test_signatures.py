@@ -230,3 +230,35 @@ def test_a_finished_game_waiting_for_its_signature_is_pulled_once_signed(tmp_pat
     table.line.send(wire.SIGNED, gid=1)
     _settle(keeper)
     assert keeper.pulled == [1] and dict(table.journal.games()) == {1: "pulled"}
+
+
+def test_a_store_swapped_in_with_its_own_pins_is_checked_against_the_laptops(tmp_path):
+    """Whoever holds the store rewrote a game, signed it with a key of their
+    own and pinned that key in the store: the laptop's own pin (outside the
+    store) still names the table's real key, so the game does not verify."""
+    _, real = _key()
+    signatures.heard(Store(tmp_path / "heard.sqlite3"), UID, real)  # the table's hello, once
+    assert signatures.LaptopPins().all() == {UID: real}
+    forger, forged_key = _key()
+    forged = _swap_two_moves(_frames())
+    store, session = _store(tmp_path, forged, _sign(forger, forged), forged_key)
+    checks = verify.from_store(store, session)
+    assert verify.exit_status(checks) == verify.DISAGREES
+    said = " ".join(p for c in checks for p in c.problems)
+    assert f"this laptop pinned {signatures.fingerprint(real)}" in said, said
+    assert "SIGNATURE DOES NOT MATCH" in checks[-1].summary()
+    store.close()
+    result = CliRunner().invoke(main, ["tables", "--store", str(tmp_path / "s.sqlite3")])
+    assert f"but this laptop pinned {signatures.fingerprint(real)}" in result.output, \
+        result.output
+
+
+def test_the_laptops_pins_keep_the_first_key_and_survive_a_damaged_file(tmp_path):
+    pins = signatures.LaptopPins(tmp_path / "pins.json")
+    _, first = _key()
+    _, second = _key()
+    assert pins.pin(UID, first) == first and pins.pin(UID, second) == first
+    assert pins.all() == {UID: first}
+    (tmp_path / "pins.json").write_text("{not json")
+    assert pins.pin("t2", second) == second and pins.all() == {}
+    assert (tmp_path / "pins.json").read_text() == "{not json"  # never written over
