@@ -164,3 +164,18 @@ def test_a_full_disk_while_monitoring_is_a_message(tmp_path, monkeypatch):
 def test_an_undecodable_path_is_refused_by_name(args):
     out = _cli(*args)
     assert out.exit_code == 1 and "not text in this system's encoding" in out.output, out.output
+
+
+def test_a_store_whose_table_keys_do_not_read_is_a_message(tmp_path):
+    # Found by the store fuzz door: an SQLite error out of the pinned keys'
+    # table escaped `replay --verify` as a traceback.
+    path = tmp_path / "s.sqlite3"
+    _filled(path, games=1)
+    db = sqlite3.connect(path)
+    db.execute("DROP TABLE table_keys")
+    db.commit()
+    db.close()
+    for args in (["replay", "1", "--verify"], ["tables"]):
+        out = _cli(*args, "--store", str(path))
+        assert out.exit_code == 1 and isinstance(out.exception, SystemExit), out.exception
+        assert "session store" in out.output, out.output

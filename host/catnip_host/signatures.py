@@ -26,17 +26,21 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from catnip import record_digest
 from catnip_host.game_frames import Game
 from catnip_host.replay import DISAGREES, Check
+from catnip_host.store_errors import every_method_guarded
 
 SIGNED, UNSIGNED, FORGED = "signed", "unsigned", "forged"
 
 
+@every_method_guarded
 class Keys:
     """The keys heard of each table, in the store's `table_keys` (schema 4):
     the first heard of a table is its pinned key; a later, different key is
-    kept beside it, never in its place."""
+    kept beside it, never in its place. A store that does not read raises
+    StoreError, as the store's own methods do."""
 
     def __init__(self, store) -> None:
         self.db = store.db
+        self.path = store.path
 
     def heard(self, uid: str, key: str) -> str:
         """A table's public key (hex) heard now: kept, or its last sighting
