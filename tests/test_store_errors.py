@@ -179,3 +179,28 @@ def test_a_store_whose_table_keys_do_not_read_is_a_message(tmp_path):
         out = _cli(*args, "--store", str(path))
         assert out.exit_code == 1 and isinstance(out.exception, SystemExit), out.exception
         assert "session store" in out.output, out.output
+
+
+@pytest.mark.parametrize("value", ["NULL", "X'00ff'"])
+def test_a_frame_row_that_holds_no_frame_is_a_message(tmp_path, value):
+    # Found by the store fuzz door: a damaged row's frame read back as None
+    # (or bytes) stopped `sessions show` with an AttributeError.
+    path = tmp_path / "s.sqlite3"
+    _filled(path, games=1)
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA writable_schema = ON")  # damage, as a disk does: past NOT NULL too
+    db.execute("UPDATE sqlite_schema SET sql = replace(sql, 'NOT NULL', '') "
+               "WHERE name = 'frames'")
+    db.commit()
+    db.close()
+    db = sqlite3.connect(path)
+    triggers = db.execute("SELECT name FROM sqlite_schema WHERE type = 'trigger'").fetchall()
+    for (trigger,) in triggers:  # the append-only rule, which a damaged disk does not keep
+        db.execute(f"DROP TRIGGER {trigger}")
+    db.execute(f"UPDATE frames SET raw = {value} WHERE id = 2")
+    db.commit()
+    db.close()
+    for args in (["sessions", "show", "1"], ["sessions", "show", "1", "--raw"]):
+        out = _cli(*args, "--store", str(path))
+        assert out.exit_code == 1 and isinstance(out.exception, SystemExit), out.exception
+        assert "holds no frame" in out.output, out.output
