@@ -5,7 +5,8 @@ mirror on CRC-valid frames with bent fields, odd encodings, NaN and extra
 fields, the session store on damaged files through every read command, the
 command line (every command), deploy's --board/--calibration files, and
 `catnip serve`'s routes and live stream (any answer but a 500). Unhandled
-exceptions must be 0.
+exceptions must be 0. CATNIP_FUZZ_DOORS (names, comma-separated) runs only
+those doors, for a long run of one at a time.
 Then every named tamper of a session file (tests/tampering.py) for each
 title through `catnip replay --verify`: each must exit 1."""
 
@@ -25,6 +26,7 @@ import laptop_doors  # noqa: E402
 
 Row = tuple[str, str, object, str, str]
 INPUTS = int(os.environ.get("CATNIP_FUZZ_INPUTS", "3000"))  # a door
+ONLY = [d for d in os.environ.get("CATNIP_FUZZ_DOORS", "").split(",") if d]
 ABOUT = {
     "reader": "wire.Reader.feed: mutated frames among noise",
     "keeper": "Keeper and Mirror: CRC-valid frames, fields bent, odd JSON, read back",
@@ -37,7 +39,13 @@ ABOUT = {
 
 def rows() -> Iterator[Row]:
     escaped = 0
+    unknown = set(ONLY) - set(laptop_doors.DOORS)
+    if unknown:
+        raise SystemExit(f"CATNIP_FUZZ_DOORS: no door {', '.join(sorted(unknown))} "
+                         f"(doors: {', '.join(laptop_doors.DOORS)})")
     for name, door in laptop_doors.DOORS.items():
+        if ONLY and name not in ONLY:
+            continue
         t0 = time.perf_counter()
         out = door(INPUTS, seed=2026)
         escaped += out["crashes"]

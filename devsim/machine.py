@@ -301,10 +301,10 @@ class WDT:
 
 class RTC:
     """The RP2040's real-time clock, as the rp2 port gives it: one clock,
-    read and set as (year, month, day, weekday, hours, minutes, seconds,
-    subseconds). It stands still here; tests read back what was set."""
-
-    _now = (2021, 1, 1, 4, 0, 0, 0, 0)
+    read and set as (year, month, day, weekday 0 = Monday, hours, minutes,
+    seconds, subseconds). It lives on the chip (devsim.soc): 2021-01-01
+    00:00 at power-on, as the port's main() sets it, then counting on by
+    the chip's clock; a soft reset keeps it."""
 
     def __init__(self, id=0, *, datetime=None):
         if id != 0:
@@ -313,11 +313,18 @@ class RTC:
             self.datetime(tuple(datetime) + (0,) * (8 - len(datetime)))
 
     def datetime(self, datetimetuple=None):
+        from catnip.drivers.ds3231 import from_unix, to_unix  # the calendar's arithmetic
+
+        soc = _soc.soc
         if datetimetuple is None:
-            return RTC._now
+            t, at = soc.rtc
+            year, month, day, hour, minute, second, weekday = \
+                from_unix(t + (soc.now() - at) // 1000)
+            return (year, month, day, weekday, hour, minute, second, 0)
         if len(datetimetuple) != 8:
             raise ValueError("RTC.datetime takes an 8-tuple")
-        RTC._now = tuple(datetimetuple)
+        d = datetimetuple
+        soc.rtc = (to_unix(d[0], d[1], d[2], d[4], d[5], d[6]), soc.now())
         return None
 
 

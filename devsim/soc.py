@@ -15,6 +15,7 @@ except ImportError:  # CPython
 
 PWRON_RESET = 1
 WDT_RESET = 3
+RTC_AT_POWER_ON = 1609459200  # 2021-01-01 00:00 UTC: the rp2 port's main() sets its RTC so
 
 
 class Reset(SystemExit):
@@ -38,6 +39,7 @@ class Soc:
         self.watchdog = None  # [timeout_ms, last_feed_ms] once started
         self.irq_depth = 0  # disable_irq() nesting
         self.deferred = []  # interrupt handlers held back while masked
+        self.rtc = (RTC_AT_POWER_ON, self.now())  # (Unix seconds, ms) machine.RTC counts from
 
     def now(self):
         return self.clock_ms()

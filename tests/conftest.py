@@ -2,6 +2,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # The same path the MicroPython runs get (tests/mpunix.py): shared test modules
@@ -17,6 +19,14 @@ os.environ["XDG_DATA_HOME"] = str(Path(os.environ.get("TMPDIR", "/tmp"))
                                   / f"catnip-test-data-{os.getpid()}")
 os.environ["XDG_CONFIG_HOME"] = str(Path(os.environ.get("TMPDIR", "/tmp"))
                                     / f"catnip-test-config-{os.getpid()}")
+
+
+@pytest.fixture(autouse=True)
+def _own_config_folder(monkeypatch, tmp_path_factory):
+    """Each test its own config folder: the laptop's pinned table keys
+    (catnip_host.signatures.LaptopPins) are one test's, not the next's,
+    whose virtual table has the same id and another key."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
 
 # A shared module whose first line is "# micropython-only: <why>" needs a part
 # of MicroPython that CPython lacks (e.g. the built-in framebuf); it runs only

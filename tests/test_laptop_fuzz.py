@@ -19,3 +19,18 @@ def test_no_input_gets_a_traceback_out_of_the_door(door):
     out = laptop_doors.DOORS[door](INPUTS, seed=23)
     assert out["inputs"] == INPUTS
     assert out["crashes"] == 0, out["first"]
+
+
+def test_the_bench_runs_only_the_doors_named(monkeypatch):
+    # CATNIP_FUZZ_DOORS: a long run of one door at a time; a name that is no door is refused.
+    from bench import bench_laptop_fuzz as bench
+
+    monkeypatch.setattr(bench, "INPUTS", 20)
+    monkeypatch.setattr(bench, "_tampers", lambda: (0, 0, []))
+    monkeypatch.setattr(bench, "ONLY", ["deploy"])
+    rows = list(bench.rows())
+    assert [r[1] for r in rows if r[1].endswith(": inputs")] == [
+        f"{bench.ABOUT['deploy']}: inputs"]
+    monkeypatch.setattr(bench, "ONLY", ["nope"])
+    with pytest.raises(SystemExit, match="no door nope"):
+        list(bench.rows())

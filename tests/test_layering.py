@@ -65,7 +65,6 @@ MACHINE_ROOMS = ("catnip.drivers", "catnip.parts.hardware")
 LAZY_MACHINE = {
     ("catnip.boot", "_show_problems"),  # a board that failed its checks: one I2C display
     ("catnip.link.line", "_uid"),  # the Pico's unique id, read once per boot
-    ("catnip.link.remote", "_clock"),  # the laptop's time set on the Pico's RTC
     # The first power-up's bus survey (no board.json yet): a module that boot
     # imports only then, from one function, and drops.
     ("catnip.parts.detect", None),

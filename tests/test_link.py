@@ -19,10 +19,22 @@ from catnip.flash.journal import Journal
 from catnip.link.line import Line
 from catnip.link.remote import Remote
 from catnip.rules.rng import Rng
+from catnip.table.wall import Wall
 from catnip_host import ports
 from catnip_host.link import Disconnected, Keeper, Link, serve
 from catnip_host.store import SCHEMA_VERSION, Store, StoreError
 from playout import any_legal
+
+
+
+def _chip_rtc():
+    """The RP2040's clock on devsim's `machine` (on the path under pytest);
+    none for the benches that play this table without it."""
+    try:
+        from catnip.drivers.chip_rtc import ChipRTC
+    except ImportError:
+        return None
+    return ChipRTC()
 
 
 class Table:
@@ -37,11 +49,11 @@ class Table:
         self.port = FakePort(self)
         self.line = Line(None, self.port, self.command, boot="b1")
         self.remote = Remote(self)
-        # As App.wall: the games from now on carry the laptop's date.
-        self.wall = SimpleNamespace(set=lambda t: setattr(self, "time", t))
         self.out = self  # as App.out: the line's messages and the notices
         self.seal = None  # as App.seal: this table signs nothing (tests/test_signatures.py does)
         self.clock = SimpleNamespace(ticks_ms=lambda: 1000)
+        # As App.wall on the RP2040's clock: the games from now on carry the laptop's date.
+        self.wall = Wall(SimpleNamespace(chip_rtc=_chip_rtc()), self.clock)
 
     def command(self, word, fields):
         self.remote.command(word, fields)
@@ -236,6 +248,7 @@ def test_the_clock_is_set_and_stop_hands_back_the_repl(tmp_path):
     keeper.request("clock", time=1767225600)  # 2026-01-01 00:00 UTC
     _settle(keeper)
     assert machine.RTC().datetime()[:3] == (2026, 1, 1)
+    assert table.wall.time() == 1767225600
     keeper.request("stop")
     with pytest.raises(SystemExit):
         _settle(keeper)

@@ -180,3 +180,17 @@ def test_a_monitor_logging_with_no_table_says_so_once_not_at_every_retry(monkeyp
     lines = (tmp_path / "log").read_text().splitlines()
     assert clock[0] >= 60 and len(lines) == 1, lines
     assert lines[0].endswith("no Pico found on USB (looking for 2E8A:0005)")
+
+
+def test_standings_of_any_shape_are_drawn_as_text():
+    # Found by the Keeper's fuzz door: a result bent so that a standings'
+    # head was a number stopped the mirror's drawing.
+    from catnip_host.monitor import Mirror
+
+    mirror = Mirror()
+    mirror.result = {"x": 1}
+    mirror.standings = lambda: ("the game is over", [1.5, "[bold]seat"], [[2.5, "[red]Al"]])
+    console = Console(file=open(os.devnull, "w"), width=100, record=True)
+    console.print(mirror.render())
+    text = console.export_text()
+    assert "1.5" in text and "[bold]seat" in text and "[red]Al" in text and "2.5" in text

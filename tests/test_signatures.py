@@ -31,9 +31,10 @@ def _sign(secret, frames):
     return secret.sign(record_digest.digest(UID, 1, "finished", header, entries)).hex()
 
 
-def _store(tmp_path, frames, sig, key=None, name="s.sqlite3"):
+def _store(tmp_path, frames, sig, key=None, name="s.sqlite3", page_ms=True):
     """A store of one game as the Keeper keeps it, its last page signed with
-    `sig` (None: unsigned; absent "ms": pulled from a table before signing)."""
+    `sig` (None: unsigned; absent "ms": pulled from a table before signing,
+    or with `page_ms` false, cut off with the signature)."""
     store = Store(tmp_path / name)
     session = store.session(UID, "boot-1", "direct", "0.1.0")
     if key is not None:
@@ -48,7 +49,7 @@ def _store(tmp_path, frames, sig, key=None, name="s.sqlite3"):
     n = sum(1 for k, _ in frames if k == "entry")
     page = {"gid": 1, "next": n, "done": True, "re": 1}
     if key is not None:
-        page.update(sig=sig, ms=5000)
+        page.update(sig=sig, ms=5000) if page_ms else page.update(sig=sig)
     pulled.append(("page", wire.encode("page", 0, page)[:-1]))
     store.pulled_game(session, UID, 1, "c", pulled)
     return store, session
@@ -94,6 +95,28 @@ def test_a_signature_cut_off_a_signing_tables_game_is_caught(tmp_path):
     store, session = _store(tmp_path, _frames(), None, key)
     (c,) = verify.from_store(store, session)
     assert c.status == verify.DISAGREES and any("carries no signature" in p for p in c.problems)
+
+
+@pytest.mark.parametrize("keys_left", [True, False])
+def test_a_signature_cut_off_with_the_pages_ticks_is_caught_by_the_live_end(tmp_path,
+                                                                             keys_left):
+    """The live end said the table would sign the game: a pull without the
+    signature is caught though its last page lost its `ms` too, and though
+    the store's pinned keys went with it."""
+    _, key = _key()
+    frames = [(k, dict(f, signs=True) if k == "end" else f) for k, f in _frames()]
+    store, session = _store(tmp_path, frames, None, key if keys_left else None, page_ms=False)
+    (c,) = verify.from_store(store, session)
+    assert c.status == verify.DISAGREES, c.summary()
+    assert any("said as it ended that it would sign it" in p for p in c.problems)
+    assert "SIGNATURE DOES NOT MATCH" in c.summary()
+
+
+def test_a_game_whose_table_said_it_would_not_sign_verifies_unsigned(tmp_path):
+    frames = [(k, dict(f, signs=False) if k == "end" else f) for k, f in _frames()]
+    store, session = _store(tmp_path, frames, None)
+    (c,) = verify.from_store(store, session)
+    assert c.status == verify.VERIFIED and "unsigned" in c.summary(), c.summary()
 
 
 def test_a_game_from_before_tables_signed_verifies_labelled_unsigned(tmp_path):
@@ -233,3 +256,35 @@ def test_an_older_table_s_signed_game_with_sentences_still_verifies(tmp_path, ga
     store, session = _store(tmp_path, altered, _sign(secret, frames), key, name="t.sqlite3")
     (c,) = verify.from_store(store, session)
     assert c.status != verify.VERIFIED
+
+
+def test_a_store_swapped_in_with_its_own_pins_is_checked_against_the_laptops(tmp_path):
+    """Whoever holds the store rewrote a game, signed it with a key of their
+    own and pinned that key in the store: the laptop's own pin (outside the
+    store) still names the table's real key, so the game does not verify."""
+    _, real = _key()
+    signatures.heard(Store(tmp_path / "heard.sqlite3"), UID, real)  # the table's hello, once
+    assert signatures.LaptopPins().all() == {UID: real}
+    forger, forged_key = _key()
+    forged = _swap_two_moves(_frames())
+    store, session = _store(tmp_path, forged, _sign(forger, forged), forged_key)
+    checks = verify.from_store(store, session)
+    assert verify.exit_status(checks) == verify.DISAGREES
+    said = " ".join(p for c in checks for p in c.problems)
+    assert f"this laptop pinned {signatures.fingerprint(real)}" in said, said
+    assert "SIGNATURE DOES NOT MATCH" in checks[-1].summary()
+    store.close()
+    result = CliRunner().invoke(main, ["tables", "--store", str(tmp_path / "s.sqlite3")])
+    assert f"but this laptop pinned {signatures.fingerprint(real)}" in result.output, \
+        result.output
+
+
+def test_the_laptops_pins_keep_the_first_key_and_survive_a_damaged_file(tmp_path):
+    pins = signatures.LaptopPins(tmp_path / "pins.json")
+    _, first = _key()
+    _, second = _key()
+    assert pins.pin(UID, first) == first and pins.pin(UID, second) == first
+    assert pins.all() == {UID: first}
+    (tmp_path / "pins.json").write_text("{not json")
+    assert pins.pin("t2", second) == second and pins.all() == {}
+    assert (tmp_path / "pins.json").read_text() == "{not json"  # never written over

@@ -105,6 +105,14 @@ def test_a_session_number_beyond_sqlite_is_no_such_session(tmp_path):
         assert out.exit_code == 1 and f"no session {2**70}" in out.output, out.output
 
 
+@pytest.mark.parametrize("command", [["sessions", "list"], ["export"], ["tables"]])
+def test_a_store_path_too_long_for_the_system_is_a_message(tmp_path, command):
+    # Found by the command-line fuzz door: the path's stat() raised ENAMETOOLONG.
+    result = CliRunner().invoke(main, [*command, "--store", str(tmp_path / ("x" * 300))])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.exception
+    assert "cannot be used: File name too long" in result.output, result.output
+
+
 def test_a_busy_store_says_so_and_not_to_move_it(tmp_path, monkeypatch):
     path = tmp_path / "s.sqlite3"
     sid = _filled(path, games=1)
@@ -156,3 +164,43 @@ def test_a_full_disk_while_monitoring_is_a_message(tmp_path, monkeypatch):
 def test_an_undecodable_path_is_refused_by_name(args):
     out = _cli(*args)
     assert out.exit_code == 1 and "not text in this system's encoding" in out.output, out.output
+
+
+def test_a_store_whose_table_keys_do_not_read_is_a_message(tmp_path):
+    # Found by the store fuzz door: an SQLite error out of the pinned keys'
+    # table escaped `replay --verify` as a traceback.
+    path = tmp_path / "s.sqlite3"
+    _filled(path, games=1)
+    db = sqlite3.connect(path)
+    db.execute("DROP TABLE table_keys")
+    db.commit()
+    db.close()
+    for args in (["replay", "1", "--verify"], ["tables"]):
+        out = _cli(*args, "--store", str(path))
+        assert out.exit_code == 1 and isinstance(out.exception, SystemExit), out.exception
+        assert "session store" in out.output, out.output
+
+
+@pytest.mark.parametrize("value", ["NULL", "X'00ff'"])
+def test_a_frame_row_that_holds_no_frame_is_a_message(tmp_path, value):
+    # Found by the store fuzz door: a damaged row's frame read back as None
+    # (or bytes) stopped `sessions show` with an AttributeError.
+    path = tmp_path / "s.sqlite3"
+    _filled(path, games=1)
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA writable_schema = ON")  # damage, as a disk does: past NOT NULL too
+    db.execute("UPDATE sqlite_schema SET sql = replace(sql, 'NOT NULL', '') "
+               "WHERE name = 'frames'")
+    db.commit()
+    db.close()
+    db = sqlite3.connect(path)
+    triggers = db.execute("SELECT name FROM sqlite_schema WHERE type = 'trigger'").fetchall()
+    for (trigger,) in triggers:  # the append-only rule, which a damaged disk does not keep
+        db.execute(f"DROP TRIGGER {trigger}")
+    db.execute(f"UPDATE frames SET raw = {value} WHERE id = 2")
+    db.commit()
+    db.close()
+    for args in (["sessions", "show", "1"], ["sessions", "show", "1", "--raw"]):
+        out = _cli(*args, "--store", str(path))
+        assert out.exit_code == 1 and isinstance(out.exception, SystemExit), out.exception
+        assert "holds no frame" in out.output, out.output

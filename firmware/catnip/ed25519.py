@@ -24,10 +24,11 @@ L = (1 << 252) + 27742317777372353535851937790883648493  # the base point's orde
 D2 = 2 * 37095705934669439343138083508754565189542113879843219016388785533085940283555 % P
 BX = 15112221349535400772501151409588531511454012693041857206046113283949847762202
 BY = 46316835694926478169428394003475163141307993866256225615783033603165251855960
-# Work between two yields, each a few ms on the Pico (docs/pico.md): a point
-# doubling or addition, 16 bits of an inversion, 4 rounds of SHA-512.
-INVERT_BITS = 16
-ROUNDS_PER_STEP = 4
+# Work between two yields, each under 1 ms on the Pico (docs/pico.md): half
+# a point doubling or addition (4-5 products mod P), 2 bits of an inversion,
+# a round of SHA-512. The table stops between any two for a press.
+INVERT_BITS = 2
+ROUNDS_PER_STEP = 1
 
 _M64 = (1 << 64) - 1
 _H0 = bytes.fromhex(
@@ -149,26 +150,29 @@ def _times_base(n):
     base = (BX, BY, 1, BX * BY % P)
     acc = (0, 1, 1, 0)  # the neutral point
     for i in range(254, -1, -1):  # every scalar here is below 2**255
-        acc = _double(acc)
-        yield None
+        acc = yield from _double(acc)
         if (n >> i) & 1:
-            acc = _add(acc, base)
-            yield None
+            acc = yield from _add(acc, base)
     return acc
 
 
 def _add(p, q):
+    # Generator, a yield halfway and one at the end; returns p + q.
     x1, y1, z1, t1 = p
     x2, y2, z2, t2 = q
     a = (y1 - x1) * (y2 - x2) % P
     b = (y1 + x1) * (y2 + x2) % P
     c = t1 * D2 % P * t2 % P
+    yield None
     d = 2 * z1 * z2 % P
     e, f, g, h = b - a, d - c, d + c, b + a
-    return e * f % P, g * h % P, f * g % P, e * h % P
+    out = e * f % P, g * h % P, f * g % P, e * h % P
+    yield None
+    return out
 
 
 def _double(p):
+    # Generator, as _add; returns 2p.
     x1, y1, z1, _ = p
     a = x1 * x1 % P
     b = y1 * y1 % P
@@ -176,15 +180,19 @@ def _double(p):
     h = a + b
     s = x1 + y1
     e = h - s * s % P
+    yield None
     g = a - b
     f = c + g
-    return e * f % P, g * h % P, f * g % P, e * h % P
+    out = e * f % P, g * h % P, f * g % P, e * h % P
+    yield None
+    return out
 
 
 def _encode(point):
     # Generator: the point's 32 bytes (RFC 8032 5.1.2), 1/Z worked out as
     # Z**(P-2) by square-and-multiply, INVERT_BITS bits a step (pow() would
-    # hold the Pico some 60 ms in one go, longer than a press lasts).
+    # hold the Pico some 60 ms in one go, longer than a press lasts; a bit is
+    # up to two products mod P, some 0.4 ms).
     x, y, z, _ = point
     zi = 1
     for i in range(254, -1, -1):  # P - 2 = 2**255 - 21

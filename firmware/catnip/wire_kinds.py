@@ -65,7 +65,9 @@ def messages():
         # commit: the first COMMIT_ID hex digits of the game's seed_commit, so
         # a move or an end is its game's even where its begin is not at hand.
         ACT: (STREAMED, {"gid": "n", "commit": "s?", "n": "n", "events": ["d"]}),
-        END: (STREAMED, {"gid": "n", "commit": "s?", "result": "d"}),
+        # signs: the table will sign this game (it has its key, and room to sign):
+        # pulled without a signature, it was cut off.
+        END: (STREAMED, {"gid": "n", "commit": "s?", "result": "d", "signs": "b?"}),
         SAY: (STREAMED, {"text": "s"}),
         LOST: (STREAMED, {"gid": "n", "game": "s", "status": "s", "why": "s"}),
         # A finished game's signature is on the table's flash: pull it now.

@@ -32,7 +32,7 @@ def open_store(path: str | None, create: bool = True, readonly: bool = False):
     if path is not None and not is_text(path):
         raise click.ClickException(f"the --store path {path!r} holds bytes that are not text in "
                                    "this system's encoding: rename it, or give another path")
-    if path is not None and not create and not Path(path).is_file():
+    if path is not None and not create and not _is_file(path):
         near = sorted(p.name for p in Path(path).parent.glob("*.sqlite3")) \
             if Path(path).parent.is_dir() else []
         raise click.ClickException(
@@ -43,3 +43,13 @@ def open_store(path: str | None, create: bool = True, readonly: bool = False):
         return Store(path, readonly=readonly)
     except StoreError as e:
         raise click.ClickException(str(e)) from e
+
+
+def _is_file(path: str) -> bool:
+    """Whether `path` names a file; a name the system refuses (too long for
+    it, say) is said as the system's reason."""
+    try:
+        return Path(path).is_file()
+    except OSError as e:
+        raise click.ClickException(f"the --store path cannot be used: {e.strerror} "
+                                   f"({path[:60]}{'...' if len(path) > 60 else ''})") from e

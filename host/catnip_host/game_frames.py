@@ -38,6 +38,7 @@ class Game:
     acts: list[bytes] = field(default_factory=list)  # "act" frames, as they came
     live_from: int | None = None  # the first move announced live
     live_result: dict | None = None
+    live_signs: bool = False  # its live end said the table would sign it
     header: dict | None = None  # pulled: the header with the seed
     entries: list[bytes] = field(default_factory=list)  # "entry" frames, in order
     sessions: set[int] = field(default_factory=set)  # where its frames were stored
@@ -120,6 +121,7 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
                 orphans.append((session, kind, gid, raw))
             else:
                 games[key].live_result, games[key].ended = f["result"], at
+                games[key].live_signs = games[key].live_signs or f.get("signs") is True
                 _same_game(games[key], f, "end")
         elif kind == wire.PAGE:
             if pulling is not None and pulling.gid == gid:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from rich.console import Group
 from rich.live import Live
 from rich.panel import Panel
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 from catnip import wire
@@ -133,9 +133,11 @@ class Mirror:
         standings = self.standings()
         if standings is not None:
             end, head, rows = standings
-            t = Table(*head, title="standings", title_justify="left")
+            # Text, never markup, whatever a result holds (a name, a number, a bent field)
+            t = Table(*(Column(Text(str(h))) for h in head), title="standings",
+                      title_justify="left")
             for row in rows:
-                t.add_row(*map(Text, row))  # names are text, never markup
+                t.add_row(*(Text(str(cell)) for cell in row))
             parts += [Text(f"Game over: {end}", style="bold"), t]
         feed = Text("\n".join(self.feed) or "(no events yet)")
         parts.append(Panel(feed, title="events", title_align="left"))

@@ -7,30 +7,40 @@ and says loudly when a known table speaks with another key. A pulled game's
 signature is checked with `cryptography` against the pinned key over
 catnip.record_digest's digest of the game as stored: a record rewritten
 in the store, however consistently, no longer matches unless whoever wrote
-it holds the table's secret key.
+it holds the table's secret key. The laptop keeps its own pins too, outside
+every store (LaptopPins), so a store swapped in with other pins is checked
+against the keys this laptop heard.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import time
+from pathlib import Path
 
+import platformdirs
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from catnip import record_digest
 from catnip_host.game_frames import Game
 from catnip_host.replay import DISAGREES, Check
+from catnip_host.store_errors import every_method_guarded
 
 SIGNED, UNSIGNED, FORGED = "signed", "unsigned", "forged"
 
 
+@every_method_guarded
 class Keys:
     """The keys heard of each table, in the store's `table_keys` (schema 4):
     the first heard of a table is its pinned key; a later, different key is
-    kept beside it, never in its place."""
+    kept beside it, never in its place. A store that does not read raises
+    StoreError, as the store's own methods do."""
 
     def __init__(self, store) -> None:
         self.db = store.db
+        self.path = store.path
 
     def heard(self, uid: str, key: str) -> str:
         """A table's public key (hex) heard now: kept, or its last sighting
@@ -53,6 +63,62 @@ class Keys:
                                "ORDER BY uid, first_seen, rowid").fetchall()
 
 
+class LaptopPins:
+    """The key this laptop pinned for each table, kept outside every store
+    (`table_keys.json` in the user config folder: {uid: key hex}), so that
+    whoever holds a store cannot move the laptop's pins with it. The first
+    pin stays; a file that does not read is left as it is, never written
+    over."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or Path(platformdirs.user_config_dir("catnip", appauthor=False)) \
+            / "table_keys.json"
+
+    def all(self) -> dict[str, str]:
+        return self._read() or {}
+
+    def pin(self, uid: str, key: str) -> str:
+        """`key` pinned for table `uid` unless one is already; the key pinned."""
+        pins = self._read()
+        if pins is None or uid in pins:
+            return key if pins is None else pins[uid]
+        pins[uid] = key
+        new = self.path.with_name(self.path.name + ".new")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            new.write_text(json.dumps(pins, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+            os.replace(new, self.path)  # all or nothing
+        except OSError:
+            pass  # a read-only config folder: the store's pins still hold
+        return key
+
+    def _read(self) -> dict[str, str] | None:
+        """The pins; {} when there is no file yet, None when it does not read."""
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError):
+            return None
+        if not isinstance(data, dict):
+            return None
+        return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def pinned_key(store, uid: str) -> tuple[str | None, str | None]:
+    """(the key a table's games are checked against, a problem or None): the
+    laptop's own pin when it has one, else the store's; a problem when the
+    two differ (the store's keys were rewritten, or it holds another table
+    that claims this one's id)."""
+    kept = Keys(store).pinned(uid)
+    mine = LaptopPins().all().get(uid)
+    if mine is not None and kept is not None and mine != kept:
+        return mine, (f"the store pins the key {fingerprint(kept)} for table {uid}, but this "
+                      f"laptop pinned {fingerprint(mine)} when it first heard it: the store's "
+                      "keys were altered, or another table speaks for it")
+    return mine or kept, None
+
+
 def fingerprint(key_hex: str) -> str:
     """The short fingerprint the table shows beside its key."""
     return record_digest.fingerprint(bytes.fromhex(key_hex))
@@ -67,7 +133,7 @@ def heard(store, uid: str, key_hex: str | None) -> str | None:
         Ed25519PublicKey.from_public_bytes(bytes.fromhex(key_hex))
     except ValueError:
         return f"table {uid} sent a public key that is not one ({key_hex[:16]}...)"
-    pinned = Keys(store).heard(uid, key_hex)
+    pinned = LaptopPins().pin(uid, Keys(store).heard(uid, key_hex))
     if pinned == key_hex:
         return None
     return (f"WARNING: table {uid} now signs with the key {fingerprint(key_hex)}, not the "
@@ -79,10 +145,13 @@ def heard(store, uid: str, key_hex: str | None) -> str | None:
 def check(g: Game, uid: str, pinned: str | None) -> tuple[str, str | None]:
     """(SIGNED, UNSIGNED or FORGED, the problem or None) for a pulled game:
     FORGED when it carries a signature that the table's pinned key does not
-    make over the record as stored, or when a finished game pulled from a
-    table that had a key carries none."""
+    make over the record as stored, or when a finished game that its table
+    said it signs carries none."""
     sig = (g.page or {}).get("sig") if g.header is not None else None
     if sig is None:
+        if g.status == "finished" and g.live_signs:  # its live end said so
+            return FORGED, ("its table said as it ended that it would sign it, but it carries "
+                            "no signature: the record was altered")
         if pinned is not None and g.status == "finished" and g.page is not None \
                 and "ms" in g.page:  # pulled from a table that signs: its signature was cut off
             return FORGED, ("it was pulled from a table that signs its games, but carries no "

@@ -236,7 +236,11 @@ class Store:
                 "SELECT frames.* FROM frames JOIN sessions ON sessions.id = frames.session "
                 "WHERE sessions.uid = ? ORDER BY frames.id", (uid,))
         for row in rows:
-            yield Frame(*row)
+            frame = Frame(*row)
+            if not isinstance(frame.raw, str) or not isinstance(frame.kind, str):
+                raise StoreError(f"the session store {self.path} is damaged: a row of its frames "
+                                 "holds no frame; move it aside (rename it) to start a new one")
+            yield frame
 
     def game_frames(self, uid: str, kinds: tuple[str, ...]
                     ) -> Iterator[tuple[int, str, int | None, bytes, float]]:

@@ -21,7 +21,7 @@ def tables(store_path: str | None) -> None:
     the table shows (setup screen: hold OK on "About") to be sure it is the
     table's own. A key marked CHANGED was heard after the pinned one: the
     table's flash was erased, its Pico replaced, or another Pico speaks for it."""
-    from catnip_host.signatures import Keys, fingerprint
+    from catnip_host.signatures import Keys, LaptopPins, fingerprint
 
     store = open_store(store_path, create=False, readonly=True)
     keys = Keys(store).all()
@@ -34,6 +34,11 @@ def tables(store_path: str | None) -> None:
         mark = "pinned " if pinned.setdefault(uid, key) == key else "CHANGED"
         click.echo(f"{uid}  {mark}  {fingerprint(key)}  first seen {_when(first)}, "
                    f"last seen {_when(last)}")
+    mine = LaptopPins().all()
+    for uid, key in pinned.items():
+        if mine.get(uid, key) != key:
+            click.echo(f"{uid}  but this laptop pinned {fingerprint(mine[uid])}: the store's keys "
+                       "were altered, or another table speaks for it")
     for uid in heard:
         if uid not in pinned:
             click.echo(f"{uid}  unsigned  (its firmware signs no games)")

@@ -55,9 +55,10 @@ def from_store(store, session: int) -> list[Check]:
         stray: list[str] = []
         uid = store.uid(session)
         games = stored_games(store, uid, KINDS, stray)
-        from catnip_host.signatures import Keys, sealed
+        from catnip_host.signatures import pinned_key, sealed
 
-        key = Keys(store).pinned(uid)  # the table's signatures checked too
+        key, problem = pinned_key(store, uid)  # the table's signatures checked too
+        stray += [problem] if problem is not None else []
         return _frames_check(stray) + [sealed(check(g), g, uid, key)
                                        for _, g in sorted(_paired(games).items())
                                        if session in g.sessions]

@@ -74,3 +74,25 @@ def test_the_laptops_clock_is_written_to_the_module_for_the_next_power_up():
         assert abs(rig.table.rtc.unix() - KEPT) <= 1 and rig.table.rtc.regs[0x0F] & 0x80 == 0
     finally:
         remove_tree(path)
+
+
+def test_after_a_soft_reset_the_rp2040s_clock_still_dates_games():
+    # A laptop set the clock; the app then began again in the same power-up
+    # (a soft reset: Ctrl-D, or a restart after a Ctrl-C), no laptop since:
+    # the RP2040's RTC kept counting, and the new run dates games from it.
+    rig, path = _rig("soft", load("direct"))
+    try:
+        assert rig.app.wall.time() is None  # power-on: the RTC holds the port's 2021
+        rig.app.wall.set(KEPT)  # a laptop connected
+        again = AppRig(Journal(path + "/journal"), table=rig.table)  # same chip, new run
+        assert KEPT <= again.app.wall.time() <= KEPT + 60
+        tablebot.play(again, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        began, ended = _clock_notes(again.app.journal)
+        assert KEPT <= began["at"] <= ended["at"] <= KEPT + 3600
+    finally:
+        remove_tree(path)
+    rig, path = _rig("power", load("direct"))  # a power cut: the RTC starts at 2021 again
+    try:
+        assert rig.app.wall.time() is None
+    finally:
+        remove_tree(path)

@@ -126,3 +126,45 @@ def test_a_heap_with_no_room_to_sign_leaves_the_games_unsigned_and_says_so():
         assert len(sent) == 1 and seal.shown() is None
     finally:
         os.chdir(HOME)
+
+
+class Reads:
+    """The journal's reads from flash that begin a file (its header, its
+    entries), each noted with the clock's readings so far."""
+
+    def __init__(self, journal, clock):
+        self.journal, self.clock, self.at = journal, clock, []
+
+    def header(self, gid):
+        self.at.append(("header", self.clock.ms))
+        return self.journal.header(gid)
+
+    def entries(self, gid):
+        self.at.append(("entries", self.clock.ms))
+        return self.journal.entries(gid)
+
+    def __getattr__(self, name):
+        return getattr(self.journal, name)
+
+
+def test_each_read_from_flash_begins_a_turn_of_its_own():
+    # A read from flash is a long piece (a littlefs file opened, some 19 ms
+    # on the Pico): it begins a turn, so no other piece comes before it in
+    # the turn that waits for it.
+    try:
+        path = _fresh("turns")
+        journal, gid = _journal_with_a_finished_game(path)
+        clock = Clock()
+        seal = Seal(journal, clock, lambda kind, **f: None)
+        while seal.public is None:
+            seal.step()
+        seal.journal = reads = Reads(journal, clock)
+        turns = []
+        while seal.waits(gid):
+            turns.append(clock.ms + 2)  # the clock as the step's first piece begins
+            seal.step()
+        assert [what for what, _ in reads.at] == ["header", "entries"]
+        for what, at in reads.at:
+            assert at in turns, (what, at, turns[:10])  # nothing read the clock before it
+    finally:
+        os.chdir(HOME)

@@ -13,7 +13,9 @@ from catnip import ed25519, record_digest
 from catnip.flash import flashfile, seals
 from catnip.flash.journal import Journal
 from catnip.link.line import _uid
+from catnip.link.line import Line
 from catnip.table.seal import KEY_FILE
+from test_app_lost import Out
 
 ROOT = "/tmp/catnip-key-" + "".join("%02x" % b for b in os.urandom(6))
 
@@ -78,5 +80,27 @@ def test_a_finished_game_is_signed_in_the_idle_turns():
                                       list(journal.entries(gid)))
         assert sig == ed25519.sign(bytes.fromhex(kept["secret"]), digest)
         assert seals.unsigned(journal) == []
+    finally:
+        rig.close()
+
+
+def test_the_live_end_says_the_game_will_be_signed():
+    # So a pull of it without its signature reads as cut off on the laptop,
+    # whatever else of the pull went with it.
+    path = _fresh("says")
+    out = Out()
+    rig = AppRig(Journal(path + "/journal"), line=Line(None, out, None, boot="b"))
+    try:
+        rig.run(200)  # the key made
+        assert rig.app.seal.public is not None
+        tablebot.play(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        rig.run(100)
+        (end,) = out.frames("end")
+        assert end["signs"] is True, end
+        rig.app.seal.problem = "no room"  # a table that cannot sign says so at the end
+        rig.app._setup()
+        tablebot.play(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        rig.run(100)
+        assert [f["signs"] for f in out.frames("end")] == [True, False]
     finally:
         rig.close()

@@ -144,11 +144,7 @@ class Remote:
     def _clock(self, line, fields):
         import time
 
-        from machine import RTC
-
-        t = time.gmtime(fields["time"])
-        RTC().datetime((t[0], t[1], t[2], t[6], t[3], t[4], t[5], 0))
-        self.app.wall.set(fields["time"])  # games journal their date from now on
+        self.app.wall.set(fields["time"])  # the RP2040's clock set, and games dated from now on
         line.send(wire.CLOCK, time=int(time.time()))
 
     def _names(self, line, fields):

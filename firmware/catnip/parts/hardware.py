@@ -136,6 +136,9 @@ class Hardware:
             from catnip.drivers.ds3231 import DS3231
 
             self.rtc = DS3231(self._port(board.rtc))
+        from catnip.drivers.chip_rtc import ChipRTC
+
+        self.chip_rtc = ChipRTC()  # the RP2040's: it keeps the time through a soft reset
 
     @property
     def tray(self):

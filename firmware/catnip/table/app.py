@@ -62,7 +62,7 @@ class App:
         self.calibration = None  # a catnip.table.calibrate.Session while the tray is calibrated
         self.ended = False  # the game in play is over and its end journaled (ending)
         self.room = room  # heap held for the first game's code (catnip.start, stock MicroPython)
-        self.wall = Wall(getattr(hw, "rtc", None), self.clock, line.boot if line else None)
+        self.wall = Wall(hw, self.clock, line.boot if line else None)
         self.seal = Seal(journal, self.clock, self.out.send)  # signs each game it ends
         self.names = flashfile.names(self.stations)  # the players' by station, from the laptop
         if line is not None:
@@ -198,9 +198,9 @@ class App:
         self.out.record(self.journal.note, self.wall.note("ended"))
         self.loop.sample()
         self.out.record(self.journal.finish, result)
-        self.seal.finished(self.gid)
+        signs = self.seal.finished(self.gid)
         self.loop.sample()
-        self.out.send(wire.END, gid=self.gid, commit=self.commit, result=result)
+        self.out.send(wire.END, gid=self.gid, commit=self.commit, result=result, signs=signs)
         if self.side is not None:
             self.side.ended(result)
         import catnip.ui.end  # noqa: F401

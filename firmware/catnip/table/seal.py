@@ -2,8 +2,9 @@
 # "Signatures"). The first power-up draws the table's key (os.urandom) and
 # keeps it on flash (KEY_FILE, written as the table's other small files).
 # Each finished game is then signed (Ed25519 over catnip.record_digest's
-# digest of its journal) from the loop's idle turn, at most STEP_MS of work
-# a turn, so neither a press nor a journal write waits for it; the
+# digest of its journal) from the loop's idle turn, about STEP_MS of work
+# a turn in pieces under a ms, a read from flash a turn of its own, so
+# neither a press nor a journal write waits long for it; the
 # signature is kept in the game's folder (catnip.flash.seals), goes to the
 # laptop with the game's last page, and a "signed" frame says it is ready.
 # The key is made the same way, a step a turn, so no power-up waits for it.
@@ -15,7 +16,8 @@ from catnip.flash.journal import JournalError
 from catnip.keys import ticks_diff
 
 KEY_FILE = "table_key.json"  # {"secret": hex, "public": hex}: on flash, never on the wire
-STEP_MS = 4  # work per idle turn; a step runs a little past it (docs/pico.md)
+STEP_MS = 3  # work per idle turn; a step runs a piece past it (docs/pico.md)
+_TURN = False  # what the work yields when a long piece (a read from flash) comes next
 
 
 class Seal:
@@ -54,9 +56,12 @@ class Seal:
         return record_digest.fingerprint(self.public), self.public.hex()
 
     def finished(self, gid):
-        """Game `gid` has ended: sign it once the idle turns get to it."""
+        """Game `gid` has ended: sign it once the idle turns get to it.
+        Whether it will be, as the live end says: only once the key is made
+        (a key that does not fit the heap would sign nothing)."""
         if self.todo is not None and gid not in self.todo:
             self.todo.append(gid)
+        return self.public is not None and self.waits(gid)
 
     def waits(self, gid):
         """Whether finished game `gid` waits for its signature (or for the
@@ -90,6 +95,8 @@ class Seal:
             except (JournalError, OSError, ValueError, StopIteration):
                 self._dropped()
                 return
+            if out is _TURN:  # the next piece is long: it begins the next turn
+                return
             if out is not None:
                 self._done(out)
                 return
@@ -105,13 +112,14 @@ class Seal:
         from catnip import ed25519
 
         journal = self.journal
-        header = journal.header(gid)  # a read from flash: a piece of its own
-        yield None
+        yield _TURN
+        header = journal.header(gid)  # a read from flash: a turn of its own
+        yield _TURN
         from catnip import record_digest
 
         digest = record_digest.Digest(self.uid, gid, "finished", header)
         del header
-        yield None
+        yield _TURN  # the journal's first file opened next
         for entry in journal.entries(gid):
             digest.entry(entry)
             yield None

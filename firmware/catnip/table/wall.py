@@ -1,34 +1,43 @@
 # The date at the table: the DS3231's time if one is fitted and answers,
-# else a laptop's once one connects, else none (games go undated). It
-# counts on from the moment it was learnt by the table's ticks.
+# else the RP2040's own clock's when a laptop set it earlier in this
+# power-up (the app began again after a soft reset), else a laptop's once
+# one connects, else none (games go undated). It counts on from the moment
+# it was learnt by the table's ticks.
 from catnip.keys import ticks_diff
 
 
 class Wall:
-    """The wall clock of a table with `rtc` (the DS3231, or None) on
-    `clock` (ticks_ms())."""
+    """The wall clock of the table's hardware `hw` (its `rtc`, the DS3231,
+    and `chip_rtc`, the RP2040's clock, catnip.drivers.chip_rtc: either may
+    be missing or None) on `clock` (ticks_ms())."""
 
-    def __init__(self, rtc, clock, boot=None):
-        self.rtc = rtc
+    def __init__(self, hw, clock, boot=None):
+        self.rtc = rtc = getattr(hw, "rtc", None)
+        self.chip = chip = getattr(hw, "chip_rtc", None)
         self.clock = clock
-        self.boot = boot  # this power-up's token (the hello's): which run of ticks
+        self.boot = boot  # this run's token (the hello's): which run of ticks
         self.known = None  # (Unix seconds, ticks) the clock counts from; None: unknown
-        if rtc is None:
-            return
-        try:
-            t = rtc.time()
-        except OSError:  # the clock module does not answer: games go undated
-            return
-        if t is not None:
-            self.known = (t, clock.ticks_ms())
+        for source in (rtc, chip):  # the battery-backed module first
+            if source is None:
+                continue
+            try:
+                t = source.time()
+            except OSError:  # the clock module does not answer
+                continue
+            if t is not None:
+                self.known = (t, clock.ticks_ms())
+                return
 
     def set(self, t):
         """A laptop's clock (Unix seconds, UTC), sent whenever one connects:
-        the table keeps it, and sets the DS3231 if one is fitted."""
+        the table keeps it, and sets its clocks: the RP2040's, for the rest
+        of this power-up, and the DS3231 if one is fitted."""
         self.known = (t, self.clock.ticks_ms())
-        if self.rtc is not None:
+        for source in (self.chip, self.rtc):
+            if source is None:
+                continue
             try:
-                self.rtc.set(t)
+                source.set(t)
             except (OSError, ValueError):
                 pass  # the date holds until the next power cut, as without a module
 
