@@ -129,7 +129,7 @@ def refresh(text: str, marker: str, sections: dict[str, str]) -> str:
         pattern = re.compile(rf"(<!-- {marker}:{name} -->\n).*?(<!-- /{marker}:{name} -->)", re.S)
         if not pattern.search(text):
             raise ValueError(f"no <!-- {marker}:{name} --> section to refresh")
-        text = pattern.sub(lambda m: m.group(1) + body + m.group(2), text)
+        text = pattern.sub(lambda m, body=body: m.group(1) + body + m.group(2), text)
     return text
 
 

@@ -118,14 +118,14 @@ def _setup_screens(census, stations):
                     s.cursor.at = at
                     for k in range(stations):
                         census.look("setup %s %r row %d S%d" % (game, options, at, k + 1),
-                                    lambda fb: s.draw(k, fb))
+                                    lambda fb, s=s, k=k: s.draw(k, fb))
             lo, hi = player_range(game, options)
             for n in (lo - 1, hi + 1):
                 s.seats = list(range(max(0, n)))
                 s.cursor.at = s.rows.index(("go",))
                 s.key(0, OK, PRESS)
                 if s.problem:
-                    census.look("setup %s with %d seats" % (game, n), lambda fb: s.draw(0, fb))
+                    census.look("setup %s with %d seats" % (game, n), lambda fb, s=s: s.draw(0, fb))
                 s.problem = None
     s = Setup(stations, lambda: list(range(stations - 1)), tray=True)
     s.cursor.at = s.rows.index(("seats",))
@@ -188,7 +188,7 @@ def _hand_check(scene, station):
 
 def _look_all(census, scene, tag, stations):
     for k in range(stations):
-        census.look("%s S%d" % (tag, k + 1), lambda fb: scene.draw(k, fb),
+        census.look("%s S%d" % (tag, k + 1), lambda fb, k=k: scene.draw(k, fb),
                     _hand_check(scene, k))
     census.look(tag + " table", scene.draw_table)
 
@@ -212,7 +212,7 @@ def _stack_extras(census, scene, station, tag):
                   "no readings: check the load cell cable", "sensor stuck"):
         scene.extra["tray"] = {"fault": fault, "lean": [500, 900, -900]}
         for k in range(len(scene.local)):
-            census.look("%s fault %r S%d" % (tag, fault, k + 1), lambda fb: scene.draw(k, fb))
+            census.look("%s fault %r S%d" % (tag, fault, k + 1), lambda fb, k=k: scene.draw(k, fb))
     scene.extra.clear()
     scene.extra.update(saved[1])
 
@@ -275,7 +275,7 @@ def _play_game(census, name, options, players, stations):
         station = seats[seat]
         out = scene.key(station, tablebot.press_for(scene, station, action), PRESS)
         census.look("%s press %d S%d" % (tag, presses, station + 1),
-                    lambda fb: scene.draw(station, fb), _hand_check(scene, station))
+                    lambda fb, station=station: scene.draw(station, fb), _hand_check(scene, station))
         if out is None:
             continue
         try:
@@ -316,7 +316,7 @@ def title_census(name):
         end = End(TITLES[name], standings(result), list(range(players)))
         for at in range(len(end.rows)):
             end.cursor.at = at
-            census.look("%s end %dp row %d" % (name, players, at), lambda fb: end.draw(0, fb))
+            census.look("%s end %dp row %d" % (name, players, at), lambda fb, end=end: end.draw(0, fb))
     return census
 
 
@@ -338,15 +338,15 @@ def test_every_purrfect_screen_fits():
 def pages_census():
     census = Census()
     for title in TITLES.values():
-        census.look("loading " + title, lambda fb: draw.page(fb, "Starting %s..." % title, 3))
-        census.look("resuming " + title, lambda fb: draw.page(fb, "Resuming %s..." % title, 3))
+        census.look("loading " + title, lambda fb, title=title: draw.page(fb, "Starting %s..." % title, 3))
+        census.look("resuming " + title, lambda fb, title=title: draw.page(fb, "Resuming %s..." % title, 3))
     census.look("between games", lambda fb: draw.page(fb, "Choose a game on any station", 2))
     notices = ["Station 8 is back", "Station 8: not answering: check its cable",
                "Resumed Stack O' Cats, 120 moves in", "Clowder high score: rank 10",
                "Journal: the flash is full", "Game 12 (Stack O' Cats, unfinished) was lost",
                "Tray calibration stopped at station 8"]
     for what in notices:
-        def paint(fb):
+        def paint(fb, what=what):
             fb.fill(0)
             draw.notice(fb, what)
         census.look("notice %r" % what, paint)
@@ -390,7 +390,7 @@ def calibration_census():
                     screen.cursor.at = at
                     census.look("calibrate %d cells S%s %r row %d" % (
                         cells, station, (weighed, cats, corners, measuring), at),
-                        lambda fb: screen.draw(0, fb))
+                        lambda fb, screen=screen: screen.draw(0, fb))
     pages = [("cat", {"cats": 1, "added": 4301, "per_cat": 4301, "sd_pm": 0, "noise_pm": 12}),
              ("cat", {"cats": 9, "added": 43012, "per_cat": 4301, "sd_pm": 123,
                       "noise_pm": 1234}),
