@@ -20,6 +20,11 @@ def test_ruff_finds_nothing():
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def test_mypy_finds_nothing():
+    proc = _run("mypy", "--no-incremental")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
 def test_ruff_knows_micropython_and_still_catches_slips(tmp_path):
     """The configuration accepts viper's casts and still flags an unused
     import and a closure over a loop variable (so a clean tree means clean)."""

@@ -214,3 +214,10 @@ def test_the_trays_proposal_and_lean_reach_the_page_through_the_keeper(tmp_path)
         assert w.state()["tray"] is None  # another game: the tray is gone with the last one
     finally:
         w.close()
+
+
+def test_a_game_of_unknown_date_says_so_rather_than_now():
+    from catnip_host.serve import pages
+
+    assert pages._when(None) == "date unknown"
+    assert pages._when(0.0)[:4] in ("1969", "1970")

@@ -156,7 +156,7 @@ def _seats(p: Play) -> list[dict]:
     congratulate however the tower ends, its score going to the Colonnade:
     every seat shares that score, rank 1 and the win."""
     scores, winners = p.scores(), p.winners()
-    ranks = p.result["ranks"]
+    ranks = p.final()["ranks"]
     return [{"score": str(scores[seat]),
              "winner": p.clowder or seat in winners, "rank": 1 if p.clowder else ranks[seat],
              "startPlayer": seat == p.start_player, "seatOrder": seat + 1, "newPlayer": False}
@@ -228,7 +228,7 @@ def _ids(keys: Iterable[str]) -> dict[str, int]:
 
 
 def _stamp(p: Play) -> str:
-    return p.date.strftime("%Y-%m-%d %H:%M:%S")
+    return p.date.strftime("%Y-%m-%d %H:%M:%S") if p.date is not None else ""
 
 
 def _uuid(kind: str, key: str) -> str:

@@ -43,7 +43,7 @@ class LiveMirror(Mirror):
         super().__init__()
         self.ready = True
 
-    @property  # type: ignore[override]
+    @property
     def status(self) -> str:
         return self._status
 
