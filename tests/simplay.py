@@ -23,7 +23,8 @@ from catnip.ui.end import CHOICES
 from catnip.ui import draw
 from catnip.ui import purrfect as purrfect_ui
 from catnip.ui import stack as stack_ui
-from devsim.virtual import SETTLE_MS, VirtualTable, do_step
+from devsim.virtual_script import do_step
+from devsim.virtual_table import SETTLE_MS, VirtualTable
 from purrfect_play import sensible_action
 
 # name: (game, options for Setup, seats as station numbers, first player,
