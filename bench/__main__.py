@@ -8,6 +8,7 @@ import argparse
 import importlib
 import os
 import pkgutil
+import resource
 import sys
 import time
 import traceback
@@ -63,15 +64,23 @@ def clock(seconds: float) -> str:
     return f"{int(seconds) // 60}:{int(seconds) % 60:02d}"
 
 
+def cpu() -> float:
+    """CPU seconds this process and its finished children have used: on a
+    machine shared with other work, the figure that says what the bench costs."""
+    own, children = (resource.getrusage(who) for who in
+                     (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def run(names: list[str], console: Console) -> int:
     """Run `names` in turn, printing as it goes; the number of modules that failed."""
     mode = "full" if bench.full() else "default (the full bench: make bench-full)"
     console.print(f"[bold]catnip benchmarks[/bold]: {len(names)} modules, {mode}")
-    began, failed = time.monotonic(), []
+    began, began_cpu, failed = time.monotonic(), cpu(), []
     for i, name in enumerate(names, 1):
         console.rule(f"[{i}/{len(names)}] {name}  (bench at {clock(time.monotonic() - began)})",
                      align="left")
-        start, count = time.monotonic(), 0
+        start, start_cpu, count = time.monotonic(), cpu(), 0
         with console.status(f"{name}: measuring"):
             try:
                 module = importlib.import_module(f"bench.{name}")
@@ -81,8 +90,10 @@ def run(names: list[str], console: Console) -> int:
             except Exception:  # one module's failure is reported, the others still run
                 failed.append(name)
                 console.print(row_line((name, "failed", "error", "", traceback.format_exc())))
-        console.print(f"[dim]{name}: {count} rows in {clock(time.monotonic() - start)}[/dim]")
-    console.rule(f"done: {len(names)} modules in {clock(time.monotonic() - began)}"
+        console.print(f"[dim]{name}: {count} rows in {clock(time.monotonic() - start)} "
+                      f"(CPU {clock(cpu() - start_cpu)})[/dim]")
+    console.rule(f"done: {len(names)} modules in {clock(time.monotonic() - began)} "
+                 f"(CPU {clock(cpu() - began_cpu)})"
                  + (f"; failed: {', '.join(failed)}" if failed else ""), align="left")
     return len(failed)
 

@@ -20,6 +20,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import bench
 from bench import pico_flash, pico_rig, pico_run
 from bench.pico_rig import REAL
 from bench.bench_pico import LARGEST, SEED, actions
@@ -30,6 +31,9 @@ PROBE = Path(__file__).resolve().parent / "pico_sign.py"
 
 def rows() -> Iterator[Row]:
     yield from _laptop_rows()
+    if not bench.full():  # a game of each title signed on the emulated RP2040: many minutes
+        yield bench.full_only("sign", "signing each title's game on the emulated RP2040")
+        return
     why = pico_rig.missing()
     if why is not None:
         yield ("sign", "real-RP2040 figures", "not measured", "", why)

@@ -42,6 +42,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import bench
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "firmware"))
@@ -57,7 +59,7 @@ PER_CAT = 4300
 OFFSET = 21000  # the empty base's reading, as on the virtual table
 PLAYERS = 4
 GAMES = 3  # an evening
-EVENINGS = int(os.environ.get("CATNIP_BENCH_EVENINGS", "12"))
+EVENINGS = bench.sized("CATNIP_BENCH_EVENINGS", 3, 12)
 SURE = 90  # a proposal shown at this percentage or more must be right
 TIDY_FIRST = 30  # percent of collapses whose fallen cats are lifted off before the report
 
