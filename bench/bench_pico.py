@@ -75,6 +75,10 @@ def rows() -> Iterator[Row]:
         yield ("pico", "real-RP2040 figures", "not measured", "", why)
         return
     only = set(filter(None, os.environ.get("CATNIP_BENCH_PICO", "").split(",")))
+    if not bench.full() and _not_built():
+        yield ("pico", "real-RP2040 figures", "not measured", "",
+               "no catnip image of these sources: make firmware, or the full bench builds it")
+        return
     if not only and not bench.full():
         only = QUICK
         yield bench.full_only("pico", "the games' heap, the evening, press-to-pixels, the REPL")
@@ -100,6 +104,13 @@ def rows() -> Iterator[Row]:
             yield from _tray_rows(flash, work / f"tray{rate}", rate)
         if wanted("repl"):
             yield from _repl_rows(app, work / "repl")
+
+
+def _not_built() -> bool:
+    """Whether the image of these sources is still to be built (minutes)."""
+    from catnip_host import image as images
+
+    return images.cached() is None and not os.environ.get("MICROPY_DIR")
 
 
 def _deploy_rows(onto_image, work: Path) -> Iterator[Row]:
