@@ -61,9 +61,9 @@ CALIBRATION = {"version": 2, "rate_hz": 10, "zero": [0, 0, 0, 0], "sign": [1, 1,
                "gain": [1024, 1024, 1024, 1024]}
 
 
-# The parts the default bench runs: the others play whole games on the
-# emulated RP2040, minutes each.
-QUICK = {"deploy", "tray"}
+# The part the default bench runs: the others play whole games or deploy the
+# whole firmware on the emulated RP2040, minutes each.
+QUICK = {"tray"}
 
 # An evening on one power-up, each game to its standings.
 EVENING = (LARGEST[1], LARGEST[2], LARGEST[0], "rematch")
@@ -81,7 +81,8 @@ def rows() -> Iterator[Row]:
         return
     if not only and not bench.full():
         only = QUICK
-        yield bench.full_only("pico", "the games' heap, the evening, press-to-pixels, the REPL")
+        yield bench.full_only("pico", "deploying, the games' heap, the evening, press-to-pixels, "
+                              "the REPL")
 
     def wanted(part: str) -> bool:
         return not only or part in only
