@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.catnip-installed
 
-.PHONY: test sim bench firmware dist stl wokwi clean
+.PHONY: test sim bench bench-full firmware dist stl wokwi clean
 
 test: $(STAMP)
 	$(PY) -m pytest -n 2 --dist loadgroup
@@ -12,8 +12,14 @@ test: $(STAMP)
 sim: $(STAMP)
 	$(PY) -m catnip_host sim
 
+# Each module's rows as they are measured; about ten minutes on two cores.
 bench: $(STAMP)
 	$(PY) -m bench
+
+# The long runs too (100,000 inputs a fuzz door, whole games on the emulated
+# RP2040, the press bench, the catnip images built): for a release.
+bench-full: $(STAMP)
+	$(PY) -m bench --full
 
 # catnip-pico.uf2 (Pico) and catnip-pico2.uf2 (Pico 2) in build/firmware/:
 # MicroPython with catnip frozen in (docs/pico.md: the recipe; MICROPY_DIR to

@@ -1,7 +1,8 @@
 """Fuzzing every input door: generated inputs per door and what escaped.
 
 Each door (rules.new, act, view, legal, Purrfect check, replay, board.parse)
-takes 100,000 generated inputs (tests/fuzzing.py, judged by
+takes 100,000 generated inputs in the full bench, 2,000 in the default one
+(CATNIP_FUZZ_INPUTS sets it) (tests/fuzzing.py, judged by
 tests/shared/doors.py). An exception of any class but the door's own, or an
 answer that breaks an invariant (a refused act that changed the game, a
 journal that no longer replays), is counted; both must be 0. A JSON sample is
@@ -17,6 +18,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import bench
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "shared"))
 sys.path.insert(0, str(ROOT / "tests"))
@@ -26,7 +29,7 @@ import mpunix  # noqa: E402
 from fuzzing import as_json, fuzz  # noqa: E402
 
 Row = tuple[str, str, object, str, str]
-INPUTS = int(os.environ.get("CATNIP_FUZZ_INPUTS", "100000"))  # a door
+INPUTS = bench.sized("CATNIP_FUZZ_INPUTS", 2000, 100_000)  # a door
 ON_MICROPYTHON = max(1, INPUTS // 100)  # JSON cases a door, run on both interpreters
 
 DOORS = {

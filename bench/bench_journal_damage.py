@@ -7,12 +7,13 @@ must both be 0."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+
+import bench
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests" / "shared"), str(ROOT / "firmware")]
@@ -20,7 +21,7 @@ sys.path[:0] = [str(ROOT / "tests" / "shared"), str(ROOT / "firmware")]
 import journal_damage  # noqa: E402
 
 Row = tuple[str, str, object, str, str]
-CASES = int(os.environ.get("CATNIP_JOURNAL_DAMAGE", "1260"))
+CASES = bench.sized("CATNIP_JOURNAL_DAMAGE", 300, 1260)
 
 
 def rows() -> Iterator[Row]:

@@ -1,6 +1,6 @@
 """Fuzzing the laptop's doors (tests/laptop_doors.py), CATNIP_FUZZ_INPUTS
-inputs each (3,000 by default, so `make bench` stays short; the target is 0
-over 100,000 a door): the wire reader on mutated bytes, the Keeper and its
+inputs each (3,000 in `make bench`, so it stays short; 100,000 a door in the
+full bench, where the target is 0): the wire reader on mutated bytes, the Keeper and its
 mirror on CRC-valid frames with bent fields, odd encodings, NaN and extra
 fields, the session store on damaged files through every read command, the
 command line (every command), deploy's --board/--calibration files, and
@@ -19,13 +19,15 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import bench
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "shared")]
 
 import laptop_doors  # noqa: E402
 
 Row = tuple[str, str, object, str, str]
-INPUTS = int(os.environ.get("CATNIP_FUZZ_INPUTS", "3000"))  # a door
+INPUTS = bench.sized("CATNIP_FUZZ_INPUTS", 3000, 100_000)  # a door
 ONLY = [d for d in os.environ.get("CATNIP_FUZZ_DOORS", "").split(",") if d]
 ABOUT = {
     "reader": "wire.Reader.feed: mutated frames among noise",

@@ -1,7 +1,7 @@
 """The link: frames per second from the firmware's line on the MicroPython
 unix port through a pty to the laptop's Keeper; mirror latency from the
 table sending an event to the laptop's Mirror showing it (stored first, as
-`catnip monitor` does); replay-verify speed over a store of 1,000 games; and
+`catnip monitor` does); replay-verify speed over a store of 1,000 games (200 outside the full bench); and
 the table's own cost of the line, scaled to the Pico.
 """
 
@@ -18,6 +18,8 @@ import tty
 from collections.abc import Iterator
 from pathlib import Path
 
+import bench
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "shared"), str(ROOT / "firmware")]
 
@@ -28,7 +30,7 @@ PICO = 120  # unix-port time x this = the Pico (design notes)
 FLOOD = 3000  # frames in the throughput run
 EVENTS = 200  # events timed for the mirror latency,
 GAP_S = 0.02  # this far apart: 50 a second, far more than a table makes
-GAMES = 1000  # in the replay --verify store
+GAMES = bench.sized("CATNIP_BENCH_GAMES", 200, 1000)  # in the replay --verify store
 REPEATS = 3  # verify runs timed, the best kept
 TITLE = {"heist": "Meow Heist", "stack": "Stack O' Cats", "purrfect": "Purrfect"}
 

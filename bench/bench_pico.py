@@ -12,9 +12,12 @@ from a Ctrl-C mid-game to the REPL and the real mpremote's ls, cp and exec;
 the frame push time of the SSD1306 and SH1106 drivers.
 
 Every row says "real RP2040 (emulated)"; without the bench (or node) there
-is one row saying what is missing. Takes tens of minutes: one bench at a
-time. `python -m bench bench_pico`; CATNIP_BENCH_PICO=stack,evening (any of
-deploy, heist, stack, purrfect, evening, press, tray, repl, display) runs only those."""
+is one row saying what is missing. Takes tens of minutes, so only the full
+bench runs it whole (`python -m bench --full bench_pico`); the default bench
+runs the parts named in QUICK. CATNIP_BENCH_PICO=stack,evening (any of
+deploy, heist, stack, purrfect, evening, press, tray, repl, display) runs
+only those,
+in either."""
 
 from __future__ import annotations
 
@@ -27,13 +30,14 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from bench import pico_rig
+import bench
+from bench import pico_flash, pico_press, pico_rig, pico_run
+from bench.pico_rig import REAL
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests" / "shared"), str(ROOT / "devsim")]
 
 Row = tuple[str, str, float | int | str, str, str]
-REAL = "real RP2040 (emulated)"
 PROBE = Path(__file__).resolve().parent / "pico_probe.py"
 TRAY = Path(__file__).resolve().parent / "pico_tray.py"
 DISPLAY = Path(__file__).resolve().parent / "pico_display.py"
@@ -60,6 +64,10 @@ CALIBRATION = {"version": 2, "rate_hz": 10, "zero": [0, 0, 0, 0], "sign": [1, 1,
                "gain": [1024, 1024, 1024, 1024]}
 
 
+# The part the default bench runs: the others play whole games or deploy the
+# whole firmware on the emulated RP2040, minutes each.
+QUICK = {"tray"}
+
 # An evening on one power-up, each game to its standings.
 EVENING = (LARGEST[1], LARGEST[2], LARGEST[0], "rematch")
 
@@ -70,6 +78,14 @@ def rows() -> Iterator[Row]:
         yield ("pico", "real-RP2040 figures", "not measured", "", why)
         return
     only = set(filter(None, os.environ.get("CATNIP_BENCH_PICO", "").split(",")))
+    if not bench.full() and _not_built():
+        yield ("pico", "real-RP2040 figures", "not measured", "",
+               "no catnip image of these sources: make firmware, or the full bench builds it")
+        return
+    if not only and not bench.full():
+        only = QUICK
+        yield bench.full_only("pico", "deploying, the games' heap, the evening, press-to-pixels, "
+                              "the REPL")
 
     def wanted(part: str) -> bool:
         return not only or part in only
@@ -77,17 +93,17 @@ def rows() -> Iterator[Row]:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         app = work / "app.img"  # the app starts at power-up
-        deployed = pico_rig.deploy(app, work)
+        deployed = pico_flash.deploy(app, work)
         if wanted("deploy"):
             yield from _deploy_rows(deployed, work / "stock")
-        flash = pico_rig.repl_free(app, work / "probes.img")  # the REPL is free
+        flash = pico_flash.repl_free(app, work / "probes.img")  # the REPL is free
         for game, config, draw_every, legal_every in LARGEST:
             if wanted(game):
                 yield from _game_rows(flash, work / game, game, config, draw_every, legal_every)
         if wanted("evening"):
             yield from _evening_rows(flash, work / "evening")
         if wanted("press"):
-            yield from _press_rows(app, work / "press")
+            yield from pico_press.press_rows(app, work / "press")
         for rate in (10, 80) if wanted("tray") else ():
             yield from _tray_rows(flash, work / f"tray{rate}", rate)
         if wanted("repl"):
@@ -113,11 +129,18 @@ def _display_rows(flash: Path, work: Path) -> Iterator[Row]:
                    "ms", note)
 
 
+def _not_built() -> bool:
+    """Whether the image of these sources is still to be built (minutes)."""
+    from catnip_host import image as images
+
+    return images.cached() is None and not os.environ.get("MICROPY_DIR")
+
+
 def _deploy_rows(onto_image, work: Path) -> Iterator[Row]:
     note = f"{REAL}, wall time over the bench's socket:// serial"
     yield ("deploy", "board.json onto the catnip image: time", round(onto_image.seconds, 1),
            "s", f"{note}, {onto_image.sent:,} B sent; no restart (the emulator lacks core 1)")
-    stock = pico_rig.deploy(work / "stock.img", work, uf2=pico_rig.STOCK)
+    stock = pico_flash.deploy(work / "stock.img", work, uf2=pico_rig.STOCK)
     yield ("deploy", "whole firmware as .mpy onto stock MicroPython: time",
            round(stock.seconds, 1), "s", f"{note}, {stock.sent:,} B sent")
 
@@ -160,7 +183,7 @@ def probe(flash: Path, work: Path, game: str | list[tuple], config: dict | None,
     (files / "probe" / "calibration.json").write_text(json.dumps(CALIBRATION))
     image = work / "flash.img"
     shutil.copy(flash, image)
-    run = pico_rig.run(image, work / "out", 0, script=PROBE, files=files)
+    run = pico_run.run(image, work / "out", 0, script=PROBE, files=files)
     out: dict = {"ok": False, "times": {}}
     for line in run.stdout.splitlines():
         word, _, rest = line.partition(" ")
@@ -264,166 +287,6 @@ def _evening_rows(flash: Path, work: Path) -> Iterator[Row]:
            f"target >= {EVENING_BLOCK // 1024} KB")
 
 
-# ---- press to pixels ----------------------------------------------------------
-
-
-PRESS_GAMES = (  # on the seven stations of the bench's world
-    ("purrfect", {"mode": "scorekeeper"}, 7),  # every station seated, a few rounds
-    ("heist", {"variant": "standard", "gems": "digital"}, 4),  # a hundred moves
-)
-
-
-def _press_rows(flash: Path, work: Path) -> Iterator[Row]:
-    """Purrfect as the scorekeeper with all seven stations seated, then a
-    four-player Meow Heist: cursor moves redraw one station, each setup change
-    and each move all of them."""
-    runs = []
-    for game, options, players in PRESS_GAMES:
-        folder = work / game
-        folder.mkdir(parents=True)
-        image = folder / "flash.img"
-        shutil.copy(flash, image)
-        seats = list(range(players))
-        runs.append(pico_rig.start(image, folder, game, options, seats))
-        runs += pico_rig.finish(image, folder, game, options, seats).runs
-    one, every, own, whole, moves, framed = press_groups(runs)
-    note = (f"{REAL}, I2C at 400 kHz, button contact to the last byte of the panel's "
-            "refresh")
-    for what, values, target in (("one station redraws", one, 50),
-                                 ("every station redraws, the pressed station", own, 100),
-                                 ("every station redraws, the last station", every, None),
-                                 ("every station redraws, the last whole screen", whole, 0)):
-        if values:
-            yield ("press-to-pixels", f"{what}: median", round(statistics.median(values), 1),
-                   "ms", f"{note}; {len(values)} presses")
-            if target == 0:  # the announcement goes first; this is when the rest is out too
-                note = (f"{REAL}, I2C at 400 kHz, button contact to the last byte any station "
-                        "panel took before the next press")
-            yield ("press-to-pixels", f"{what}: p95", round(p95(values), 1), "ms",
-                   f"{note}; target <= {LAST_P95} ms" if target is None else note)
-            bound = (f"target <= {target} ms" if target else
-                     "no target: seven panels' whole-screen changes are 160 ms of bus time")
-            yield ("press-to-pixels", f"{what}: max", round(max(values), 1), "ms",
-                   f"{note}; {bound}")
-    if moves:  # the product's target: a move in play, not a setup page or a game's start
-        note = (f"{REAL}, I2C at 400 kHz, presses whose move's act frame went out on the "
-                f"line, button contact to the last of seven panels told of the move")
-        what = "a move in play, the last station"
-        yield ("press-to-pixels", f"{what}: median", round(statistics.median(moves), 1), "ms",
-               f"{note}; {len(moves)} presses")
-        yield ("press-to-pixels", f"{what}: p95", round(p95(moves), 1), "ms",
-               f"{note}; target <= {LAST_P95} ms")
-        yield ("press-to-pixels", f"{what}: max", round(max(moves), 1), "ms", note)
-    if framed:
-        note = (f"{REAL}, button contact to the move's act frame wholly out on the USB serial "
-                "(what catnip monitor mirrors)")
-        yield ("link", "press to its move's frame: median", round(statistics.median(framed), 1),
-               "ms", f"{note}; {len(framed)} moves")
-        yield ("link", "press to its move's frame: max", round(max(framed), 1), "ms", note)
-
-
-def press_groups(runs: list[pico_rig.Run]) -> tuple[list[float], ...]:
-    """The runs' presses sorted for the rows: one station redrawn (ms to it);
-    every station redrawn (to the last panel), to the pressed station's own
-    panel and to every screen whole; those of them that made a move in play
-    (its act frame went out on the line), to the last panel; and each move's
-    press to its act frame."""
-    one, every, own, whole, moves, framed = [], [], [], [], [], []
-    for run in runs:
-        by_press = frames_by_press(run)
-        made_moves = {t for t, _ in by_press}
-        for t, panels, ms, pressed_ms, whole_ms in press_to_pixels(run):
-            if len(panels) == 1:
-                one.append(ms)
-            elif len(panels) >= pico_rig.STATIONS:
-                every.append(ms)
-                whole.append(whole_ms)
-                if pressed_ms is not None:
-                    own.append(pressed_ms)
-                if t in made_moves:
-                    moves.append(ms)
-        framed += [ms for _, ms in by_press]
-    return one, every, own, whole, moves, framed
-
-
-LAST_P95 = 100  # ms: every station shows a move this soon after its press, 95 times in 100
-
-
-def p95(values: list[float]) -> float:
-    """The 95th percentile (nearest rank)."""
-    ranked = sorted(values)
-    return ranked[max(0, -(-len(ranked) * 95 // 100) - 1)]
-
-
-REFRESH_GAP_S = 0.010  # a panel's page writes follow each other within a millisecond
-
-
-def press_to_pixels(run: pico_rig.Run) -> list[tuple[float, set[str], float, float | None,
-                                                      float]]:
-    """For each scenario press of a run: its time (s), the station panels that got pixels
-    before the next press, ms from the press until each of them showed it
-    (the last byte of its first refresh after the press: a panel's refresh
-    is its writes until another panel's begin or a pause of REFRESH_GAP_S;
-    a move's announcement goes to every station ahead of the screen under
-    it, so this is when the move is told), ms until the pressed station's
-    own panel did (None if it did not change), and ms until the last byte
-    any station panel took before the next press (every screen whole)."""
-    pressed = sorted((e["t"], e.get("id", "")) for e in run.events()
-                     if e.get("kind") == "scenario" and e.get("do") == "press")
-    writes = sorted((d["t_end"], d["to"][0]) for d in run.i2c()
-                    if d.get("rw") == "W" and d.get("to") and d["to"][0].endswith("_oled")
-                    and d["to"][0] != "table_oled" and d.get("n", 0) > 2)
-    out = []
-    for i, (t, button) in enumerate(pressed):
-        nxt = pressed[i + 1][0] if i + 1 < len(pressed) else float("inf")
-        shown: dict[str, float] = {}  # panel -> end of its first refresh
-        done: set[str] = set()
-        last = t
-        for end, panel in (w for w in writes if t < w[0] < nxt):
-            last = end
-            done.update(p for p in shown if p != panel)  # another panel's writes began
-            if panel in shown and end - shown[panel] > REFRESH_GAP_S:
-                done.add(panel)  # a later refresh of the same panel
-            if panel not in done:
-                shown[panel] = end
-        if shown:
-            own = shown.get(button.split("_")[0] + "_oled")
-            out.append((t, set(shown), (max(shown.values()) - t) * 1000,
-                        (own - t) * 1000 if own is not None else None, (last - t) * 1000))
-    return out
-
-
-def press_to_frame(run: pico_rig.Run) -> list[float]:
-    """For each move's "act" frame on the Pico's USB serial (the first time it
-    was sent, not a resync's): ms from the last press before it to the moment
-    its last byte was sent."""
-    return [ms for _, ms in frames_by_press(run)]
-
-
-def frames_by_press(run: pico_rig.Run) -> list[tuple[float, float]]:
-    """press_to_frame's pairs: for each move's first "act" frame, the time (s)
-    of the last press before it (the press that made the move) and the ms
-    from it to the frame's last byte."""
-    from catnip import wire
-
-    pressed = sorted(e["t"] for e in run.events()
-                     if e.get("kind") == "scenario" and e.get("do") == "press")
-    sent: dict[bytes, tuple[float, float]] = {}  # seq -> (press, ms)
-    line = b""
-    with open(run.out / "serial.jsonl") as f:
-        for chunk in map(json.loads, f):
-            if chunk["dir"] != "d2h":
-                continue
-            *done, line = (line + chunk["data"].encode("latin1")).split(b"\n")
-            before = [t for t in pressed if t < chunk["t"]]
-            for frame in done:
-                at = frame.find(wire.TABLE)
-                parts = frame[at:].split(b" ", 3) if at >= 0 else []
-                if parts[2:3] == [b"act"] and before and parts[1] not in sent:
-                    sent[parts[1]] = (before[-1], (chunk["t"] - before[-1]) * 1000)
-    return list(sent.values())
-
-
 # ---- the tray's HX711s --------------------------------------------------------
 
 
@@ -432,14 +295,14 @@ def _tray_rows(flash: Path, work: Path, rate: int) -> Iterator[Row]:
     world = json.loads(pico_rig.WORLD.read_text())
     for cell in world["hx711"]:
         cell["rate"] = rate
-    board = pico_rig.board7()
+    board = pico_flash.board7()
     files = work / "files"
     files.mkdir()
     board["tray"]["rate"] = rate
     (files / "board.json").write_text(json.dumps(board))
     image = work / "flash.img"
     shutil.copy(flash, image)
-    run = pico_rig.run(image, work / "out", 0, script=TRAY, files=files, world=world)
+    run = pico_run.run(image, work / "out", 0, script=TRAY, files=files, world=world)
     readings = [json.loads(line[8:]) for line in run.stdout.splitlines()
                 if line.startswith("READING ")]
     seconds = [line for line in run.stdout.splitlines() if line.startswith("SECONDS ")]
@@ -470,7 +333,7 @@ def _repl_rows(app: Path, work: Path) -> Iterator[Row]:
     flash = work / "flash.img"
     shutil.copy(app, flash)
     game, options, seats = pico_repl.GAME
-    pico_rig.start(flash, work, game, options, seats)
+    pico_run.start(flash, work, game, options, seats)
     run, found = pico_repl.reach(flash, work, "mid-game",
                                  [(1.0 + t, data) for t, data in pico_repl.MPREMOTE])
     f = pico_repl.figures(run, found)

@@ -40,6 +40,8 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+import bench
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "shared"), str(ROOT / "firmware"),
                 str(ROOT / "devsim"), str(ROOT)]
@@ -49,11 +51,12 @@ from bench.serve_rig import (PRESS_S, Load, PtyTable, Recorder, drain, free_port
 
 Row = tuple[str, str, float | int | str, str, str]
 PAGES = 20  # the pages, with one event stream more that says which move each state is
-TIMED_MOVES = 300  # moves watched by the pages, at the pace of presses (serve_rig.PRESS_S)
+TIMED_MOVES = bench.sized("CATNIP_BENCH_SERVE_MOVES", 100, 300)  # moves watched by the pages, at the pace of presses (serve_rig.PRESS_S)
 STRESS_MOVES = 150  # and these, STRESS_GAP_S apart: what is left over on this machine
 STRESS_GAP_S = 0.1
-EVENING_MOVES = 4000  # the long evening: some 12,000 frames, more than 4 hours of play
-GAMES = 1000
+EVENING_MOVES = bench.sized("CATNIP_BENCH_EVENING_MOVES", 1000, 4000)  # full: 12,000 frames,
+# more than 4 hours of play
+GAMES = bench.sized("CATNIP_BENCH_GAMES", 200, 1000)
 PHONE = {"width": 390, "height": 844}
 
 
@@ -213,7 +216,7 @@ def _evening(table: PtyTable, server: subprocess.Popen, url: str) -> Iterator[Ro
         s.close()
     warm, end = samples[len(samples) // 4], samples[-1]
     frames = EVENING_MOVES * 3 // 4 * 2  # an act and a snapshot a move
-    yield ("serve", "server memory, 1,000-game store", warm // 1024, "MB",
+    yield ("serve", f"server memory, {GAMES:,}-game store", warm // 1024, "MB",
            "RSS after its pages, charts and a quarter of the evening")
     yield ("serve", "server memory growth over the evening", round((end - warm) * 1024 / frames, 1),
            "B/frame", f"RSS {warm // 1024} -> {end // 1024} MB (max {max(samples) // 1024}) "

@@ -20,24 +20,28 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from bench import pico_rig
+import bench
+from bench import pico_flash, pico_rig, pico_run
+from bench.pico_rig import REAL
 from bench.bench_pico import LARGEST, SEED, actions
 
 Row = tuple[str, str, float | int | str, str, str]
-REAL = "real RP2040 (emulated)"
 PROBE = Path(__file__).resolve().parent / "pico_sign.py"
 
 
 def rows() -> Iterator[Row]:
     yield from _laptop_rows()
+    if not bench.full():  # a game of each title signed on the emulated RP2040: many minutes
+        yield bench.full_only("sign", "signing each title's game on the emulated RP2040")
+        return
     why = pico_rig.missing()
     if why is not None:
         yield ("sign", "real-RP2040 figures", "not measured", "", why)
         return
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        pico_rig.deploy(work / "app.img", work)  # board.json, as `catnip deploy` puts it
-        yield from _rows(sign(pico_rig.repl_free(work / "app.img", work / "sign.img"), work))
+        pico_flash.deploy(work / "app.img", work)  # board.json, as `catnip deploy` puts it
+        yield from _rows(sign(pico_flash.repl_free(work / "app.img", work / "sign.img"), work))
 
 
 def sign(flash: Path, work: Path) -> dict[str, dict]:
@@ -51,7 +55,7 @@ def sign(flash: Path, work: Path) -> dict[str, dict]:
                    for g, c, _ in games], "seed": SEED}))
     (files / "probe" / "actions.jsonl").write_text("".join(
         "".join(json.dumps(m) + "\n" for m in moves) + "\n" for _, _, moves in games))
-    run = pico_rig.run(flash, work / "out", 0, script=PROBE, files=files)
+    run = pico_run.run(flash, work / "out", 0, script=PROBE, files=files)
     out: dict[str, dict] = {}
     for line in run.stdout.splitlines():
         word, _, rest = line.partition(" ")

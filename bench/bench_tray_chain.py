@@ -46,7 +46,7 @@ def _measure() -> dict[str, float]:
 
 def _minute(rate: int, cells: int) -> dict[str, object]:
     """A minute of play weighed through the chain on the simulated table."""
-    from chainrig import check_exact, direct, run, summary
+    from chainrig import check_exact, direct, run
     from tray_checks import session
 
     from catnip.tray import Calibration, Tray

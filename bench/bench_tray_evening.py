@@ -1,7 +1,7 @@
 """The tray's proposals over scripted evenings of Stack O' Cats, as players see them.
 
 Each evening is three 4-player games played onto a load-cell trace
-(devsim/traces.py) in the rules' order: the player draws, tries, and after a
+(devsim/sessions.py) in the rules' order: the player draws, tries, and after a
 collapse the fallen cats lying on the tray are lifted off while the same
 player tries again (cleanup between retries), until a cat stands. Falling
 cats strike the tray and stay on it, bounce off, or fall clear (cats landing
@@ -42,6 +42,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import bench
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "firmware"))
@@ -51,13 +53,13 @@ from catnip.rules import new  # noqa: E402
 from catnip.tray.calibrator import Calibrator  # noqa: E402
 from catnip.ui import stack as stack_ui  # noqa: E402
 from catnip.table.weigh import Weigh  # noqa: E402
-from devsim.traces import Session  # noqa: E402
+from devsim.sessions import Session  # noqa: E402
 
 PER_CAT = 4300
 OFFSET = 21000  # the empty base's reading, as on the virtual table
 PLAYERS = 4
 GAMES = 3  # an evening
-EVENINGS = int(os.environ.get("CATNIP_BENCH_EVENINGS", "12"))
+EVENINGS = bench.sized("CATNIP_BENCH_EVENINGS", 3, 12)
 SURE = 90  # a proposal shown at this percentage or more must be right
 TIDY_FIRST = 30  # percent of collapses whose fallen cats are lifted off before the report
 

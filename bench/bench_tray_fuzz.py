@@ -1,4 +1,5 @@
-"""The tray's doors fuzzed: 100,000 generated inputs each through
+"""The tray's doors fuzzed: 100,000 generated inputs each (5,000 outside the
+full bench; CATNIP_BENCH_FUZZ sets it) through
 Calibration.from_dict, Calibrator(...) and a Tray's feed/confirm
 (tests/tray_doors.py). The figure is how many exceptions escaped that were
 not the tray's own TrayError, or checks that failed (a refused call that
@@ -6,11 +7,12 @@ changed something, a message that does not name the field): it must be 0."""
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+
+import bench
 
 ROOT = Path(__file__).resolve().parent.parent
 for folder in (ROOT / "tests" / "shared", ROOT / "tests", ROOT / "firmware", ROOT):
@@ -18,7 +20,7 @@ for folder in (ROOT / "tests" / "shared", ROOT / "tests", ROOT / "firmware", ROO
 
 import tray_doors  # noqa: E402
 
-INPUTS = int(os.environ.get("CATNIP_BENCH_FUZZ", "100000"))
+INPUTS = bench.sized("CATNIP_BENCH_FUZZ", 5000, 100_000)
 
 
 def rows() -> Iterator[tuple[str, str, object, str, str]]:

@@ -13,7 +13,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from bench import pico_rig
+from bench import pico_flash, pico_rig, pico_run
 from catnip import wire
 
 GAME = ("heist", {"variant": "standard", "gems": "digital"}, [0, 1])
@@ -89,26 +89,26 @@ def _tools(work: Path, found: dict):
 
 
 def reach(pico: Path, work: Path, name: str,
-          ctrl_c: list[tuple[float, str]]) -> tuple[pico_rig.Run, dict]:
-    """On the Pico whose game has started (pico_rig.start), the first MOVES
+          ctrl_c: list[tuple[float, str]]) -> tuple[pico_run.Run, dict]:
+    """On the Pico whose game has started (pico_run.start), the first MOVES
     moves pressed, then `ctrl_c`: (seconds after the press that makes the
     last, bytes) sent on its USB serial; mpremote ls, cp and exec once the
     REPL is up. (the run, what mpremote printed and its wall seconds)."""
     game, options, seats = GAME
-    plan = pico_rig.plan(game, options, seats, pico_rig.read_flash(pico, work / f"{name}-state"),
+    plan = pico_run.plan(game, options, seats, pico_flash.read_flash(pico, work / f"{name}-state"),
                          "game")
     last = plan["moves_after"].index(MOVES)
-    scenario = pico_rig.presses(plan["presses"][:last + 1], pico_rig.BOOTED_S,
-                                first_takes=pico_rig.resume_takes(0))
+    scenario = pico_run.presses(plan["presses"][:last + 1], pico_rig.BOOTED_S,
+                                first_takes=pico_run.resume_takes(0))
     pressed = scenario[-1]["t"]
     scenario += [{"t": round(pressed + after, 3), "do": "send", "data": data}
                  for after, data in ctrl_c]
     found: dict = {}
-    run, _ = pico_rig.boot(pico, work / name, pressed + 120, scenario, repl=_tools(work, found))
+    run, _ = pico_run.boot(pico, work / name, pressed + 120, scenario, repl=_tools(work, found))
     return run, found
 
 
-def figures(run: pico_rig.Run, found: dict) -> dict:
+def figures(run: pico_run.Run, found: dict) -> dict:
     """Seconds from the first Ctrl-C to the app's "stopped" line and to the
     end of mpremote's `ls` listing (simulated: the Pico's clock, which runs
     at most at wall speed while it waits at the REPL), and each mpremote

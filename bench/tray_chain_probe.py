@@ -10,7 +10,7 @@ from time import ticks_diff, ticks_us
 from catnip.drivers.hx711 import HX711Group
 from catnip.tray import Calibration, Tray, TrayFeed
 from devsim.models.hx711 import Playback
-from devsim.traces import Session
+from devsim.sessions import Session
 
 READINGS = 1600  # 20 s at 80 readings/s
 PER_CAT = 4300

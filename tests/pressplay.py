@@ -19,7 +19,8 @@ import sys
 from catnip import board as boards
 from catnip.rules.rng import Rng
 from catnip.ui.play import _mark
-from devsim.virtual import SETTLE_MS, VirtualTable, do_step
+from devsim.virtual_script import do_step
+from devsim.virtual_table import SETTLE_MS, VirtualTable
 
 FIDGET = 4  # one press in about this many comes with a waiting player's fidget
 

@@ -16,8 +16,9 @@ import json
 import time
 from pathlib import Path
 
-from catnip import wire
+from catnip import rules, wire
 from catnip.table.seal import KEY_FILE
+from catnip_host import records
 from catnip_host.store import Store
 from linkrig import Relay, start_table
 from test_link_e2e import Host, _pulled
@@ -108,3 +109,17 @@ def mixed_games(n: int, tag: str = "records") -> list[tuple[str, dict | None, st
              ("heist", {"players": 4}), ("stack", {"players": 3, "mode": "patient"}))
     return [(kinds[k % len(kinds)][0], json.loads(json.dumps(kinds[k % len(kinds)][1])),
              f"{tag} {k}") for k in range(n)]
+
+
+def clowder_play(gid: int, names: tuple[str, ...], placements: int) -> records.Play:
+    """A Clowder game whose team keeps placing cats, then lets the tower fall."""
+    game = rules.new("stack", {"players": len(names), "mode": "clowder"}, f"clowder {gid}")
+    placed = 0
+    while game.result() is None:
+        p = game.to_act()[0]
+        legal = game.legal(p)
+        fall = placed >= placements
+        action = next((a for a in legal if (a[0] == "collapse") == fall), legal[0])
+        placed += any(e.get("event") == "placed" for e in game.act(p, action))
+    record = dict(game.record(), log=[[p, list(a)] for p, a in game.log])
+    return records.Play("t", gid, 1, 1.8e9 + gid, None, record, game.result(), names)

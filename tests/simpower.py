@@ -26,7 +26,8 @@ import catnip.flash.journal_files as journal_files
 from catnip.rules.rng import Rng
 from catnip.ui.end import CHOICES
 import tablebot
-from simplay import GAMES, POLICIES, Recorder, choose_game, clear
+from simplay import GAMES, Recorder, choose_game, clear
+from simpresses import POLICIES
 
 
 START = None  # Recorder's arguments for the game played

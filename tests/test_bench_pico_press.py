@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from bench import bench_pico, pico_rig
+from bench import pico_press, pico_rig, pico_run
 from catnip import wire
 
 
@@ -26,14 +26,14 @@ def _run(tmp_path):
               {"dir": "d2h", "t": 2.5, "data": other}]
     for name, rows in (("events", events), ("i2c", writes), ("serial", serial)):
         (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    return pico_rig.Run(out=tmp_path, code=0)
+    return pico_run.Run(out=tmp_path, code=0)
 
 
 def test_only_the_press_that_made_a_move_counts_as_one(tmp_path):
-    one, every, own, whole, moves, framed = bench_pico.press_groups([_run(tmp_path)])
+    one, every, own, whole, moves, framed = pico_press.press_groups([_run(tmp_path)])
     assert [round(ms, 1) for ms in one] == [12.0]
     assert [round(ms, 1) for ms in every] == [40.0, 40.0]  # the move and the setup page
     assert [round(ms, 1) for ms in own] == [10.0, 15.0]
     assert [round(ms, 1) for ms in moves] == [40.0]  # the move alone
     assert [round(ms, 1) for ms in framed] == [25.0]
-    assert bench_pico.press_to_frame(_run(tmp_path)) == framed
+    assert pico_press.press_to_frame(_run(tmp_path)) == framed

@@ -11,8 +11,7 @@ from click.testing import CliRunner
 
 from catnip_host import charts
 from catnip_host.cli import main
-from recordrig import engine_store
-from test_records import _clowder_play
+from recordrig import clowder_play, engine_store
 
 
 def _many(n: int) -> charts.Series:
@@ -63,7 +62,7 @@ def test_without_a_font_for_the_names_it_says_so_once_and_plainly(tmp_path, monk
 
 
 def test_the_clowder_is_one_line_for_the_team():
-    play = _clowder_play(1, ("Mia", "Jo", "Ada", "Bo"), 12)
+    play = clowder_play(1, ("Mia", "Jo", "Ada", "Bo"), 12)
     s = charts.scores_by_round(play)
     (team,) = s.lines.values()
     assert list(s.lines) == ["the clowder: Mia, Jo, Ada, Bo"] and team[-1] == play.result["team"]

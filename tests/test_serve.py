@@ -264,3 +264,10 @@ def test_every_line_of_a_burst_of_moves_reaches_the_page(tmp_path):
         assert every <= told
     finally:
         w.close()
+
+
+def test_a_game_of_unknown_date_says_so_rather_than_now():
+    from catnip_host.serve import pages
+
+    assert pages._when(None) == "date unknown"
+    assert pages._when(0.0)[:4] in ("1969", "1970")

@@ -84,10 +84,10 @@ def assert_fits(page, where: str) -> dict:
     return got
 
 
-def _open(browser, url: str) -> dict:
+def _open(chromium, url: str) -> dict:
     pages = {}
     for name, size in SIZES.items():
-        page = browser.new_page(viewport=size)
+        page = chromium.new_page(viewport=size)
         page.problems = []
         page.on("pageerror", lambda e, page=page: page.problems.append(str(e)))
         page.goto(url)

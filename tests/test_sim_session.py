@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import time
-from pathlib import Path
 
 from click.testing import CliRunner
 

@@ -10,7 +10,7 @@ from tray_checks import (PER_CAT, REALISTIC, calibrate, check_counts, check_no_p
                          check_small_ints, play, play_checked, session)
 
 from catnip.tray import Calibration, Tray, TrayError
-from devsim.traces import Session
+from devsim.sessions import Session
 
 CAL = {rate: calibrate(rate, REALISTIC)[0].result() for rate in (10, 80)}
 FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

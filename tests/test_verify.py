@@ -223,3 +223,16 @@ def test_a_stored_game_resumed_after_a_power_cut_verifies_from_both_power_ups(tm
     assert c.status == verify.VERIFIED, c.problems
     assert c.moves == c.compared == len(acts) and c.unseen == 0
     assert verify.from_store(store, first)[0].status == verify.VERIFIED
+
+
+def test_a_header_without_salt_is_checked_against_the_seed_alone():
+    """A record from before the salt: its commitment is the seed's SHA-256,
+    and a seed that does not give it is a mismatch, not a crash."""
+    import hashlib
+
+    from catnip_host.replay import seed_matches
+
+    seed = "0123456789abcdef0123456789abcdef"
+    commitment = hashlib.sha256(seed.encode()).hexdigest()
+    assert seed_matches(commitment, {"seed": seed})
+    assert not seed_matches(commitment, {"seed": seed[::-1]})

@@ -230,7 +230,6 @@ def test_the_mux_projects_chip_answers_each_station_as_its_board_says(wasm):
 def test_a_first_power_up_finds_the_mux_layout_on_the_chip(wasm, monkeypatch):
     """catnip's first power-up (catnip.parts.detect) on the mux project: the chip and, beside
     it, the table display (Wokwi's own SSD1306 part, here devsim's) make the mux layout."""
-    import json
     import sys
     import types
 

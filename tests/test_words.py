@@ -47,8 +47,9 @@ def _played(name: str, config: dict, seed: str) -> list[tuple[str, dict]]:
     frames = [("begin", {"gid": 1, "header": game.header(), "moves": 0,
                          "seats": list(range(game.players()))}),
               ("snap", {"gid": 1, "game": name, "public": game.public()})]
+    second = [0]  # second thoughts so far
 
-    def each(game, player, action, events, second=[0]):
+    def each(game, player, action, events):
         frames.append(("act", {"gid": 1, "n": len(game.log), "events": events}))
         frames.append(("snap", {"gid": 1, "game": name, "public": game.public()}))
         # Second thoughts now and then: a card taken back, a result corrected.

@@ -81,8 +81,7 @@ class WokwiChip:
         self.values = dict(attrs or {})
         self.names: list[str] = []  # attribute ids -> names
         self.pin_names: list[str] = []  # pin ids -> names
-        self.timers: list[tuple[int, int]] = []  # timer ids -> (callback, user_data)
-        self._timer_gen: list[int] = []  # a start or stop makes earlier schedules stale
+        self.timers = Timers(clock, self._words, self._call)
         self._watchers: dict[int, object] = {}  # GPIO -> the chip's watch on it
         self._modes: dict[int, int] = {}  # pin id -> its mode
         engine = wasmtime.Engine()
@@ -122,7 +121,7 @@ class WokwiChip:
                 [str(r) for r in imp.type.results] != [str(r) for r in results]:
             raise TypeError(f"the chip imports {imp.name} as {imp.type.params} -> "
                             f"{imp.type.results}, not Wokwi's {params} -> {results}")
-        handler = getattr(self, "_" + imp.name)
+        handler = getattr(self.timers if imp.name in TIMER_API else self, "_" + imp.name)
         return wasmtime.Func(self.store, wasmtime.FuncType(params, results), handler)
 
     def _string(self, ptr: int) -> str:
@@ -191,42 +190,7 @@ class WokwiChip:
         if gp in self._watchers:
             self.board.unwatch(gp, self._watchers.pop(gp))
 
-    # -- time -----------------------------------------------------------------
-
-    def _timerInit(self, config: int) -> int:
-        user_data, callback = self._words(config, 2)
-        self.timers.append((callback, user_data))
-        self._timer_gen.append(0)
-        return len(self.timers) - 1
-
-    def _timerStart(self, timer: int, micros: int, repeat: int) -> None:
-        self._timer_gen[timer] += 1
-        self._schedule(timer, micros * 1000, bool(repeat))
-
-    def _timerStartNanos(self, timer: int, nanos: float, repeat: int) -> None:
-        self._timer_gen[timer] += 1
-        self._schedule(timer, int(nanos), bool(repeat))
-
-    def _schedule(self, timer: int, nanos: int, repeat: bool) -> None:
-        gen = self._timer_gen[timer]
-        # The board's clock counts microseconds: a shorter timer fires within the same one.
-        self.clock.at(self.clock.now_us() + -(-nanos // 1000), self._fire, (timer, gen, nanos,
-                                                                            repeat))
-
-    def _fire(self, _t_us, arg) -> None:
-        timer, gen, nanos, repeat = arg
-        if gen != self._timer_gen[timer]:
-            return  # restarted or stopped since
-        if repeat:
-            self._schedule(timer, nanos, True)
-        callback, user_data = self.timers[timer]
-        self._call(callback, user_data)
-
-    def _timerStop(self, timer: int) -> None:
-        self._timer_gen[timer] += 1
-
-    def _getSimNanos(self) -> float:
-        return float(self.clock.now_us() * 1000)
+    # -- time: Timers (below) -------------------------------------------------
 
     # -- attributes -----------------------------------------------------------
 
@@ -326,3 +290,54 @@ class _I2CDevice:
 
 EIO = 5
 
+
+# The chip API's calls Timers answers; the chip answers the rest.
+TIMER_API = ("timerInit", "timerStart", "timerStartNanos", "timerStop", "getSimNanos")
+
+
+class Timers:
+    """Wokwi's timers in the board's simulated time: each calls the chip back
+    (call(callback, user_data)) once, or every period, until stopped or
+    started again; words(ptr, n) reads the chip's memory."""
+
+    def __init__(self, clock, words, call):
+        self.clock = clock
+        self._words = words
+        self._call = call
+        self.ids: list[tuple[int, int]] = []  # timer ids -> (callback, user_data)
+        self._gen: list[int] = []  # a start or stop makes earlier schedules stale
+
+    def _timerInit(self, config: int) -> int:
+        user_data, callback = self._words(config, 2)
+        self.ids.append((callback, user_data))
+        self._gen.append(0)
+        return len(self.ids) - 1
+
+    def _timerStart(self, timer: int, micros: int, repeat: int) -> None:
+        self._gen[timer] += 1
+        self._schedule(timer, micros * 1000, bool(repeat))
+
+    def _timerStartNanos(self, timer: int, nanos: float, repeat: int) -> None:
+        self._gen[timer] += 1
+        self._schedule(timer, int(nanos), bool(repeat))
+
+    def _schedule(self, timer: int, nanos: int, repeat: bool) -> None:
+        gen = self._gen[timer]
+        # The board's clock counts microseconds: a shorter timer fires within the same one.
+        self.clock.at(self.clock.now_us() + -(-nanos // 1000), self._fire, (timer, gen, nanos,
+                                                                            repeat))
+
+    def _fire(self, _t_us, arg) -> None:
+        timer, gen, nanos, repeat = arg
+        if gen != self._gen[timer]:
+            return  # restarted or stopped since
+        if repeat:
+            self._schedule(timer, nanos, True)
+        callback, user_data = self.ids[timer]
+        self._call(callback, user_data)
+
+    def _timerStop(self, timer: int) -> None:
+        self._gen[timer] += 1
+
+    def _getSimNanos(self) -> float:
+        return float(self.clock.now_us() * 1000)

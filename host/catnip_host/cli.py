@@ -6,6 +6,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Literal
 
 import click
 
@@ -97,7 +98,7 @@ def sim(board: str | None, stations: int | None, journal: Path | None, seed: str
     CPython; CATNIP_SIM_INTERPRETER=micropython or cpython chooses."""
     from catnip_host import sim as virtual
 
-    store = False if no_store else store_path
+    store: Path | Literal[False] | None = False if no_store else store_path
 
     try:
         if headless:

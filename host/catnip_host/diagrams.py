@@ -152,7 +152,7 @@ def _column(d: schemdraw.Drawing, blocks: list[Block], x: float) -> Where:
         d += elm.Label().at((left, y + PITCH * 0.9)).label(block.title, fontsize=10,
                                                           halign="left")
         if block.switch:  # a push button from its wire to ground
-            d += elm.Line().at((x, y)).right(0.3)
+            d += elm.Line().right(0.3).at((x, y))
             d += elm.Button().right(1.2)
             d += elm.Ground(lead=False)
             where[(block.key, block.pins[0])] = (x, y)
@@ -165,10 +165,10 @@ def _column(d: schemdraw.Drawing, blocks: list[Block], x: float) -> Where:
             where[(block.key, pin)] = (point[0], point[1])
         last = y - PITCH * (len(block.pins) - 1)
         if block.supply:
-            d += elm.Line().at((left + width, y)).right(0.4)
+            d += elm.Line().right(0.4).at((left + width, y))
             d += elm.Vdd().label("3V3", fontsize=8)
         if block.supply and block.ground:
-            d += elm.Line().at((left + width, last)).right(0.4)
+            d += elm.Line().right(0.4).at((left + width, last))
             d += elm.Ground()
         y = last - PITCH - GAP
     return where
@@ -249,8 +249,8 @@ def _station_parts(b: board.Board) -> tuple[list[Block], dict[str, Net]]:
     def connect(net: str, key: str, pin: str) -> None:
         nets.setdefault(net, Net()).ends.append((key, pin))
 
-    for pin, _, role in cables.wires(station):
-        connect(role, "rj45", f"p{pin}")
+    for number, _, role in cables.wires(station):
+        connect(role, "rj45", f"p{number}")
     addr = station["oled"]["addr"]
     others = [str(k) for k, s in enumerate(b.stations, 1) if s["oled"]["addr"] != addr]
     title = f"{station['oled']['panel'].upper()} OLED at 0x{addr:02X}"

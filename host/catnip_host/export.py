@@ -157,7 +157,7 @@ def _seats(p: Play) -> list[dict]:
     congratulate however the tower ends, its score going to the Colonnade:
     every seat shares that score, rank 1 and the win."""
     scores, winners = p.scores(), p.winners()
-    ranks = p.result["ranks"]
+    ranks = p.final()["ranks"]
     return [{"score": str(scores[seat]),
              "winner": p.clowder or seat in winners, "rank": 1 if p.clowder else ranks[seat],
              "startPlayer": seat == p.start_player, "seatOrder": seat + 1, "newPlayer": False}
@@ -167,7 +167,7 @@ def _seats(p: Play) -> list[dict]:
 def _comments(p: Play) -> str:
     """How the play ended, in its players' names (ties and how they fell),
     then where it was played and anything doubtful about its date."""
-    said = f"{Words(p.players).end(p.name, p.result)}; catnip " \
+    said = f"{Words(p.players).end(p.name, p.final())}; catnip " \
            f"{'virtual table' if p.virtual else 'table'} {p.table}, game {p.gid}"
     if p.clowder:
         said = "Clowder (cooperative): " + said
@@ -199,7 +199,7 @@ def bgg_csv(plays: Iterable[Play]) -> str:
         row = [p.date.date().isoformat() if p.date else "", p.game, p.variant,
                "" if p.minutes is None else p.minutes, JOIN.join(p.players),
                JOIN.join(map(str, p.scores())), JOIN.join(p.players[s] for s in p.winners()),
-               p.approximate or "", Words(p.players).end(p.name, p.result)]
+               p.approximate or "", Words(p.players).end(p.name, p.final())]
         w.writerow([plain(cell) for cell in row])
     return out.getvalue()
 
@@ -232,7 +232,7 @@ def _ids(keys: Iterable[str]) -> dict[str, int]:
 
 
 def _stamp(p: Play) -> str:
-    return p.date.strftime("%Y-%m-%d %H:%M:%S")
+    return p.date.strftime("%Y-%m-%d %H:%M:%S") if p.date is not None else ""
 
 
 def _uuid(kind: str, key: str) -> str:

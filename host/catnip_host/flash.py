@@ -54,6 +54,8 @@ class Target:
             raise FlashError(f"{e}; nothing was written") from None
         if self.drive is not None:
             return _copy(data, self.drive / image.name)  # the bytes checked
+        if self.tool is None:
+            raise FlashError("no BOOTSEL drive and no picotool to write with")
         proc = subprocess.run([self.tool, "load", "-x", str(image)], capture_output=True,
                               text=True)
         if proc.returncode != 0:
@@ -99,12 +101,7 @@ def find_target(drive: Path | None = None, picotool: str | None = None,
     one), else the one picotool sees when installed, else the one BOOTSEL
     drive mounted."""
     if drive is not None:
-        chip = chip_of(drive)
-        if chip is None:
-            raise FlashError(f"{drive} is not a Pico in BOOTSEL mode (no {INFO} naming an "
-                             "RPI-RP2 or RP2350 board there): hold BOOTSEL while plugging the "
-                             "Pico in")
-        return Target(chip, drive)
+        return _on_drive(drive)
     tool = picotool if picotool is not None else shutil.which("picotool")
     why = None
     if tool:
@@ -123,7 +120,16 @@ def find_target(drive: Path | None = None, picotool: str | None = None,
     if len(drives) > 1:
         raise FlashError(f"{len(drives)} Picos are in BOOTSEL mode ({', '.join(map(str, drives))}):"
                          " give one with --drive")
-    return Target(chip_of(drives[0]), drives[0])
+    return _on_drive(drives[0])
+
+
+def _on_drive(drive: Path) -> Target:
+    chip = chip_of(drive)
+    if chip is None:
+        raise FlashError(f"{drive} is not a Pico in BOOTSEL mode (no {INFO} naming an "
+                         "RPI-RP2 or RP2350 board there): hold BOOTSEL while plugging the "
+                         "Pico in")
+    return Target(chip, drive)
 
 
 def _last_line(proc: subprocess.CompletedProcess) -> str:

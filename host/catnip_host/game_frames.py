@@ -23,9 +23,11 @@ from catnip_host.store import frame_fields
 STREAM_KINDS = tuple(k for k, (how, _) in wire.MESSAGES.items() if how == wire.STREAMED)
 KINDS = tuple(dict.fromkeys(("begin", "act", "end", "game", "entry", "page", "acked", "gap",
                              "bad") + STREAM_KINDS))  # "bad": a malformed frame, as it came
+# The kinds whose fields gather() reads from every frame.
+READ = (wire.BEGIN, wire.GAME, wire.END, wire.PAGE)
 # A stored frame as a check reads it: (session, kind, gid, the frame's bytes,
-# when the laptop stored it).
-Stored = tuple[int, str, int | None, bytes, float]
+# when the laptop stored it: None for frames read from a file).
+Stored = tuple[int, str, int | None, bytes, float | None]
 
 
 @dataclass
@@ -45,7 +47,7 @@ class Game:
     status: str | None = None  # pulled: "finished", "abandoned", "pulled" or "broken"
     began: float | None = None  # when the laptop first heard of it (Unix time)
     ended: float | None = None  # when its end was announced live
-    live_headers: list[tuple[dict, list]] = field(default_factory=list)  # (header, seats) begun
+    live_headers: list[tuple[dict, list | None]] = field(default_factory=list)  # (header, seats)
     page: dict | None = None  # the pull's last "page"
     acked: bool = False  # the laptop told the table it had stored the game
     problems: list[str] = field(default_factory=list)  # its frames that are not right
@@ -69,7 +71,7 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
     followed for holes, and what is wrong with a frame lands on its game's
     problems, or in `stray` when it belongs to none."""
     games: dict[tuple[int, str], Game] = {}
-    current: dict[tuple[int, int], tuple[int, str]] = {}  # (session, gid) -> game key
+    current: dict[tuple[int, int | None], tuple[int, str]] = {}  # (session, gid) -> game key
     pulling: Game | None = None
     orphans: list[tuple[int, str, int | None, bytes]] = []  # acts and ends with no begin
     follow = _Stream(games, current, stray) if stray is not None else None
@@ -96,8 +98,7 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
                 pulling.entries.append(raw)
         elif follow is not None and not follow.sound(session, kind, gid, raw):
             continue
-        elif kind in (wire.BEGIN, wire.GAME, wire.END, wire.PAGE) and \
-                (f := _read(kind, raw, follow is not None)) is None:
+        elif (f := _read(kind, raw, follow is not None) if kind in READ else {}) is None:
             continue  # stored damaged: a check names it (sound), the rest leave it out
         elif kind in (wire.BEGIN, wire.GAME):
             h = f["header"]

@@ -27,9 +27,11 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 from catnip_host import bundle, tree
 
+fcntl: ModuleType | None
 try:
     import fcntl
 except ImportError:  # Windows: it flashes the images it carries, and builds none
@@ -160,12 +162,11 @@ def _build(out: Path, firmware: Path, quiet: bool, board: Board) -> Image:
     bin_file = _compile(manifest, built, quiet, board.name)
     modules = sorted(p.as_posix() for p in bundle.sources(firmware) if p.parts[0] == "catnip")
     shutil.copy(built / "firmware.uf2", out / board.uf2)
-    info = {"version": bundle.VERSION, "digest": sources, "size": bin_file.stat().st_size,
-            "modules": modules, "micropython": MICROPYTHON, "board": board.name,
-            "chip": board.chip, "heap": _heap(built / "firmware.elf")}
+    size, heap = bin_file.stat().st_size, _heap(built / "firmware.elf")
+    info = {"version": bundle.VERSION, "digest": sources, "size": size, "modules": modules,
+            "micropython": MICROPYTHON, "board": board.name, "chip": board.chip, "heap": heap}
     (out / board.info).write_text(json.dumps(info, indent=1) + "\n")
-    return Image(board, out / board.uf2, bundle.VERSION, sources, info["size"], modules, True,
-                 info["heap"])
+    return Image(board, out / board.uf2, bundle.VERSION, sources, size, modules, True, heap)
 
 
 def _heap(elf: Path) -> int | None:
@@ -234,7 +235,7 @@ def agreement(hello: dict, firmware: Path = bundle.FIRMWARE) -> tuple[bool, str]
     """(the same build, a sentence) comparing the table's hello with this catnip."""
     ours = bundle.digest(firmware)
     how = {"image": "the catnip image", "files": ".mpy files on its flash",
-           "source": "source files"}.get(hello.get("build"), "an unknown build")
+           "source": "source files"}.get(str(hello.get("build")), "an unknown build")
     said = (f"the table runs catnip {hello.get('fw')} from {how}, sources "
             f"{hello.get('src') or 'unknown'}")
     if hello.get("src") == ours and hello.get("fw") == bundle.VERSION:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass, field
 
 from catnip import wire
@@ -39,7 +40,7 @@ class Pull:
     order, to be stored in one transaction once its last page is in."""
 
     gid: int
-    seed_commit: str | None = None
+    seed_commit: str
     stored_already: bool = False  # acknowledged again, never stored twice
     next: int = 0  # the entry it waits for
     frames: list[tuple[str, bytes]] = field(default_factory=list)
@@ -104,7 +105,9 @@ class Keeper:
         self.session = None
         self.request("hello")
 
-    def request(self, kind: str, first: bool = False, **fields) -> None:
+    def request(self, kind: str, first: bool = False, **fields: object) -> None:
+        """Queue a command for the table; `first`: before those queued (the
+        next step of one under way)."""
         r = _Request(kind, fields)
         self.queue.appendleft(r) if first else self.queue.append(r)
 
@@ -188,7 +191,7 @@ class Keeper:
             return
         if seq > self.last + 1:
             if not self._asked("resync"):
-                self.request("resync", first=True, **{"from": self.last})
+                self.request("resync", first=True, **_from(self.last))
             return
         if kind == wire.BEGIN:
             self._resumed(fields)  # before it is stored: what was heard of it until now
@@ -255,7 +258,7 @@ class Keeper:
             self.notify(f"the table's newest frame is {f.get('last')} but {self.last} are "
                         "stored for this power-up: stored frames are kept as they are")
         elif f.get("last", 0) > self.last:
-            self.request("resync", **{"from": self.last})
+            self.request("resync", **_from(self.last))
         self.request("clock", time=int(time.time()))  # so the games it journals carry their date
         self.request("snapshot")
         self.request("games")
@@ -268,11 +271,11 @@ class Keeper:
     def _on_synced(self, f: dict, raw: bytes) -> None:
         self.waiting = None
         if f.get("last", 0) > self.last and not self._asked("resync"):
-            self.request("resync", first=True, **{"from": self.last})  # some were lost again
+            self.request("resync", first=True, **_from(self.last))  # some were lost again
 
     def _on_gap(self, f: dict, raw: bytes) -> None:
         first, last = f["first"], f["last"]
-        if last > self.last:  # the frames after it follow in this same answer
+        if self.session is not None and last > self.last:  # the frames after it follow in this same answer
             self.store.gap(self.session, max(first, self.last + 1), last,
                            "the table no longer had them when the laptop came back")
             self.notify(f"frames {max(first, self.last + 1)}-{last} were lost while the laptop "
@@ -284,7 +287,7 @@ class Keeper:
         self.signing = {gid for gid, status in f["games"] if status == "signing"}
         for gid, status in f["games"]:
             if status in ("finished", "abandoned", "broken"):  # broken: what can be read
-                self.request("pull", gid=gid, **{"from": 0})
+                self.request("pull", gid=gid, **_from(0))
             elif status == "lost":  # removed to make room: heard (and stored) now
                 self.notify(f"game {gid} was removed from the table's journal to make room "
                             "before a laptop pulled it")
@@ -303,7 +306,7 @@ class Keeper:
     def _on_page(self, f: dict, raw: bytes) -> None:
         self.waiting = None
         pull = self.pull
-        if pull is None or pull.gid != f["gid"]:
+        if pull is None or pull.gid != f["gid"] or self.session is None:
             return
         if pull.stored_already:
             self.pull = None
@@ -312,7 +315,7 @@ class Keeper:
         pull.frames.append(("page", raw))
         _pin_key(self, f)
         if not pull.whole(f):
-            self.request("pull", first=True, gid=pull.gid, **{"from": pull.next})
+            self.request("pull", first=True, gid=pull.gid, **_from(pull.next))
             return
         if f.get("damage") is not None:
             self.notify(f"game {pull.gid} is damaged on the table: its {pull.next} readable "
@@ -338,6 +341,11 @@ class Keeper:
     def _on_bye(self, f: dict, raw: bytes) -> None:
         self.waiting = None
         self.notify("the app on the table stopped; its REPL is free (mpremote, Thonny)")
+
+
+def _from(seq: int) -> dict[str, Any]:
+    """The field "from" (the first entry or frame wanted), a keyword in Python."""
+    return {"from": seq}
 
 
 def _pin_key(keeper: Keeper, f: dict) -> None:

@@ -12,7 +12,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.live import Live
 from rich.panel import Panel
 from rich.table import Column, Table
@@ -180,7 +180,7 @@ class Mirror:
         t = Table("player", "pawprints")
         for p, paws in enumerate(v["pawprints"]):
             t.add_row(Text(w.seat(p)), str(paws))
-        parts = [Text(f"round {v['round']}; meows {legend}"), t]
+        parts: list[RenderableType] = [Text(f"round {v['round']}; meows {legend}"), t]
         if "offers" not in v:
             parts.append(Text("the cards are on the table (scorekeeper)"))
         elif v["offers"]:
@@ -242,7 +242,7 @@ def tray_words(tray: dict | None) -> str | None:
     if tray is None:
         return None
     parts = []
-    kind, value, conf = tray.get("proposes"), tray.get("value"), tray.get("conf")
+    kind, value, conf = tray.get("proposes"), tray.get("value", 0), tray.get("conf")
     if kind == "place":
         parts.append(f"the tray saw {plural(value, 'cat')} placed, {conf}% sure")
     elif kind == "collapse" and conf:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from catnip import rules
 from catnip.rules import TITLES
 from catnip.rules.about import about, applies
-from catnip.rules.engine import RuleError
+from catnip.rules.engine import Game, RuleError
 from catnip_host import players as seating
 from catnip_host import verify
 
@@ -100,11 +100,11 @@ class Play:
     @property
     def clowder(self) -> bool:
         """Its seats played as one team for one score (the Clowder)."""
-        return bool(self.result) and self.result["together"]
+        return self.result is not None and bool(self.result["together"])
 
     @property
     def lower_wins(self) -> bool:
-        return bool(self.result) and self.result["fewest"]
+        return self.result is not None and bool(self.result["fewest"])
 
     @property
     def date(self) -> dt.datetime | None:
@@ -133,7 +133,14 @@ class Play:
 
     def scores(self) -> list[int]:
         """Each seat's final score as the rules' result gives it."""
-        return list(self.result["scores"])
+        return list(self.final()["scores"])
+
+    def final(self) -> dict:
+        """The rules' result, which only a finished game has."""
+        if self.result is None:
+            raise ValueError(f"game {self.gid} of session {self.session} has no result: "
+                             "it was abandoned")
+        return self.result
 
     def winners(self) -> list[int]:
         """Seats that won. The Clowder plays as one team for a high score
@@ -189,7 +196,7 @@ def load(store, keep: Filter | None = None) -> Loaded:
                 out.waiting += 1
                 continue
             try:
-                play = _play(uid, g, names, given.get((uid, g.gid, g.seed_commit)))
+                play = _play(uid, g, g.header, names, given.get((uid, g.gid, g.seed_commit)))
             except (RuleError, KeyError, TypeError, ValueError) as e:
                 out.broken.append(f"game {g.gid} of session {min(g.sessions)}: {e} "
                                   f"(catnip replay {min(g.sessions)} --verify says more)")
@@ -200,8 +207,8 @@ def load(store, keep: Filter | None = None) -> Loaded:
     return out
 
 
-def _play(uid: str, g: verify.Game, names: seating.Names, given: float | None) -> Play:
-    h = g.header
+def _play(uid: str, g: verify.Game, h: dict, names: seating.Names, given: float | None
+          ) -> Play:
     journal = g.journal()
     record = {"game": h["game"], "config": h["config"], "seed_commit": h["seed_commit"],
               "seed": h["seed"], "salt": h["salt"],
@@ -224,7 +231,7 @@ def when(g: verify.Game, journal: list[list], given: float | None
     watched live, else the table's clock notes, else the date a person gave
     (catnip sessions date), else unknown; the length by the table's ticks
     when it ran from beginning to end without a power cut."""
-    clock = {}
+    clock: dict[str, dict] = {}  # the table's clock notes by what they mark
     for e in journal:
         if e[0] == "note" and isinstance(e[1], dict) and "clock" in e[1]:
             clock.setdefault(e[1]["clock"], e[1])
@@ -266,12 +273,12 @@ def _by_uptime(g: verify.Game, began: dict | None) -> float | None:
     return g.began - since / 1000 if since < TICKS // 2 else None
 
 
-def opening(play: Play):
+def opening(play: Play) -> Game:
     """The game as it stood before its first move."""
     return rules.replay(dict(play.record, log=[], finished=False))
 
 
-def steps(play: Play) -> Iterator[tuple[int, tuple, list, object]]:
+def steps(play: Play) -> Iterator[tuple[int, tuple, list, Game]]:
     """(player, action, public events, game) move by move: the record
     replayed by the rules from its start."""
     game = opening(play)

@@ -8,6 +8,7 @@ moves give.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 
@@ -57,7 +58,8 @@ def seed_matches(commitment: str, header: dict) -> bool:
 
     if "salt" in header:
         return rng.commit(header["seed"], header["salt"]) == commitment
-    return rng.commit(header["seed"]) == commitment
+    # Before the salt, a table committed to the seed's own SHA-256.
+    return hashlib.sha256(str(header["seed"]).encode()).hexdigest() == commitment
 
 
 def rebuild(header: dict):
@@ -117,8 +119,8 @@ def _check(g: Game, c: Check) -> Check:
     if not seed_matches(g.seed_commit, h):
         return _fail(c, "the revealed seed does not match the commitment sent when the game "
                         "began: the record was altered or belongs to another game")
-    for live, seats in g.live_headers:
-        _bound(c, h, live, seats)
+    for begun, seats in g.live_headers:
+        _bound(c, h, begun, seats)
     try:
         game = rebuild(h)
     except (RuleError, ValueError, KeyError, TypeError) as e:
@@ -171,7 +173,7 @@ def _check(g: Game, c: Check) -> Check:
     if g.live_result is None and final is not None and heard_all:
         _fail(c, "it ended while the laptop listened, but its end announced live is missing "
                  "from the frames")
-    _status(c, g, result, final)
+    _status(c, g, h, result, final)
     return c
 
 
@@ -203,10 +205,10 @@ def _whole(c: Check, g: Game, numbers: list[int]) -> None:
                        "read before the damage are checked, the rest is lost")
 
 
-def _status(c: Check, g: Game, result: object, final: object) -> None:
+def _status(c: Check, g: Game, header: dict, result: object, final: object) -> None:
     """The status pulled is what the moves give."""
     if g.status == "record":  # a rules record: no journal, only its flag
-        if g.header.get("finished") is True and final is None:
+        if header.get("finished") is True and final is None:
             _fail(c, "the record says it finished, but the rules say it is not over")
     elif g.status == "finished" and (result is None or final is None):
         _fail(c, "it was pulled as finished, but " + (

@@ -79,7 +79,7 @@ def in_events(events: Any) -> Any:
     of Purrfect and of Stack O' Cats) as data."""
     if not isinstance(events, list):
         return events
-    out = []
+    out: list = []
     for e in events:
         if isinstance(e, dict):
             e = _event(e, out)

@@ -152,7 +152,7 @@ class Store:
         cur = self.db.execute(
             "INSERT INTO sessions (uid, boot, board, firmware, opened) VALUES (?, ?, ?, ?, ?)",
             (uid, boot, board, firmware, time.time()))
-        return int(cur.lastrowid)
+        return _inserted(cur)
 
     def frame(self, session: int, seq: int, kind: str, gid: int | None, raw: bytes) -> int:
         cur = self.db.execute(
@@ -160,7 +160,7 @@ class Store:
             (session, time.time(), seq, kind, gid, raw.decode()))
         if kind in NAMING:
             self.renamed += 1
-        return int(cur.lastrowid)
+        return _inserted(cur)
 
     def names_version(self) -> tuple[int, int]:
         """Differs from the last answer whenever the names seats go by may
@@ -289,7 +289,7 @@ class Store:
         """The unique id of the table that `session` is a power-up of."""
         return self._session_row(session)[1]
 
-    def _session_row(self, session: int) -> tuple:
+    def _session_row(self, session: int) -> tuple[int, str, str, str, str, float]:
         row = self.db.execute("SELECT * FROM sessions WHERE id = ?", (session,)).fetchone() \
             if session in SQLITE_INTEGER else None
         if row is None:
@@ -298,6 +298,13 @@ class Store:
                              + (f"sessions are {_ranges(known)}" if known else
                                 "it has none yet: `catnip monitor` records them"))
         return row
+
+
+def _inserted(cur: sqlite3.Cursor) -> int:
+    """The id of the row an INSERT just added (sqlite3 gives one for every INSERT)."""
+    if cur.lastrowid is None:
+        raise StoreError("the store added a row without an id")
+    return cur.lastrowid
 
 
 def _patiently(db: sqlite3.Connection, statement: str) -> None:

@@ -138,7 +138,7 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _check_record(record: dict) -> Check:
+def _check_record(record: object) -> Check:
     from catnip.rules.log import Log
 
     if not isinstance(record, dict):

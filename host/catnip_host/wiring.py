@@ -127,11 +127,15 @@ def generated_files() -> dict[Path, str | bytes]:
 def refresh(text: str, marker: str, sections: dict[str, str]) -> str:
     """`text` with every <!-- marker:name --> section replaced by its new content."""
     for name, body in sections.items():
-        pattern = re.compile(rf"(<!-- {marker}:{name} -->\n).*?(<!-- /{marker}:{name} -->)", re.S)
-        if not pattern.search(text):
-            raise ValueError(f"no <!-- {marker}:{name} --> section to refresh")
-        text = pattern.sub(lambda m: m.group(1) + body + m.group(2), text)
+        text = _refresh_section(text, marker, name, body)
     return text
+
+
+def _refresh_section(text: str, marker: str, name: str, body: str) -> str:
+    pattern = re.compile(rf"(<!-- {marker}:{name} -->\n).*?(<!-- /{marker}:{name} -->)", re.S)
+    if not pattern.search(text):
+        raise ValueError(f"no <!-- {marker}:{name} --> section to refresh")
+    return pattern.sub(lambda m: m.group(1) + body + m.group(2), text)
 
 
 def main(argv: list[str]) -> None:

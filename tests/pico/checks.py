@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bench import pico_rig
+from bench import pico_rig, pico_run
 from catnip import rules
 from catnip.flash.journal import Journal
 
 
-def clean(run: pico_rig.Run) -> None:
+def clean(run: pico_run.Run) -> None:
     """The bench saw nothing wrong and the Pico said nothing alarming."""
     assert run.code == 0, run.summary.get("reason")
     assert not run.summary["warnings"], run.summary["warnings"]
@@ -42,7 +42,7 @@ def journaled_game(folder: Path):
     return game, status, ended
 
 
-def standings_shown(played: pico_rig.Played, seats: list[int]) -> None:
+def standings_shown(played: pico_run.Played, seats: list[int]) -> None:
     """Every panel shows what the simulated table shows at the end (standings
     on every station), and each seated station names the winner first."""
     expected = played.expected
@@ -54,7 +54,7 @@ def standings_shown(played: pico_rig.Played, seats: list[int]) -> None:
         assert any(line.startswith(f"1. P{winner + 1}") for line in lines), lines
 
 
-def resumed_as_planned(played: pico_rig.Played, plans_moves: list[int]) -> None:
+def resumed_as_planned(played: pico_run.Played, plans_moves: list[int]) -> None:
     """Each boot of the game resumed it with the moves the plan was made from
     (read off the same flash image on the laptop): the Pico and the laptop's
     littlefs agree on what the journal kept."""

@@ -19,7 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import pico_rig  # noqa: E402
+from bench import pico_flash, pico_rig  # noqa: E402
 
 
 def pytest_collection_modifyitems(config, items):
@@ -48,7 +48,7 @@ def deployment(emulator, tmp_path_factory):
     an empty Pico by catnip_host.deploy."""
     work = tmp_path_factory.mktemp("deploy")
     flash = work / "flash.img"
-    outcome = pico_rig.deploy(flash, work)
+    outcome = pico_flash.deploy(flash, work)
     return flash, outcome
 
 

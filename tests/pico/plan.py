@@ -4,7 +4,7 @@
 # simulated table of the unix port with the same board and the same journal:
 # the player policy of tests/shared/tablebot, one press at a time.
 #
-#   micropython plan.py REQUEST.json     (run by bench/pico_rig.py)
+#   micropython plan.py REQUEST.json     (run by bench/pico_run.py)
 #
 # REQUEST: {"game", "options", "seats", "stations", "dir", "stage"}. `dir`
 # holds what the Pico's flash holds (journal/, setup.json), copied off its

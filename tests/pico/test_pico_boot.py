@@ -9,14 +9,14 @@ import json
 
 import pytest
 
-from bench import pico_rig
+from bench import pico_flash, pico_rig, pico_run
 from checks import clean
 
 
 @pytest.mark.xdist_group("stack")
 def test_back_held_at_power_up_leaves_the_repl(pico, tmp_path):
     held = [{"t": 0.0, "do": "press", "id": "st2_back", "hold_ms": 2500}]
-    run = pico_rig.run(pico, tmp_path / "boot", pico_rig.BOOTED_S + 1.0, held)
+    run = pico_run.run(pico, tmp_path / "boot", pico_rig.BOOTED_S + 1.0, held)
     clean(run)
     serial = (run.out / "serial.txt").read_text(errors="replace")
     assert "BACK held at power-up" in serial, serial[-1500:]
@@ -47,15 +47,15 @@ def direct_world() -> dict:
 
 @pytest.mark.xdist_group("stack")
 def test_back_held_at_power_up_leaves_the_repl_on_the_direct_layout_too(tmp_path):
-    flash = pico_rig.put(pico_rig.fresh(tmp_path / "flash.img"),
+    flash = pico_flash.put(pico_flash.fresh(tmp_path / "flash.img"),
                          {"board.json": (pico_rig.ROOT / "firmware" / "boards" /
                                          "direct.json").read_bytes()})
     held = [{"t": 0.0, "do": "press", "id": "st3_back", "hold_ms": 2500}]
-    run = pico_rig.run(flash, tmp_path / "boot", pico_rig.BOOTED_S + 1.0, held,
+    run = pico_run.run(flash, tmp_path / "boot", pico_rig.BOOTED_S + 1.0, held,
                        world=direct_world())
     clean(run)
     serial = (run.out / "serial.txt").read_text(errors="replace")
     assert "BACK held at power-up" in serial, serial[-1500:]
-    screens = pico_rig.read_text({f"st{k}_oled": run.panel(f"st{k}_oled") for k in range(4)})
+    screens = pico_flash.read_text({f"st{k}_oled": run.panel(f"st{k}_oled") for k in range(4)})
     for name, lines in screens.items():
         assert "REPL mode" in lines, (name, lines)

@@ -8,14 +8,14 @@ import json
 
 import pytest
 
-from bench import pico_rig
+from bench import pico_flash, pico_rig, pico_run
 from checks import clean
 
 SHOWN_S = 4.5  # the survey and its screens are up well before this
 
 
 def _board(flash, tmp_path):
-    copy = pico_rig.read_flash(flash, tmp_path / "fs", ("board.json",))
+    copy = pico_flash.read_flash(flash, tmp_path / "fs", ("board.json",))
     path = copy / "board.json"
     return json.loads(path.read_text()) if path.exists() else None
 
@@ -26,9 +26,9 @@ def _serial(run):
 
 @pytest.mark.xdist_group("others")
 def test_the_wiring_found_is_shown_and_written_once_ok_is_pressed(tmp_path):
-    flash = pico_rig.fresh(tmp_path / "flash.img")
+    flash = pico_flash.fresh(tmp_path / "flash.img")
     back = [{"t": SHOWN_S, "do": "press", "id": "st4_back", "hold_ms": 150}]
-    run = pico_rig.run(flash, tmp_path / "back", SHOWN_S + 1.5, back)
+    run = pico_run.run(flash, tmp_path / "back", SHOWN_S + 1.5, back)
     clean(run)
     said = _serial(run)
     assert "Found: a TCA9548A mux at 0x70 on I2C0 (GP0/GP1); 7 stations on mux channels " \
@@ -37,10 +37,10 @@ def test_the_wiring_found_is_shown_and_written_once_ok_is_pressed(tmp_path):
     assert "REPL mode" in run.screens()["st0_oled"]
     assert _board(flash, tmp_path) is None
     ok = [{"t": SHOWN_S, "do": "press", "id": "st2_ok", "hold_ms": 150}]
-    run = pico_rig.run(flash, tmp_path / "ok", SHOWN_S + 4.0, ok)
+    run = pico_run.run(flash, tmp_path / "ok", SHOWN_S + 4.0, ok)
     clean(run)
     assert "board.json written: the mux layout with 7 stations" in _serial(run)
-    assert _board(flash, tmp_path) == pico_rig.board7()
+    assert _board(flash, tmp_path) == pico_flash.board7()
     screens = run.screens()
     assert all("catnip setup" in " ".join(screens[f"st{k}_oled"]) for k in range(7)), screens
 
@@ -51,8 +51,8 @@ def test_a_wiring_that_matches_no_shipped_layout_names_what_answered_and_what_is
     world = json.loads(pico_rig.WORLD.read_text())
     mux = world["i2c"][0]["devices"][0]
     mux["channels"]["0"][1]["present"] = False  # station 1's buttons are not wired
-    flash = pico_rig.fresh(tmp_path / "flash.img")
-    run = pico_rig.run(flash, tmp_path / "none", SHOWN_S, world=world)
+    flash = pico_flash.fresh(tmp_path / "flash.img")
+    run = pico_run.run(flash, tmp_path / "none", SHOWN_S, world=world)
     clean(run)
     said = _serial(run)
     assert "the wiring matches no shipped layout. Answering: a TCA9548A mux at 0x70 on I2C0 " \

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from bench import pico_rig
+from bench import pico_flash, pico_rig, pico_run
 from catnip_host import bundle
 from catnip_host.deploy import MANIFEST
 from checks import clean, journaled_result, resumed_as_planned, standings_shown
@@ -30,11 +30,11 @@ GAMES = [
 @pytest.mark.xdist_group("heist")
 def test_deploy_onto_the_image_writes_only_board_json(deployment, tmp_path):
     flash, outcome = deployment
-    copy = pico_rig.read_flash(flash, tmp_path / "fs", ("catnip", "main.py", "board.json",
+    copy = pico_flash.read_flash(flash, tmp_path / "fs", ("catnip", "main.py", "board.json",
                                                         MANIFEST))
     got = sorted(p.relative_to(copy).as_posix() for p in copy.rglob("*") if p.is_file())
     assert got == ["board.json"]
-    assert json.loads((copy / "board.json").read_text()) == pico_rig.board7()
+    assert json.loads((copy / "board.json").read_text()) == pico_flash.board7()
     assert [(c.action, c.path) for c in outcome.plan.changes] == [("add", "board.json")]
     assert outcome.notes[0].startswith(f"the Pico runs the catnip image {bundle.VERSION} "
                                        f"(sources {bundle.digest()})")
@@ -45,13 +45,13 @@ def test_deploy_onto_the_image_removes_what_an_mpy_deploy_left(pico, tmp_path):
     stale = {"catnip/__init__.mpy": b"M", "catnip/rules/heist.mpy": b"M",
              "main.py": pico_rig.MAIN.read_bytes(),
              MANIFEST: json.dumps({"files": {"main.py": "0"}}).encode()}
-    pico_rig.put(pico, stale)
-    outcome = pico_rig.deploy(pico, tmp_path)
+    pico_flash.put(pico, stale)
+    outcome = pico_flash.deploy(pico, tmp_path)
     assert sorted(c.path for c in outcome.plan.changes if c.action == "remove") == sorted(stale)
     assert any("catnip/ folder" in note for note in outcome.notes), outcome.notes
-    copy = pico_rig.read_flash(pico, tmp_path / "fs", tuple(stale) + ("catnip",))
+    copy = pico_flash.read_flash(pico, tmp_path / "fs", tuple(stale) + ("catnip",))
     assert not any(p.is_file() for p in copy.rglob("*"))
-    clean(pico_rig.run(pico, tmp_path / "boot", pico_rig.BOOTED_S))  # the frozen app starts
+    clean(pico_run.run(pico, tmp_path / "boot", pico_rig.BOOTED_S))  # the frozen app starts
 
 
 @pytest.mark.xdist_group("others")
@@ -59,10 +59,10 @@ def test_stock_micropython_takes_the_mpy_files_boots_and_plays(tmp_path):
     """For a maker who already runs MicroPython: the firmware deployed as .mpy
     files onto the stock image, then a short game to its standings."""
     flash = tmp_path / "stock.img"
-    outcome = pico_rig.deploy(flash, tmp_path, uf2=pico_rig.STOCK)
+    outcome = pico_flash.deploy(flash, tmp_path, uf2=pico_rig.STOCK)
     items = bundle.firmware("armv6m")  # what the rp2 build reported it runs
     names = tuple({i.path.split("/")[0] for i in items} | {"board.json", MANIFEST})
-    copy = pico_rig.read_flash(flash, tmp_path / "fs", names)
+    copy = pico_flash.read_flash(flash, tmp_path / "fs", names)
     got = sorted(p.relative_to(copy).as_posix() for p in copy.rglob("*") if p.is_file())
     assert got == sorted([i.path for i in items] + ["board.json", MANIFEST])
     for item in items:
@@ -70,8 +70,8 @@ def test_stock_micropython_takes_the_mpy_files_boots_and_plays(tmp_path):
     assert "catnip image (`catnip flash`)" in outcome.notes[0]
     game, options, seats = "stack", {"mode": "composure", "black_cat": False,
                                      "draw": "digital"}, [0, 1]
-    clean(pico_rig.start(flash, tmp_path, game, options, seats, uf2=pico_rig.STOCK))
-    played = pico_rig.finish(flash, tmp_path, game, options, seats, uf2=pico_rig.STOCK)
+    clean(pico_run.start(flash, tmp_path, game, options, seats, uf2=pico_rig.STOCK))
+    played = pico_run.finish(flash, tmp_path, game, options, seats, uf2=pico_rig.STOCK)
     for run in played.runs:
         clean(run)
     standings_shown(played, seats)
@@ -81,8 +81,8 @@ def test_stock_micropython_takes_the_mpy_files_boots_and_plays(tmp_path):
 @pytest.mark.parametrize(("game", "options", "seats"), GAMES)
 def test_a_game_by_buttons_ends_in_its_standings_on_every_screen(pico, tmp_path, game,
                                                                  options, seats):
-    clean(pico_rig.start(pico, tmp_path, game, options, seats))
-    played = pico_rig.finish(pico, tmp_path, game, options, seats)
+    clean(pico_run.start(pico, tmp_path, game, options, seats))
+    played = pico_run.finish(pico, tmp_path, game, options, seats)
     for run in played.runs:
         clean(run)
     resumed_as_planned(played, [0])

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import pico_rig
+from bench import pico_rig, pico_run
 from catnip.ui.end import standings
 from catnip_host.monitor import Mirror
 from catnip_host.store import Store
@@ -37,7 +37,7 @@ def stored(store: Path, query: str) -> int:
         return 0  # not made yet
 
 
-def monitor(store: Path, log: Path) -> pico_rig.Linked:
+def monitor(store: Path, log: Path) -> pico_run.Linked:
     """`catnip monitor --port socket://... --store STORE` on the bench's USB
     serial, as a person runs it: stopped with Ctrl-C once AWAY_AFTER moves are
     stored and started again AWAY_S later (it must catch up on what it
@@ -76,10 +76,10 @@ def watch(url: str, store: Path, log: Path, meanwhile) -> None:
 @pytest.mark.xdist_group("heist")
 def test_monitor_mirrors_a_game_and_its_session_verifies(pico, tmp_path):
     name, options, seats = GAME
-    clean(pico_rig.start(pico, tmp_path, name, options, seats))
+    clean(pico_run.start(pico, tmp_path, name, options, seats))
     store_path = tmp_path / "sessions.sqlite3"
     log = tmp_path / "monitor.txt"
-    played = pico_rig.finish(pico, tmp_path, name, options, seats,
+    played = pico_run.finish(pico, tmp_path, name, options, seats,
                              linked=monitor(store_path, log))
     print(log.read_text()[-3000:])
     (run,) = played.runs

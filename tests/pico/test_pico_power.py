@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from bench import pico_rig
+from bench import pico_rig, pico_run
 from checks import clean, journaled_result, resumed_as_planned, standings_shown
 
 GAME = ("heist", {"variant": "standard", "gems": "digital"}, [0, 1])
@@ -20,7 +20,7 @@ CUTS = 3
 @pytest.mark.xdist_group("heist")
 def test_power_cuts_in_a_game_resume_and_end_as_the_uninterrupted_game(pico, tmp_path):
     name, options, seats = GAME
-    clean(pico_rig.start(pico, tmp_path, name, options, seats))
+    clean(pico_run.start(pico, tmp_path, name, options, seats))
     rng = random.Random(13)
     left = [CUTS]
 
@@ -35,7 +35,7 @@ def test_power_cuts_in_a_game_resume_and_end_as_the_uninterrupted_game(pico, tmp
         after = rng.choice((0.005, 0.02, 0.05, 0.1, rng.uniform(0, pico_rig.PRESS_EVERY_S)))
         return scenario[i]["t"] + after
 
-    played = pico_rig.finish(pico, tmp_path, name, options, seats, cut_at)
+    played = pico_run.finish(pico, tmp_path, name, options, seats, cut_at)
     print("cuts:", played.cuts)
     print("resumed in ms:", [r.resumed_ms for r in played.runs])
     assert len(played.cuts) == CUTS

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import pico_rig
+from bench import pico_flash, pico_rig, pico_run
 from bench.pico_repl import GAME, MOVES, MPREMOTE, STOPPED, acts, figures, first, reach, \
     said_before_the_laptop
 from checks import clean
@@ -32,18 +32,18 @@ def _resumes_with(pico: Path, tmp: Path, moves: int) -> None:
     """The next power-up (the app from the image's main.py, as at a table)
     offers the game; "Resume" brings it back with `moves` moves."""
     game, options, seats = GAME
-    state = pico_rig.read_flash(pico, tmp / "state-after")
-    plan = pico_rig.plan(game, options, seats, state, "game")
+    state = pico_flash.read_flash(pico, tmp / "state-after")
+    plan = pico_run.plan(game, options, seats, state, "game")
     assert plan["moves_before"] == moves  # the laptop's littlefs reads every move
-    scenario = pico_rig.presses(plan["presses"][:1], pico_rig.BOOTED_S)
-    run, _ = pico_rig.boot(pico, tmp / "resumed", scenario[0]["t"] + pico_rig.resume_takes(moves)
+    scenario = pico_run.presses(plan["presses"][:1], pico_rig.BOOTED_S)
+    run, _ = pico_run.boot(pico, tmp / "resumed", scenario[0]["t"] + pico_run.resume_takes(moves)
                            + pico_rig.SETTLE_S, scenario)
     clean(run)
     resumed = [t for t in run.said() if t.startswith("Resumed ")]
     assert resumed == [f"Resumed Meow Heist, {moves} moves in"], run.said()
 
 
-def _reached(run: pico_rig.Run, found: dict) -> dict:
+def _reached(run: pico_run.Run, found: dict) -> dict:
     """mpremote did its work on the stopped app: the figures."""
     assert run.code == 0 and not run.summary["warnings"], run.summary
     assert "board.json" in found["ls"] and "from the laptop" in found["exec"], found
@@ -61,7 +61,7 @@ def _reached(run: pico_rig.Run, found: dict) -> dict:
 @pytest.mark.xdist_group("heist")
 def test_mpremote_reaches_a_table_mid_game_and_the_game_resumes(pico, tmp_path):
     name, options, seats = GAME
-    clean(pico_rig.start(pico, tmp_path, name, options, seats))
+    clean(pico_run.start(pico, tmp_path, name, options, seats))
     # mpremote's opening and closing bytes, a second after the last move
     run, found = reach(pico, tmp_path, "mid-game", [(1.0 + t, data) for t, data in MPREMOTE])
     _reached(run, found)
@@ -74,7 +74,7 @@ def test_mpremote_reaches_a_table_mid_game_and_the_game_resumes(pico, tmp_path):
 @pytest.mark.xdist_group("heist")
 def test_ctrl_c_while_a_move_is_journaled_loses_no_move(pico, tmp_path):
     name, options, seats = GAME
-    clean(pico_rig.start(pico, tmp_path, name, options, seats))
+    clean(pico_run.start(pico, tmp_path, name, options, seats))
     run, found = reach(pico, tmp_path, "mid-write", [(0.005, "\x03")])
     _reached(run, found)
     sent = acts(run.out)

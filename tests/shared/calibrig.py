@@ -1,7 +1,7 @@
 # micropython-only: the table app draws into MicroPython's built-in framebuf.
 #
 # A maker calibrating the simulated table's tray: the load cells weigh a
-# devsim.traces.Session calibration (the empty base, then cats one at a
+# devsim.sessions.Session calibration (the empty base, then cats one at a
 # time, with four cells a cat above each corner), and the maker asks for
 # each weighing when the trace's OK is pressed, from a station's buttons or
 # over the serial line. What the same conversions give fed straight into a
@@ -16,7 +16,7 @@ from catnip.flash.journal import Journal
 from catnip.link.line import Line
 from catnip.tray.calibrator import Calibrator
 from devsim.table import Table
-from devsim.traces import Session
+from devsim.sessions import Session
 from tablerig import load
 
 PER_CAT = 4300

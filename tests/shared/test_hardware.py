@@ -5,13 +5,12 @@
 # unplugging and replugging, the shared mux, the tray's faults. What the
 # screens do runs on every panel the boards may name (tablerig.PANELS).
 from check import message
-from tablerig import PANELS, Rig, canvas, draw, load, put, shown
+from tablerig import PANELS, Rig, draw, load, put, shown
 
 from catnip.board import BoardError
 from catnip.drivers.debounce import ONLINE
-from catnip.parts.hardware import BACK, DOWN, OK, TABLE, TRAY, UP, Channel, Hardware
+from catnip.parts.hardware import BACK, DOWN, OK, TABLE, UP, Hardware
 from catnip.parts.screen import SCREEN
-from devsim.models.hx711 import DEAD, DISCONNECTED
 
 MUX = 0x70
 
@@ -300,161 +299,6 @@ def test_the_mux_is_switched_only_when_the_channel_changes():
         assert rig.table.mux.model.writes == hw.mux.selects
 
 
-def test_settings_are_kept_until_flush_and_survive_a_replug():
-    for panel in PANELS:
-        _settings_kept(panel)
-
-
-def _settings_kept(panel):
-    with Rig(load("mux", panel=panel), 2) as rig:
-        screen, station = rig.station(0)
-        draw(screen, 0)
-        rig.run(20)
-        bus = rig.table.bus(0)
-        bus.clear()
-        screen.invert(True)
-        screen.contrast(0x10)
-        assert bus.transactions == []
-        rig.run(10)
-        assert station.oled.inverted and station.oled.contrast == 0x10
-        station.unplug()
-        rig.run(1200)
-        station.plug()
-        rig.run(600)
-        assert station.oled.inverted and station.oled.contrast == 0x10
-        screen.invert(False)
-        rig.run(10)
-        assert not station.oled.inverted and not shown(screen, station.oled)
-        screen.sleep(True)
-        rig.run(1500)
-        assert not station.oled.lit() and screen.restarts == 0  # asleep is not reset
-        screen.sleep(False)
-        rig.run(10)
-        assert station.oled.lit() and not shown(screen, station.oled)
-        assert "0..255" in message(ValueError, screen.contrast, 300)
-
-
-def test_flush_allocates_nothing():
-    try:
-        from micropython import heap_lock, heap_unlock
-    except ImportError:
-        return
-    from stubi2c import StubI2C
-
-    from catnip.drivers.tca9548a import TCA9548A
-
-    with Rig(load("mux", panel="mixed"), 7) as rig:  # both drivers
-        hw = rig.hw
-        rig.run(20)
-        stub = StubI2C()
-        stub.port = 0x00  # status byte: display on
-        mux = TCA9548A(stub)
-        for k in range(7):
-            hw.screens[k].panel.i2c = Channel(stub, mux, k)
-            draw(hw.screens[k], k, "%d" % k)
-        hw.table.panel.i2c = stub
-        now = rig.table.ticks_ms() + 5000  # every probe is due
-        heap_lock()
-        try:
-            hw.flush(now)  # changed frames, probes
-            canvas(hw.screens[3]).fill_rect(0, 30, 40, 4, 1)
-            hw.screens[3].take(canvas(hw.screens[3]))
-            hw.flush(now + 10)
-            hw.flush(now + 20)  # nothing changed
-        finally:
-            heap_unlock()
-        assert mux.selects >= 7
-
-
-def test_a_dead_load_cell_is_one_event_and_readings_resume():
-    import asyncio
-
-    with Rig(load("mux"), 2, counts=(100, 200, 300, 400)) as rig:
-        hw, table = rig.hw, rig.table
-        clock = table.clock
-        readings = []
-        seen = []
-
-        def on_counts(counts):
-            readings.append((clock.now_us(), list(counts)))
-
-        async def main():
-            task = asyncio.create_task(hw.weigh(on_counts))
-            await clock.pause_ms(1000)
-            table.cells[2].set_fault(DEAD)
-            await clock.pause_ms(3000)
-            seen.append(hw.tray_fault)
-            table.counts = lambda t_us: (-5, 6, 7, 8)
-            table.cells[2].set_fault(None)
-            await clock.pause_ms(1500)
-            task.cancel()
-
-        asyncio.run(main())
-        rig.take()
-        assert rig.events == [(TRAY, "offline", 0), (TRAY, "online", 0)], rig.events
-        assert seen[0].cells == 0b0100 and "load cell 2" in str(seen[0])
-        assert hw.tray_fault is None
-        quiet = [t for t, _ in readings if 1100000 < t < 4000000]
-        assert not quiet  # no readings while a cell is dead, and no exception
-        assert readings[0][1] == [100, 200, 300, 400] and readings[-1][1] == [-5, 6, 7, 8]
-
-
-def test_the_drifting_corner_cells_weigh_steadily_for_a_long_session():
-    import asyncio
-
-    with Rig(load("mux"), 2, counts=(-7000, 150000, 90000, 3)) as rig:
-        table = rig.table
-        readings = []
-
-        async def main():
-            task = asyncio.create_task(rig.hw.weigh(lambda c: readings.append(list(c))))
-            await table.clock.pause_ms(30000)
-            task.cancel()
-
-        asyncio.run(main())
-        rig.take()
-        # The four oscillators drift a whole period apart and back meanwhile.
-        assert rig.events == [] and len(readings) > 250
-        assert all(r == [-7000, 150000, 90000, 3] for r in readings)
-        for cell in table.cells:
-            assert not cell.violations, cell.violations
-
-
-def test_a_load_cell_missing_from_the_start_is_one_event():
-    import asyncio
-
-    with Rig(load("direct"), 2, counts=42) as rig:
-        hw, table = rig.hw, rig.table
-        table.cells[0].set_fault(DISCONNECTED)
-        readings = []
-
-        async def main():
-            task = asyncio.create_task(hw.weigh(readings.append))
-            await table.clock.pause_ms(5000)
-            task.cancel()
-
-        asyncio.run(main())
-        rig.take()
-        assert rig.events == [(TRAY, "offline", 0)] and not readings
-        assert hw.tray_fault.cells == 1
-
-
-def test_buzzer_and_boards_without_optional_parts():
-    with Rig(load("direct"), 2) as rig:
-        rig.hw.buzzer.duty_u16(32768)
-        assert rig.table.buzzer() == (2000, 32768)
-        assert rig.hw.table is None and rig.hw.mux is None
-
-    def bare(data):
-        data.update(tray=None, buzzer=None)
-
-    with Rig(load("direct", bare), 2) as rig:
-        assert rig.hw.buzzer is None and rig.hw.tray is None and rig.table.buzzer() is None
-        import asyncio
-
-        assert "no tray" in message(ValueError, asyncio.run, rig.hw.weigh(print))
-
-
 def test_wiring_catnip_cannot_read_is_refused_by_name():
     def two_lines(data):
         data["stations"][1]["buttons"]["expander"]["int"] = 7
@@ -489,29 +333,3 @@ def test_run_flushes_and_polls_on_its_own():
         assert sorted(got) == [(0, ONLINE, 0), (1, ONLINE, 0)], got
         for k in range(2):
             assert not shown(hw.screens[k], rig.table.stations[k].oled)
-
-
-def test_a_flip_is_sent_at_the_next_flush_and_survives_a_replug():
-    from devsim.models.ssd1306 import mismatch
-    from oled import rotated
-
-    for panel in PANELS:
-        with Rig(load("mux", panel=panel), 2) as rig:
-            screen, station = rig.station(1)
-            draw(screen, 1)
-            rig.run(20)
-            bus = rig.table.bus(0)
-            bus.clear()
-            screen.flip(True)
-            assert bus.transactions == []
-            rig.run(10)
-            turned = rotated(bytes(canvas(screen).buf), 64)
-            assert not mismatch(turned, station.oled.screen(), 64), panel
-            station.unplug()
-            rig.run(1200)
-            station.plug()
-            rig.run(600)
-            assert not mismatch(turned, station.oled.screen(), 64), panel + " after a replug"
-            screen.flip(False)
-            rig.run(10)
-            assert not shown(screen, station.oled), panel

@@ -90,7 +90,7 @@ def test_four_meows_are_drawn_and_kept_for_the_whole_game():
     game.act(1, ("declare",))
     assert game.public()["round"] == 2
     assert game.public()["meows"] == legend
-    draws = set(tuple(w for w, l in new(4, "m%d" % i).public()["meows"]) for i in range(8))
+    draws = set(tuple(w for w, _ in new(4, "m%d" % i).public()["meows"]) for i in range(8))
     assert len(draws) == 8
 
 

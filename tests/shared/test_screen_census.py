@@ -19,67 +19,16 @@ import tablebot
 from catnip.keys import BACK, OK, PRESS
 from catnip.rules import RuleError, TITLES
 from catnip.rules import new as new_game
-from catnip.ui import draw
 from catnip.ui.end import End, standings
 from catnip.ui.play import Play
 from catnip.ui.setup import GAMES, Setup, choices, player_range, shown
+from census_panels import Panel
 from screencheck import Checked
 from tablepolicy import choose
 
 BOARDS = __file__.rsplit("/", 3)[0] + "/firmware/boards"  # from tests/shared/ up to the checkout
 SHOWN = 40  # problems listed in a failure
 CHECK_EVERY = 16  # pictures sent to the panels: one in 16 (each costs ms of model decoding)
-
-
-class Panel:
-    """A panel driver with its chip's model on a wire of their own;
-    check(fb) sends it the picture and says how the RAM behind the glass
-    differs from it."""
-
-    def __init__(self, kind, height):
-        from catnip.drivers.ssd1306 import Canvas
-        from catnip.parts.screen import panel
-
-        self.kind = kind
-        self.canvas = Canvas()
-        self.model = _model(kind, height)
-        self.driver = panel(self, {"addr": 0x3C, "height": height, "flip": False, "panel": kind})
-        self.driver.init_display()
-
-    def writeto(self, addr, buf, stop=True):
-        self.model.write(buf)
-
-    def check(self, fb):
-        self.canvas.begin()
-        self.canvas.buf[:] = fb.buf
-        self.driver.show(self.canvas)
-        self.model.commands = []  # the model logs every command: a census is too many
-        m = self.model
-        if not (m.lit() and m.seg_remap and m.com_remap and m.start_line == 0 and m.offset == 0):
-            return ["panel: the %s is not set up as its driver sets it up" % self.kind]
-        wrong = [page for page in range(m.height // 8)
-                 if _behind_glass(m, page) != bytes(fb.buf[page * 128:page * 128 + 128])]
-        return ["panel: the %s holds other pixels on pages %r" % (self.kind, wrong)] if wrong else []
-
-
-def _behind_glass(model, page):
-    """The RAM bytes behind the glass's columns on `page`, left to right, for a
-    panel remapped as the drivers set it up: the SH1106's glass shows its
-    RAM columns 2..129; the SSD1306 stores column x at 127 - x (its remap
-    applies as data arrives)."""
-    from devsim.models.sh1106 import COLUMNS, FIRST_SEG, SH1106
-
-    if isinstance(model, SH1106):
-        start = page * COLUMNS + FIRST_SEG
-        return bytes(model.ram[start:start + 128])
-    return bytes(reversed(model.ram[page * 128:page * 128 + 128]))
-
-
-def _model(kind, height):
-    from devsim.models.sh1106 import SH1106
-    from devsim.models.ssd1306 import SSD1306
-
-    return SH1106(height) if kind == "sh1106" else SSD1306(height)
 
 
 def panel_sizes():
@@ -182,14 +131,14 @@ def _setup_screens(census, stations):
                     s.cursor.at = at
                     for k in range(stations):
                         census.look("setup %s %r row %d S%d" % (game, options, at, k + 1),
-                                    lambda fb: s.draw(k, fb))
+                                    lambda fb, s=s, k=k: s.draw(k, fb))
             lo, hi = player_range(game, options)
             for n in (lo - 1, hi + 1):
                 s.seats = list(range(max(0, n)))
                 s.cursor.at = s.rows.index(("go",))
                 s.key(0, OK, PRESS)
                 if s.problem:
-                    census.look("setup %s with %d seats" % (game, n), lambda fb: s.draw(0, fb))
+                    census.look("setup %s with %d seats" % (game, n), lambda fb, s=s: s.draw(0, fb))
                 s.problem = None
     s = Setup(stations, lambda: list(range(stations - 1)), tray=True)
     s.cursor.at = s.rows.index(("seats",))
@@ -252,7 +201,7 @@ def _hand_check(scene, station):
 
 def _look_all(census, scene, tag, stations):
     for k in range(stations):
-        census.look("%s S%d" % (tag, k + 1), lambda fb: scene.draw(k, fb),
+        census.look("%s S%d" % (tag, k + 1), lambda fb, k=k: scene.draw(k, fb),
                     _hand_check(scene, k))
     census.look(tag + " table", scene.draw_table)
 
@@ -293,7 +242,7 @@ def _stack_extras(census, scene, station, tag):
                   "no readings: check the load cell cable", "sensor stuck"):
         side.tray = {"fault": fault, "lean": [500, 900, -900]}
         for k in range(len(scene.local)):
-            census.look("%s fault %r S%d" % (tag, fault, k + 1), lambda fb: scene.draw(k, fb))
+            census.look("%s fault %r S%d" % (tag, fault, k + 1), lambda fb, k=k: scene.draw(k, fb))
     side.tray = saved
 
 
@@ -353,7 +302,7 @@ def _play_game(census, name, options, players, stations):
         station = seats[seat]
         out = scene.key(station, tablebot.press_for(scene, station, action), PRESS)
         census.look("%s press %d S%d" % (tag, presses, station + 1),
-                    lambda fb: scene.draw(station, fb), _hand_check(scene, station))
+                    lambda fb, station=station: scene.draw(station, fb), _hand_check(scene, station))
         if out is None:
             continue
         try:
@@ -394,7 +343,7 @@ def title_census(name):
         end = End(TITLES[name], standings(result), list(range(players)))
         for at in range(len(end.rows)):
             end.cursor.at = at
-            census.look("%s end %dp row %d" % (name, players, at), lambda fb: end.draw(0, fb))
+            census.look("%s end %dp row %d" % (name, players, at), lambda fb, end=end: end.draw(0, fb))
     return census
 
 
@@ -408,102 +357,3 @@ def test_every_stack_screen_fits():
 
 def test_every_purrfect_screen_fits():
     title_census("purrfect").verdict()
-
-
-# ---- the table's own pages -------------------------------------------------------------
-
-
-def pages_census():
-    census = Census()
-    for title in TITLES.values():
-        census.look("loading " + title, lambda fb: draw.page(fb, "Starting %s..." % title, 3))
-        census.look("resuming " + title, lambda fb: draw.page(fb, "Resuming %s..." % title, 3))
-    census.look("between games", lambda fb: draw.page(fb, "Choose a game on any station", 2))
-    notices = ["Station 8 is back", "Station 8: not answering: check its cable",
-               "Resumed Stack O' Cats, 120 moves in", "Clowder high score: rank 10",
-               "Journal: the flash is full", "Game 12 (Stack O' Cats, unfinished) was lost",
-               "Tray calibration stopped at station 8"]
-    for what in notices:
-        def paint(fb):
-            fb.fill(0)
-            draw.notice(fb, what)
-        census.look("notice %r" % what, paint)
-    return census
-
-
-def test_every_table_page_and_notice_fits():
-    pages_census().verdict()
-
-
-# ---- the tray's calibration ---------------------------------------------------------------
-
-
-class _Tray:
-    def __init__(self, cells):
-        self.hw = type("hw", (), {})()
-        self.hw.board = type("board", (), {})()
-        self.hw.board.tray = {"rate": 80, "cells": list(range(cells))}
-        self.weigh = type("weigh", (), {})()
-        self.weigh.path = "/nonexistent/calibration.json"
-
-
-def calibration_census():
-    from catnip.table.calibrate import Session
-    from catnip.ui.calibrate import Screen, figures_text
-
-    census = Census()
-    for cells in (1, 4):
-        for station in (None, 7):
-            session = Session(_Tray(cells), station, None)
-            screen = Screen(session)
-            states = [(False, 0, 0, None), (True, 0, 0, None), (True, 1, 0, None),
-                      (True, 3, 0, None), (True, 9, 0, None), (True, 5, 2, None),
-                      (True, 5, 4, None), (True, 2, 0, "cat")]
-            for weighed, cats, corners, measuring in states:
-                if corners and cells == 1:
-                    continue
-                session.weighed, session.cats = weighed, cats
-                session.corners, session.measuring = corners, measuring
-                for at in range(max(1, len(screen.choices()))):
-                    screen.cursor.at = at
-                    census.look("calibrate %d cells S%s %r row %d" % (
-                        cells, station, (weighed, cats, corners, measuring), at),
-                        lambda fb: screen.draw(0, fb))
-    pages = [("cat", {"cats": 1, "added": 4301, "per_cat": 4301, "sd_pm": 0, "noise_pm": 12}),
-             ("cat", {"cats": 9, "added": 43012, "per_cat": 4301, "sd_pm": 123,
-                      "noise_pm": 1234}),
-             ("cat", {"cats": 2, "added": 12, "problem": "That is not one cat more."}),
-             ("empty", {"say": "Put one cat on the base. Let go."}),
-             ("corner", {"corners": 2, "say": "Move the cat above the right-back cell."}),
-             ("corner", {"corners": 4, "gain_pm": [1012, 998, 1003, 987]})]
-    session = Session(_Tray(4), 0, None)
-    screen = Screen(session)
-    from catnip.ui.calibrate import _title
-
-    for step, fields in pages:
-        screen.page = (_title(step, fields), figures_text(step, fields))
-        census.look("calibrate page %s %r" % (step, fields), lambda fb: screen.draw(0, fb))
-    for why in ("The tray moved while it was weighed: try again, hands off.",
-                "Weigh the empty base first."):
-        screen.page = ("Not taken", why)
-        census.look("calibrate refusal", lambda fb: screen.draw(0, fb))
-    return census
-
-
-def test_every_calibration_screen_fits():
-    calibration_census().verdict()
-
-
-def counts():
-    """{area: {"screens", "problems", and each kind}}: the census for `make bench`."""
-    out = {}
-    for area, run in (("setup", setup_census), ("pages", pages_census),
-                      ("calibration", calibration_census),
-                      ("heist", lambda: title_census("heist")),
-                      ("stack", lambda: title_census("stack")),
-                      ("purrfect", lambda: title_census("purrfect"))):
-        census = run()
-        row = {"screens": census.screens, "problems": census.count}
-        row.update(census.kinds)
-        out[area] = row
-    return out

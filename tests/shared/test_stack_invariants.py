@@ -39,7 +39,10 @@ def test_shaky_hands_collapse_often():
 def test_clowder_can_empty_the_bag():
     # With perfect hands the Clowder ends by emptying the bag.
     game = new("stack", {"mode": "clowder", "players": 3}, "perfect")
-    places = lambda options: [a for a in options if a[0] != "collapse"][0]
+
+    def places(options):
+        return [a for a in options if a[0] != "collapse"][0]
+
     play_checked(game, places)
     result = game.result()
     assert result["reasons"] == [{"why": "bag empty", "seats": []}] and result["team"] == 24

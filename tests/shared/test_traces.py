@@ -3,8 +3,9 @@
 from check import message, raises
 
 from catnip.rules.rng import Rng
-from devsim.traces import (ALL_ONES, FULL_SCALE, GAUSS_ONE, Bump, Ramp, Session, Trace,
-                           gauss, weights_at)
+from devsim.effects import Bump, Ramp
+from devsim.sessions import Session
+from devsim.traces import ALL_ONES, FULL_SCALE, GAUSS_ONE, Trace, gauss, weights_at
 
 
 def _sd(xs):

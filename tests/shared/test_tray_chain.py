@@ -10,7 +10,9 @@ from tray_checks import PER_CAT, REALISTIC, session
 from catnip.tray import Calibration, Tray
 from catnip.tray.calibrator import Calibrator
 from devsim.table import Table
-from devsim.traces import Ramp, Session, Trace, weights_at
+from devsim.effects import Ramp
+from devsim.sessions import Session
+from devsim.traces import Trace, weights_at
 
 OFFSET = 152000  # the empty base's reading
 _CAL = {}

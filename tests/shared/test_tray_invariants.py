@@ -6,7 +6,9 @@ from tray_checks import check_no_phantoms, play, play_checked, session
 
 from catnip.rules.rng import Rng
 from catnip.tray import Calibration, Tray
-from devsim.traces import Ramp, Session, Trace
+from devsim.effects import Ramp
+from devsim.sessions import Session
+from devsim.traces import Trace
 
 
 def _between(rng, lo, hi):

@@ -4,7 +4,7 @@
 # the hypothesis properties in tests/test_tray_props.py.
 from catnip.tray import Tray
 from catnip.tray.calibrator import Calibrator
-from devsim.traces import Session
+from devsim.sessions import Session
 
 PER_CAT = 4300  # a 10 g cat on a 5 kg cell
 REALISTIC = 86  # 2% of a cat: realistic reading noise
@@ -55,6 +55,17 @@ class Played:
     def of(self, kind):
         return [e for _, e in self.events if e["ev"] == kind]
 
+
+
+_CAL = {}
+
+
+def cal_for(rate=80, cells=1, noise=REALISTIC):
+    """calibrate()'s result, made once per (rate, cells, noise) and shared."""
+    key = (rate, cells, noise)
+    if key not in _CAL:
+        _CAL[key] = calibrate(rate, noise, cells)[0].result()
+    return _CAL[key]
 
 def play(s, cal, wedged=Session.WEDGED, tare=True, answer=None):
     """Feed the whole trace of session s into a new Tray. At the end of each

@@ -19,10 +19,10 @@ class Local:
         self.confirm = None  # the gems or reveal action awaiting OK
 
 
-def loot(l):
+def loot(gems):
     """Gems as "R1Y0B2", and "+2k" for black rocks."""
-    s = "R%dY%dB%d" % (l[0], l[1], l[2])  # GEM's letters, in one format (on the Pico, 0.1 ms)
-    return s + ("+%dk" % l[3] if len(l) > 3 and l[3] else "")
+    s = "R%dY%dB%d" % (gems[0], gems[1], gems[2])  # GEM's letters, one format (Pico: 0.1 ms)
+    return s + ("+%dk" % gems[3] if len(gems) > 3 and gems[3] else "")
 
 
 def _hand_row(fb, row, hand, local, lock=False):

@@ -50,7 +50,7 @@ class LiveMirror(Mirror):
         super().__init__()
         self.ready = True
 
-    @property  # type: ignore[override]
+    @property
     def status(self) -> str:
         return self._status
 

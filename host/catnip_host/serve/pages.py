@@ -32,7 +32,7 @@ def page(title: str, body: str, scripts: tuple[str, ...] = ()) -> str:
 
 
 def _when(at: float | None, form: str = "%Y-%m-%d %H:%M") -> str:
-    return time.strftime(form, time.localtime(at))
+    return "date unknown" if at is None else time.strftime(form, time.localtime(at))
 
 
 def _table(head: list[str], rows: list[list[str]]) -> str:
@@ -132,7 +132,7 @@ def game_page(evening: Evening, game: Game) -> str:
     if not play.finished:
         return page(f"{play.title}, {label(play)}: {verdict}", body + "<p>This game was "
                     "abandoned: it has no standings, and its hidden cards are never shown.</p>")
-    ranks, scores = play.result["ranks"], play.scores()
+    ranks, scores = play.final()["ranks"], play.scores()
     order = sorted(range(len(ranks)), key=lambda s: (ranks[s], s))
     body += "<h2>Standings</h2>" + _table(
         ["rank", "player", "score"],
@@ -153,14 +153,14 @@ def _replay(play: Play) -> str:
     words = Words([name if not play.anonymous(p) else "" for p, name in enumerate(play.players)])
     moves = [dict(m, said=[{"kind": kind(e), "text": words.event(e)}
                            for e in m["events"]]) for m in replay(play)]
-    head, rows = words.standings(play.name, play.result)
+    head, rows = words.standings(play.name, play.final())
     data = {"game": play.name, "title": play.title, "start": start, "moves": moves,
             "result": play.result, "players": words.labels(len(play.players)),
-            "standings": {"end": words.end(play.name, play.result), "head": head, "rows": rows}}
-    moves = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
+            "standings": {"end": words.end(play.name, play.final()), "head": head, "rows": rows}}
+    script = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
     return ('<h2>Move by move</h2><div class="controls">'
             '<button id="back" type="button">‹ back</button>'
             '<input id="move" type="range" min="0" value="0" aria-label="move">'
             '<button id="next" type="button">next ›</button></div>'
             '<p id="at" class="big" role="status"></p><section id="game"></section>'
-            f'<script id="moves" type="application/json">{moves}</script>')
+            f'<script id="moves" type="application/json">{script}</script>')

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import Literal
 
 from catnip_host.sim.paths import SimError, command
 from catnip_host.sim.process import Table
@@ -28,7 +29,7 @@ def _site(mirror, port: int):
         raise SimError(str(e)) from None
 
 
-def laptop_mirror(store: Path | None | bool = None):
+def laptop_mirror(store: Path | Literal[False] | None = None):
     """The laptop's mirror of the virtual table (catnip monitor's, through a
     pseudo-terminal as through a Pico's USB port), its games stored in
     `store` like a real table's (None: the default store that export, stats

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import secrets
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Literal
 
 from catnip import wire
 
@@ -22,7 +24,7 @@ from catnip_host.sim.terminal import Terminal
 
 def interactive(board: str | None = None, journal: Path | None = None, seed: str | None = None,
                 stations: int | None = None, script: Path | None = None,
-                store: Path | None | bool = None, serve_port: int | None = None,
+                store: Path | Literal[False] | None = None, serve_port: int | None = None,
                 snapshots: Path | None = None, record: Path | None = None,
                 names: list[str] | None = None) -> None:
     """Play at the virtual table in this terminal until q or Ctrl-C; with a
@@ -71,7 +73,7 @@ def interactive(board: str | None = None, journal: Path | None = None, seed: str
             state.feed.append(f"catnip serve: the table live at {site.url}/")
         elif mirror is not None:
             mirror.start()
-        send = table.send
+        send: Callable[[str], None] = table.send
         if record is not None:
             recorder = Recorder(record, board or "direct", seed or "", stations)
             send = recorder.wrap(table.send)

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-SETTLE_MS = 150  # what a replayed step takes beside a hold's own ms (devsim/virtual.py)
+SETTLE_MS = 150  # what a replayed step takes beside a hold's own ms (devsim/virtual_table.py)
 SNAP_MS = 10  # the table steps in 10 ms
 
 

@@ -10,7 +10,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from catnip_host.sim.mirror import keep_records
 from catnip_host.sim.paths import SimError, board_file, command
@@ -42,7 +42,7 @@ def load_scenario(path: Path) -> dict[str, Any]:
 def run_script(script: Path, board: str | None = None, journal: Path | None = None,
                seed: str | None = None, snapshots: Path | None = None,
                stations: int | None = None, timeout: float = 600,
-               store: Path | None | bool = None, names: list[str] | None = None) -> Outcome:
+               store: Path | Literal[False] | None = None, names: list[str] | None = None) -> Outcome:
     """Play a scenario file as fast as the table goes; a game it finished is
     stored in `store` (None: the default store; False: nowhere). `names` go
     to the table first, as `catnip names` sends them."""

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from catnip_host.sim.settings import VIEWS as VIEW_ORDER
 from catnip_host.sim.settings import Settings, snapshots_dir
 from catnip_host.sim.state import Screen, TableState
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 LIT = "#9fe8ff"  # the OLED's blue-white, as in catnip_host.screens
 GLASS = "#06080c"
@@ -45,7 +48,7 @@ def braille(screen: Screen, x0: int = 0, y0: int = 0, width: int = 128,
     return lines
 
 
-def cell_text(screen: Screen) -> "Text":
+def cell_text(screen: Screen) -> Text:
     """The screen as its 16 x 8 character cells: text as text (lit bars in
     reverse, underlines underlined), drawings as one braille character per
     cell."""
