@@ -4,8 +4,9 @@ these sources, from which a fresh venv (no checkout, no toolchain, no
 built, and refuses anything else before writing.
 
 The images take minutes to build, so these tests run once `make firmware`
-has built them: `make test` skips them before that, and .ci/run runs them
-after it with CATNIP_FIRMWARE_REQUIRED=1, where a missing image fails."""
+has built them: `make test` skips them before that; .ci/run builds them
+first and runs `make test` with CATNIP_FIRMWARE_REQUIRED=1, where a missing
+image fails."""
 
 from __future__ import annotations
 
