@@ -92,7 +92,8 @@ def test_an_old_stack_result_says_how_it_ended_first():
 
 def test_what_is_no_old_result_is_left_for_the_caller_to_refuse():
     for odd in (None, 3, [], {}, {"ranks": "x"}, {"ranks": [1], "pawprints": [1]},
-                {"ranks": [1], "something": 1}):
+                {"ranks": [1], "something": 1},
+                {"ranks": [1], "unit": "points", "reasons": True, "shields": [[1]]}):
         assert common(odd) == odd
 
 

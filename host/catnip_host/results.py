@@ -34,7 +34,8 @@ def common(result: Any) -> Any:
     """`result` in today's shape; anything that is not a result of a known
     older shape (None, a newer table's, damage) is returned unchanged, for
     the caller's own checks to name."""
-    if not isinstance(result, dict) or not isinstance(result.get("ranks"), list):
+    if not isinstance(result, dict) or not isinstance(result.get("ranks"), list) \
+            or not isinstance(result.get("reasons", []), list):
         return result
     if "unit" in result and not any(isinstance(r, str) for r in result.get("reasons", ())) \
             and not any(key in result for key in GONE):
