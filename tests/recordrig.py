@@ -120,6 +120,6 @@ def clowder_play(gid: int, names: tuple[str, ...], placements: int) -> records.P
         legal = game.legal(p)
         fall = placed >= placements
         action = next((a for a in legal if (a[0] == "collapse") == fall), legal[0])
-        placed += any(e.get("event") == "placed" for e in game.act(p, action))
+        placed += any(e.get("type") == "placed" for e in game.act(p, action))
     record = dict(game.record(), log=[[p, list(a)] for p, a in game.log])
     return records.Play("t", gid, 1, 1.8e9 + gid, None, record, game.result(), names)

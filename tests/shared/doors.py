@@ -155,7 +155,7 @@ def _action(game, case, player):
 
 def _new_words(name, config, seed):
     """What a refusal of rules.new must name, when only one part is wrong."""
-    if not isinstance(name, str) or name not in rules.GAMES:
+    if not isinstance(name, str) or name not in rules.NAMES:
         return ("game",)
     if config is not None and not isinstance(config, dict):
         return ("settings",)

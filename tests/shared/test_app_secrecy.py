@@ -18,6 +18,9 @@ class Wire:
         self.on_command = None
         self.boot = None  # no power-up token: the games stay undated here
 
+    def listen(self, on_command):
+        self.on_command = on_command
+
     def wants(self, kind):
         return True  # a laptop listening: every frame, the public snapshots too
 
