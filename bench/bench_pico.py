@@ -117,7 +117,7 @@ def _display_rows(flash: Path, work: Path) -> Iterator[Row]:
     work.mkdir()
     image = work / "flash.img"
     shutil.copy(flash, image)
-    run = pico_rig.run(image, work / "out", 0, script=DISPLAY)
+    run = pico_run.run(image, work / "out", 0, script=DISPLAY)
     pushed = [line for line in run.stdout.splitlines() if line.startswith("PUSH ")]
     if not pushed:
         raise pico_rig.BenchError(f"display probe failed: {run.stdout[-800:]}")

@@ -7,7 +7,7 @@ that the port keeps its RTC through one is its main()'s (docs/records.md)."""
 
 from __future__ import annotations
 
-from bench import pico_rig
+from bench import pico_flash, pico_run
 
 KEPT = 1796287500  # 2026-12-03 08:45:00 UTC
 SCRIPT = """
@@ -38,6 +38,6 @@ print("OK")
 def test_the_rp2040s_clock_is_read_back_once_a_laptop_set_it(pico, tmp_path):
     script = tmp_path / "clock.py"
     script.write_text(SCRIPT)
-    run = pico_rig.run(pico_rig.repl_free(pico, tmp_path / "free.img"), tmp_path / "out", 0,
+    run = pico_run.run(pico_flash.repl_free(pico, tmp_path / "free.img"), tmp_path / "out", 0,
                        script=script)
     assert "OK" in run.stdout.split(), run.stdout[-1500:]

@@ -108,7 +108,9 @@ def test_monitor_mirrors_a_game_and_its_session_verifies(pico, tmp_path):
     assert game[0][0] == "begin" and game[0][1]["moves"] == 0
     assert [f["n"] for k, f in game[1:-1]] == list(range(1, moves + 1))
     commit = game[0][1]["header"]["seed_commit"][:16]  # whose frames they are (wire.COMMIT_ID)
-    assert game[-1] == ("end", {"gid": 1, "commit": commit, "result": result})
+    end = dict(game[-1][1])
+    assert isinstance(end.pop("signs"), bool)  # whether a signature follows (docs/link.md)
+    assert game[-1][0] == "end" and end == {"gid": 1, "commit": commit, "result": result}
 
     # The mirror (what the monitor showed) ends in the journal's game.
     mirror = Mirror()
