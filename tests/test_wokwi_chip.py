@@ -8,8 +8,6 @@ stuck, and the chip's protocol (gain, power-down, settling) as the HX711 datashe
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import statistics
 
 import pytest
@@ -19,13 +17,9 @@ from catnip.tray import Calibration, Tray, TrayFeed
 from catnip.tray.calibrator import Calibrator
 from catnip.tray.sensor import Sensor
 from devsim.timing import VirtualClock
+import wokwi_clang
 
-if shutil.which("clang") is None:
-    WHY = ("clang is not installed, so the Wokwi chip cannot be built (apt-get install clang "
-           "lld wasi-libc libclang-rt-dev-wasm32; .ci/run does)")
-    if os.environ.get("CATNIP_WOKWI_CHIP_REQUIRED"):  # CI: never skipped
-        pytest.fail(WHY, pytrace=False)
-    pytest.skip(WHY, allow_module_level=True)
+wokwi_clang.require()
 
 from wokwi_chip import API, CHIPS, WokwiChip, build  # noqa: E402 (wasmtime only with clang)
 

@@ -6,9 +6,7 @@ SSD1306 model given the same bytes."""
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
 
 import pytest
 
@@ -19,13 +17,9 @@ from devsim import bus as buses
 from devsim import pins
 from devsim.models.ssd1306 import SSD1306 as Panel
 from devsim.timing import VirtualClock
+import wokwi_clang
 
-if shutil.which("clang") is None:
-    WHY = ("clang is not installed, so the Wokwi chip cannot be built (apt-get install clang "
-           "lld wasi-libc libclang-rt-dev-wasm32; .ci/run does)")
-    if os.environ.get("CATNIP_WOKWI_CHIP_REQUIRED"):  # CI: never skipped
-        pytest.fail(WHY, pytrace=False)
-    pytest.skip(WHY, allow_module_level=True)
+wokwi_clang.require()
 
 from wokwi_chip import WokwiChip, build  # noqa: E402 (wasmtime only with clang)
 

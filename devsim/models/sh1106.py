@@ -133,25 +133,7 @@ class SH1106(SSD1306):
         (the module has no other panel supply)."""
         return self.display_on and self.dc_dc
 
-    def screen(self):
-        """What the glass shows, as a MONO_VLSB image (128 x 64, page-major,
-        LSB on top)."""
-        out = bytearray(WIDTH * self.height // 8)
-        if not self.lit():
-            return out
-        ram = self.ram
-        for line in range(self.mux):
-            y = self._glass_y(line)
-            if y < 0:
-                continue
-            row = (line + self.start_line) % RAM_ROWS
-            src = (row >> 3) * COLUMNS
-            bit = 1 << (row & 7)
-            dst = (y >> 3) * WIDTH
-            mark = 1 << (y & 7)
-            for x in range(WIDTH):
-                seg = FIRST_SEG + WIDTH - 1 - x  # SEG129 at the left
-                col = COLUMNS - 1 - seg if self.seg_remap else seg
-                if self.entire_on or (bool(ram[src + col] & bit) != self.inverted):
-                    out[dst + x] |= mark
-        return out
+    def _ram_column(self, x):
+        """SEG129 at the left; the remap applies as RAM is read out."""
+        seg = FIRST_SEG + WIDTH - 1 - x
+        return COLUMNS - 1 - seg if self.seg_remap else seg

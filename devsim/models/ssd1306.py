@@ -237,20 +237,27 @@ class SSD1306:
         if not self.lit():
             return out
         ram = self.ram
+        stride = len(ram) // (RAM_ROWS // 8)  # RAM columns a page
+        columns = [self._ram_column(x) for x in range(WIDTH)]
         for line in range(self.mux):
             y = self._glass_y(line)
             if y < 0:
                 continue
             row = (line + self.start_line) % RAM_ROWS
-            src = (row >> 3) * WIDTH
+            src = (row >> 3) * stride
             bit = 1 << (row & 7)
             dst = (y >> 3) * WIDTH
             mark = 1 << (y & 7)
-            for seg in range(WIDTH):
-                if self.entire_on or (bool(ram[src + seg] & bit) != self.inverted):
-                    # The module's glass runs from SEG127 at the left to SEG0.
-                    out[dst + WIDTH - 1 - seg] |= mark
+            for x in range(WIDTH):
+                if self.entire_on or (bool(ram[src + columns[x]] & bit) != self.inverted):
+                    out[dst + x] |= mark
         return out
+
+    def _ram_column(self, x):
+        """The RAM column behind the glass's column x (from the left): the
+        module's glass runs from SEG127 at the left to SEG0, and the remap
+        applies as data arrives."""
+        return WIDTH - 1 - x
 
     def _glass_y(self, line):
         """Screen row that scan line `line` lands on, or -1 if none.
