@@ -2,7 +2,8 @@
 through what it declares.
 
 Code outside app.py may ask the App (its public methods) but never assigns
-its fields or calls its private ones; no module in firmware/ assigns a field
+its fields or calls its private ones, and reads its state only where
+STATE_READS says why; no module in firmware/ assigns a field
 of an object it did not make, but for the few named in FOREIGN_WRITES; and a
 private name a class uses is one it, or a base of its, defines."""
 
@@ -41,6 +42,60 @@ def test_only_the_app_assigns_its_fields_or_calls_its_private_methods():
     assert wrong == []
 
 
+# Where a module reads the App's state (what its methods change as the table
+# plays: the game, its number, the scene, ...) rather than asking it, and why.
+# Its parts (what it was given or made when built: hw, journal, out, ...) any
+# module may use.
+STATE_READS = {
+    # The laptop's commands ask after the game in play, its journal number
+    # and a calibration going on, to answer and to refuse.
+    "link/remote.py": {"calibration", "game", "gid", "name"},
+    # The setup menu shows the players' names as the laptop last gave them
+    # (App.rename), read as it draws.
+    "table/scenes.py": {"names"},
+}
+
+
+def _app_state():
+    """The App's state: the fields a method of it other than __init__ assigns."""
+    tree = ast.parse((CATNIP / "table" / "app.py").read_text())
+    app = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "App")
+    return {t.attr for f in app.body if isinstance(f, ast.FunctionDef) and f.name != "__init__"
+            for node in ast.walk(f) for t in _assigned(node)
+            if isinstance(t.value, ast.Name) and t.value.id == "self"}
+
+
+def _state_reads(path, state):
+    """(field, line) where module `path` reads `app.field` of the App's state."""
+    return [(node.attr, node.lineno) for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, ast.Attribute) and _app_refs(node.value) and node.attr in state]
+
+
+def test_the_apps_state_is_asked_not_read():
+    state = _app_state()
+    assert {"game", "gid", "name", "scene", "ended"} <= state and not {"hw", "out"} & state
+    wrong, allowed = [], set()
+    for path in sorted(CATNIP.rglob("*.py")):
+        name = str(path.relative_to(CATNIP))
+        if name == "table/app.py":
+            continue
+        for field, line in _state_reads(path, state):
+            if field in STATE_READS.get(name, ()):
+                allowed.add((name, field))
+            else:
+                wrong.append("%s:%d reads app.%s" % (name, line, field))
+    assert wrong == []
+    unused = {(m, f) for m, fields in STATE_READS.items() for f in fields} - allowed
+    assert unused == set(), "STATE_READS names reads no longer made"
+
+
+def test_the_state_check_sees_a_read_through_a_part(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text("def f(app, session):\n    app.hw.show(app.game)\n"
+                    "    return session.app.gid, app.in_play()\n")
+    assert sorted(_state_reads(path, {"game", "gid"})) == [("game", 2), ("gid", 3)]
+
+
 # Where a module sets fields of an object it was handed, and why. Each entry:
 # the module, then the names of the objects it writes into.
 FOREIGN_WRITES = {
@@ -48,8 +103,6 @@ FOREIGN_WRITES = {
     "drivers/buttons.py": {"st"},
     # The journal's bookkeeping of each game it holds (journal_files.Game).
     "flash/journal.py": {"game"},
-    # The journal takes over a game's log once it records it (journal_log).
-    "table/app.py": {"game"},
     # The tray estimator's stages (readings, episode, count, turn): the Tray
     # makes them and its Caller decides what each rest means, for it.
     "tray/calls.py": {"c", "r", "ep", "turn", "self.count", "self.turn"},

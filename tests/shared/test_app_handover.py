@@ -52,3 +52,17 @@ def test_the_laptops_stop_between_games_says_so_without_a_game():
         assert "(the laptop)" in text and "Game saved." not in text, text
     finally:
         rig.close()
+
+
+def test_a_game_left_from_the_last_power_up_is_said_saved_from_setup():
+    # The journal keeps it and the next power-up offers it, though no game is
+    # in play: the panels say so rather than let the players think it lost.
+    rig, path = _playing("handover-left")
+    rig.close()
+    again = AppRig(Journal(path + "/journal"))
+    try:
+        assert again.app.game is None and again.app.journal.resumable() is not None
+        stop(again.app)
+        assert "Game saved." in " ".join(again.lines(0))
+    finally:
+        again.close()

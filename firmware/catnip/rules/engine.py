@@ -104,6 +104,11 @@ class Game:
 
     # ---- shared machinery ------------------------------------------------
 
+    def keep_log(self, log):
+        """Go on with `log` in place of the game's own, as long as it: the
+        table's journal keeps the actions then (catnip.flash.journal_log)."""
+        self.log = log
+
     def act(self, player, action):
         """Carry out `player`'s action and return its public events; or
         refuse it with RuleError, changing nothing."""

@@ -51,7 +51,7 @@ class App:
         self.sound = Sound(hw.buzzer)
         self.frame = Frame(hw, self.clock)
         self.loop = Loop(hw, self.clock, self.frame, self.sound, self, line, weigh)
-        self.out = Out(self)  # the journal's writes, the line, the notices
+        self.out = Out(self.frame, self.loop, line, self.in_play)  # the journal, line, notices
         self.game = None
         self.name = None
         self.seats = None
@@ -132,7 +132,6 @@ class App:
         room = None  # noqa: F841 (the journal's file takes its place)
         tidy()
         self.gid = self.out.write(self.journal.begin, header)
-        _journal_log(game, self.journal, self.gid)
         tidy()
         self.out.record(self.journal.note, self.wall.note("began"))
         self.out.lost([g for g in self.journal.lost if g not in known])  # rotated out to make room
@@ -152,7 +151,6 @@ class App:
                                           if e[0] == "action"))
             seats = header["seats"]
             self.journal.resume(gid)
-            _journal_log(game, self.journal, gid)
             self.gid = gid
             self.out.record(self.journal.note, self.wall.note("resumed"))
         except (RuleError, ValueError, KeyError, TypeError) as e:
@@ -162,7 +160,6 @@ class App:
             self.out.say("Game %d cannot be resumed (%s); it stays in the journal" % (gid, e))
             self._setup()
             return
-        self.gid = gid
         self._play(header["game"], game, seats, header.get("names"))
         self.out.send(wire.BEGIN, gid=gid, header=game.header(), seats=seats, moves=len(game.log),
                       names=header.get("names"))
@@ -173,6 +170,10 @@ class App:
             self._over()
 
     def _play(self, name, game, seats, names=None):
+        if self.gid is not None:  # the journal keeps its actions, not the heap as well
+            from catnip.flash.journal_log import JournalLog
+
+            game.keep_log(JournalLog(self.journal, self.gid, len(game.log)))
         self.name, self.game, self.seats = name, game, seats
         self.commit = game.seed_commit[:wire.COMMIT_ID]  # in its live frames: whose they are
         self.ended = False
@@ -215,6 +216,10 @@ class App:
         """The settings last chosen on the setup screen for the game in play
         (the table's own among them: the Clowder's name)."""
         return flashfile.load(scenes.SETUP_FILE, {}).get("options", {}).get(self.name, {})
+
+    def in_play(self):
+        """(journal number or None, title, game or None) of the game in play."""
+        return self.gid, self.name, self.game
 
     # ---- events -------------------------------------------------------------
 
@@ -388,13 +393,3 @@ class App:
 
             self.remote = Remote(self)
         self.remote.command(word, fields)
-
-
-def _journal_log(game, journal, gid):
-    """Once the journal records game `gid`, the game's log is the journal's
-    (catnip.flash.journal_log): its actions stay on flash, not in the heap
-    as well. A game the journal could not begin keeps its own."""
-    if gid is not None:
-        from catnip.flash.journal_log import JournalLog
-
-        game.log = JournalLog(journal, gid, len(game.log))

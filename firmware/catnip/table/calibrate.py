@@ -36,7 +36,8 @@ def begin(app, station, loaded):
         if app.weigh is None:
             raise Refused("This table has no tray: add \"tray\" with its load cells to "
                           "board.json (hardware/tray.md)")
-        if app.game is not None and app.game.result() is None:
+        game = app.in_play()[2]
+        if game is not None and game.result() is None:
             raise Refused("A game is in play: calibrate the tray between games (end this one "
                           "from a station's menu, or abort it from the laptop)")
         session = Session(app, station, loaded)

@@ -14,7 +14,7 @@ def stop(app, why=None):
     None for Ctrl-C), as the line says it."""
     app.journal.close()
     app.sound.off()
-    saved = app.game is not None and app.gid is not None and not app.ended
+    saved = app.journal.resumable() is not None  # what the next power-up offers
     lines = ["Stopped: REPL", "(Ctrl-C)" if why is None else "(the laptop)"]
     if saved:
         lines.append("Game saved.")

@@ -7,15 +7,21 @@ from catnip.rules import TITLES
 
 
 class Out:
-    """The journal, the line and the notices of `app` (catnip.table.app.App)."""
+    """What leaves the table: `frame` (catnip.ui.frame.Frame) shows the
+    notices, dated by `loop` (catnip.table.loop.Loop); `line`
+    (catnip.link.line.Line, or None) takes the messages; in_play() says
+    which game is in play (catnip.table.app.App's)."""
 
-    def __init__(self, app):
-        self.app = app
+    def __init__(self, frame, loop, line, in_play):
+        self.frame = frame
+        self.loop = loop
+        self.line = line
+        self.in_play = in_play
 
     def record(self, write, *args):
         """A write to the game's journal: none when the journal could not
         begin it (the table was told then), so the fault is said once."""
-        if self.app.gid is not None:
+        if self.in_play()[0] is not None:
             return self.write(write, *args)
         return None
 
@@ -33,8 +39,7 @@ class Out:
     def say(self, text):
         """A message for the whole table: every station's bottom line (the
         frame keeps a few, each once: catnip.ui.frame), the line."""
-        app = self.app
-        if app.frame.notice(text, app.loop.now):
+        if self.frame.notice(text, self.loop.now):
             self.send(wire.SAY, text=text)
 
     def lost(self, games):
@@ -49,13 +54,12 @@ class Out:
     def send(self, kind, **fields):
         """`kind` with `fields` on the line, if a laptop listens for it (with
         none, a snapshot's state is not even built)."""
-        app = self.app
-        line = app.line
+        line = self.line
         if line is None or not line.wants(kind):
             return
         if kind == wire.SNAP:
-            game = app.game
-            fields["gid"] = app.gid if game is not None else None
-            fields["game"] = app.name
+            gid, name, game = self.in_play()
+            fields["gid"] = gid if game is not None else None
+            fields["game"] = name
             fields["public"] = game.public() if game is not None else None
         line.send(kind, **fields)
