@@ -21,7 +21,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -258,7 +258,7 @@ def rows() -> Iterator[Row]:
            f"unix port; Pico ~{h['read_us'] * PICO / 1e6:.1f} s (x {PICO}), as a resume does")
 
 
-def _micropython(script: str, keys: list[str] = (), pages: int = 0, backing: str = "") -> dict:
+def _micropython(script: str, keys: Sequence[str] = (), pages: int = 0, backing: str = "") -> dict:
     script = (f"GAMES = {GAMES!r}\nPAGES = {pages}\nKEYS = {list(keys)!r}\n"
               f"BACKING = {backing!r}\n" + script)
     proc = mpunix.run(["-c", script], path=[SHARED], heap=HEAP)

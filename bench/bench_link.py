@@ -237,7 +237,8 @@ def device_costs() -> tuple[float, float, float]:
     proc = mpunix.run(["-c", _COSTS])
     if proc.returncode != 0:
         raise RuntimeError(f"line cost probe failed:\n{proc.stdout}\n{proc.stderr}")
-    return tuple(float(x) for x in proc.stdout.split()[-3:])
+    snap, poll, command = (float(x) for x in proc.stdout.split()[-3:])
+    return snap, poll, command
 
 
 def _p95(values: list[float]) -> float:

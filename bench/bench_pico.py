@@ -29,6 +29,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import bench
 from bench import pico_flash, pico_press, pico_rig, pico_run
@@ -49,7 +50,8 @@ GC_BLOCK = 16  # bytes in a block of the rp2 port's heap (mem_info counts blocks
 SEED = "bench seed"
 
 # (game, config, draw every n-th action, legal() every n-th action)
-LARGEST = (
+Played = tuple[str, dict[str, Any], int, int]
+LARGEST: tuple[Played, ...] = (
     ("heist", {"players": 6, "variant": "standard", "gems": "digital", "start": 0}, 1, 1),
     ("stack", {"players": 6, "mode": "composure", "black_cat": False, "draw": "digital",
                "start": 0}, 1, 1),
@@ -69,7 +71,7 @@ CALIBRATION = {"version": 2, "rate_hz": 10, "zero": [0, 0, 0, 0], "sign": [1, 1,
 QUICK = {"tray"}
 
 # An evening on one power-up, each game to its standings.
-EVENING = (LARGEST[1], LARGEST[2], LARGEST[0], "rematch")
+EVENING: tuple[Played | str, ...] = (LARGEST[1], LARGEST[2], LARGEST[0], "rematch")
 
 
 def rows() -> Iterator[Row]:
@@ -263,9 +265,11 @@ def _evening_rows(flash: Path, work: Path) -> Iterator[Row]:
     """Stack O' Cats 6p with the tray, Purrfect 7p with hidden hands, Meow
     Heist 6p and a rematch of it on one power-up, each to its standings."""
     work.mkdir()
-    games, last = [], None
+    games: list[tuple] = []
+    last: tuple | None = None
     for part in EVENING:
-        if part == "rematch":
+        if isinstance(part, str):  # "rematch": the last game again, from its standings
+            assert last is not None, "a rematch follows a game"
             games.append(last[:3] + (True,) + last[4:])
             continue
         game, config, draw_every, _ = part

@@ -11,8 +11,9 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import bench
 
@@ -23,7 +24,10 @@ Row = tuple[str, str, float | int | str, str, str]
 GAMES = bench.sized("CATNIP_BENCH_GAMES", 200, 1000)  # the full bench: 1,000
 
 
-def _timed(store_path: Path, work) -> tuple[float, float, object]:
+T = TypeVar("T")
+
+
+def _timed(store_path: Path, work: Callable[[list], T]) -> tuple[float, float, T]:
     """(CPU seconds, wall seconds, what `work` gave): the CPU figure is the
     one to read on a machine shared with other work, where the wall clock
     also counts the time others had the cores."""
@@ -40,7 +44,7 @@ def _timed(store_path: Path, work) -> tuple[float, float, object]:
     return cpu, elapsed, out
 
 
-def _export(fmt: str):
+def _export(fmt: str) -> Callable[[list], int]:
     from catnip_host import export
 
     def run(plays) -> int:

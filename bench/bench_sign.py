@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import bench
@@ -95,6 +96,16 @@ def _laptop_rows(games: int = 200) -> Iterator[Row]:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
     from test_verify import _frames
 
+    @dataclass
+    class Parsed(Game):
+        """A game whose journal is parsed already, as from the store: the
+        check alone is timed."""
+
+        parsed: list[list] = field(default_factory=list)
+
+        def journal(self) -> list[list]:
+            return self.parsed
+
     secret = Ed25519PrivateKey.generate()
     key = secret.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
     checked = []
@@ -104,10 +115,8 @@ def _laptop_rows(games: int = 200) -> Iterator[Row]:
         header = next(f for k, f in frames if k == "game")["header"]
         entries = [f["e"] for k, f in frames if k == "entry"]
         sig = secret.sign(record_digest.digest("u", 1, "finished", header, entries)).hex()
-        g = Game(1, header["seed_commit"], name, header=header, status="finished",
-                 page={"sig": sig, "ms": 1})
-        g.journal = lambda entries=entries: entries  # as parsed from the store
-        checked.append(g)
+        checked.append(Parsed(1, header["seed_commit"], name, header=header, status="finished",
+                              page={"sig": sig, "ms": 1}, parsed=entries))
     t = time.process_time()
     verdicts = [signatures.check(g, "u", key)[0] for g in checked]
     spent = time.process_time() - t

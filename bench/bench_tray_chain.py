@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -44,7 +45,7 @@ def _measure() -> dict[str, float]:
     return figures
 
 
-def _minute(rate: int, cells: int) -> dict[str, object]:
+def _minute(rate: int, cells: int) -> dict[str, Any]:
     """A minute of play weighed through the chain on the simulated table."""
     from chainrig import check_exact, direct, run
     from tray_checks import session

@@ -5,6 +5,7 @@ from __future__ import annotations
 import platform
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -34,7 +35,7 @@ def min_heap(script: str, path: list[Path] | None = None, lo: int = 2_048,
     return hi
 
 
-def compile_firmware(into: Path, extra: list[Path] = ()) -> str:
+def compile_firmware(into: Path, extra: Sequence[Path] = ()) -> str:
     """Precompile the firmware (and `extra` files) to .mpy in `into`, as the
     Pico loads it, and return a script prefix that imports those first.
 

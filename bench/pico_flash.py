@@ -117,7 +117,7 @@ def _exists(fs, name: str) -> bool:
         return False
 
 
-def _mount(data: bytes, new: bool = False):
+def _mount(data: bytes | bytearray, new: bool = False):
     """The littlefs in a flash image (formatted afresh when `new`)."""
     from littlefs import LittleFS
 

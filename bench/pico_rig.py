@@ -157,13 +157,19 @@ def _node(uf2: Path | None = None) -> list[str]:
     return ["node", str(RP2EMU / "bench.mjs"), "--uf2", str(uf2 or image())]
 
 
+def said(proc: subprocess.Popen) -> str:
+    """What the bench, run with its stderr on a pipe, said there."""
+    assert proc.stderr is not None, "the bench's stderr is a pipe"
+    return proc.stderr.read()
+
+
 def _wait_for(path: Path, proc: subprocess.Popen, seconds: float) -> int:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if path.exists() and path.read_text().strip():
             return int(path.read_text())
         if proc.poll() is not None:
-            raise BenchError("the bench stopped before serving: " + proc.stderr.read()[-500:])
+            raise BenchError("the bench stopped before serving: " + said(proc)[-500:])
         time.sleep(0.2)
     raise BenchError(f"the bench did not serve its USB serial within {seconds} s")
 
@@ -174,7 +180,7 @@ def _wait_for_output(path: Path, text: bytes, proc: subprocess.Popen, seconds: f
         if path.exists() and text in path.read_bytes():
             return
         if proc.poll() is not None:
-            raise BenchError("the bench stopped before the app ran: " + proc.stderr.read()[-500:])
+            raise BenchError("the bench stopped before the app ran: " + said(proc)[-500:])
         time.sleep(0.1)
     raise BenchError(f"the Pico did not take main.py at its raw REPL within {seconds} s")
 

@@ -17,7 +17,8 @@ from bench.pico_flash import read_flash, read_text, repl_free
 from bench.pico_rig import (BOOT_PRESSES, BOOTED_S, HOLD_MS, LINK_EXTRA_S, MAIN, PANELS, PLAN,
                             PRESS_EVERY_S, RAW_OK, READY, READY_AFTER_S, RESUME_PER_MOVE_S,
                             RESUME_S, ROOT, SETTLE_S, STATIONS, STOCK, STOCK_PRESS_EVERY_S, WORLD,
-                            BenchError, _node, _stop, _tagged, _wait_for, _wait_for_output)
+                            BenchError, _node, _stop, _tagged, _wait_for, _wait_for_output,
+                            said)
 
 import mpunix  # noqa: E402  (tests/, which pico_rig puts on the path)
 
@@ -171,7 +172,7 @@ def _served(args: list[str], out: Path, linked: Linked,
         linked(f"socket://127.0.0.1:{port}", lambda: bench.poll() is None)
     finally:
         _stop(bench)
-    return bench.returncode, bench.stderr.read()
+    return bench.returncode, said(bench)
 
 
 def boot(flash: Path, out: Path, until: float, scenario: list[dict],
@@ -291,7 +292,9 @@ def finish(flash: Path, work: Path, game: str, options: dict, seats: list[int],
     on its USB serial (see run())."""
     state = read_flash(flash, work / "state0")
     expected = plan(game, options, seats, state, "game")
-    todo, runs, cuts = expected, [], []
+    todo = expected
+    runs: list[Run] = []
+    cuts: list[dict] = []
     start_s = BOOTED_S  # the last boot's app read its buttons in time for this
     step = pace(uf2)
     most = round(BOOT_PRESSES * PRESS_EVERY_S / step)  # 20 s of table time a boot

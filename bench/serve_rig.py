@@ -94,7 +94,8 @@ class PtyTable:
         action = any_legal(game, p, self.rng)
         self.first = None
         self.table.act(p, action)
-        self.sent[(self.table.gid, len(game.log))] = self.first
+        if self.first is not None:  # the line told the laptop of it
+            self.sent[(self.table.gid, len(game.log))] = self.first
 
 
 def niced(folder: Path, chromium: Path) -> Path:
@@ -171,7 +172,7 @@ def latencies(sent: dict[tuple[int, int], float], moves: dict[int, tuple[int, in
     return split, len(sent) - len(first)
 
 
-def pct(values: list[float], q: float) -> float:
+def pct(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100)[q - 1] if len(values) > 1 else values[0]
 
 

@@ -86,7 +86,7 @@ class Bus:
 
 # Buses by the id the firmware passes to machine.I2C / SoftI2C. A test or the
 # virtual table attaches models here before the firmware starts.
-buses = {}
+buses: dict = {}
 
 
 def bus(bus_id):

@@ -7,7 +7,7 @@
 # so firmware that runs on this fake runs on the Pico. Time-driven parts
 # (Timer, WDT) move when devsim.soc.service() runs; see devsim/soc.py.
 try:
-    from time import sleep_ms as _sleep_ms
+    from time import sleep_ms as _sleep_ms  # type: ignore[attr-defined]  # MicroPython's
 except ImportError:  # CPython
     from time import sleep as _sleep
 

@@ -4,7 +4,7 @@
 # calling drive(). Each pin's level is what its driver says, else what its
 # pull says, else 0. Watchers (models, IRQ handlers) hear every change.
 try:
-    from time import ticks_us
+    from time import ticks_us  # type: ignore[attr-defined]  # MicroPython's
 except ImportError:  # CPython
     from time import perf_counter_ns
 

@@ -6,7 +6,7 @@
 # and so do machine.idle() and machine.lightsleep(), the places where a real
 # Pico's timer interrupts would get a chance to run between firmware steps.
 try:
-    from time import ticks_ms as _ticks_ms
+    from time import ticks_ms as _ticks_ms  # type: ignore[attr-defined]  # MicroPython's
 except ImportError:  # CPython
     from time import monotonic_ns
 

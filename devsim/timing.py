@@ -17,8 +17,8 @@ import machine
 from devsim import pins
 
 try:
-    from time import sleep_us as _real_sleep_us
-    from time import ticks_us as _real_ticks_us
+    from time import sleep_us as _real_sleep_us  # type: ignore[attr-defined]  # MicroPython's
+    from time import ticks_us as _real_ticks_us  # type: ignore[attr-defined]  # MicroPython's
 except ImportError:  # CPython
     from time import perf_counter_ns, sleep
 
@@ -27,11 +27,6 @@ except ImportError:  # CPython
 
     def _real_sleep_us(us):
         sleep(us / 1000000)
-
-try:
-    import asyncio
-except ImportError:  # a MicroPython build without it
-    asyncio = None
 
 TICKS_PERIOD = 1 << 30  # MicroPython's ticks wrap at 2**30
 _TICKS_MAX = TICKS_PERIOD - 1
@@ -187,6 +182,8 @@ class VirtualClock(_Clock):
         """asyncio.sleep_ms in virtual time. Time moves on only when every
         pausing task waits: the one due first moves it to its wake-up time,
         so tasks interleave as they would on the Pico."""
+        import asyncio  # only for the async firmware: a driver's test runs without it
+
         wake = self._now + ms * 1000
         sleepers = self._sleepers
         sleepers.append(wake)
@@ -217,6 +214,8 @@ class RealClock(_Clock):
         self.pin_access()
 
     async def pause_ms(self, ms):
+        import asyncio
+
         await asyncio.sleep(ms / 1000)
         self.pin_access()
 

@@ -1,10 +1,12 @@
 """The code stays clean: `ruff check` over the whole tree and `mypy` over the
-laptop's typed code (both configured in pyproject.toml, both pinned in
-requirements-dev.txt) report nothing. A finding fails the test with the
-tool's own lines, which say where and why."""
+CPython code (the laptop's, the virtual table's and the benches'; both
+configured in pyproject.toml, both pinned in requirements-dev.txt) report
+nothing. A finding fails the test with the tool's own lines, which say where
+and why."""
 
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,6 +25,11 @@ def test_ruff_finds_nothing():
 def test_mypy_finds_nothing():
     proc = _run("mypy", "--no-incremental")
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_mypy_reads_the_laptop_the_virtual_table_and_the_benches():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
+    assert {"host/catnip_host", "devsim", "bench"} <= set(config["files"])
 
 
 def test_ruff_knows_micropython_and_still_catches_slips(tmp_path):

@@ -36,7 +36,8 @@ def uint(value):
     return value & 0xFFFFFFFF
 
 
-builtins.ptr8 = _view("B")
-builtins.ptr16 = _view("H")
-builtins.ptr32 = _view("I")
-builtins.uint = uint
+# New builtins, as MicroPython's compiler knows them (setattr: CPython's
+# builtins module declares no such names).
+for name, value in (("ptr8", _view("B")), ("ptr16", _view("H")), ("ptr32", _view("I")),
+                    ("uint", uint)):
+    setattr(builtins, name, value)

@@ -148,7 +148,10 @@ def install():
     # rename under the unix port); on Windows CPython's would refuse.
     os.rename = os.replace
     select.poll = Poll
-    select.POLLIN, select.POLLOUT = POLLIN, POLLOUT
+    # Windows' select has no poll(): ours, with its flags (setattr: typeshed
+    # declares select's own final, as they are where CPython has them).
+    setattr(select, "POLLIN", POLLIN)
+    setattr(select, "POLLOUT", POLLOUT)
     sys.stdout.reconfigure(encoding="utf-8", line_buffering=True)
     sys.stderr.reconfigure(encoding="utf-8", errors="backslashreplace")
     sys.stdin = Lines(sys.stdin.fileno())
