@@ -84,7 +84,7 @@ def _read_board():
     try:
         return load(BOARD_FILE)
     except BoardError as e:
-        _broken(["board.json has problems:"] + e.problems)
+        _broken(["board.json has problems:"] + e.problems, _panel_named())
         return None
     finally:
         forget("catnip.board")
@@ -208,22 +208,39 @@ def _show_all(hw, lines):
     draw.everywhere(hw, lines, ticks_ms())
 
 
-def _broken(problems):
-    """Every problem on the line, and on whatever panels answer."""
+def _panel_named():
+    """The panel a board.json that failed its checks names for its screens,
+    as far as it reads: "sh1106" (the 1.3 in module's) if every screen it
+    names is one, else the SSD1306."""
+    from catnip.flash import flashfile
+
+    try:
+        board = flashfile.load(BOARD_FILE, {})
+        places = list(board.get("stations") or []) + [board.get("table") or {}]
+        kinds = set(p["oled"].get("panel", "ssd1306") for p in places if p.get("oled"))
+    except (TypeError, AttributeError):  # not the shape a board has
+        return "ssd1306"
+    return "sh1106" if kinds == {"sh1106"} else "ssd1306"
+
+
+def _broken(problems, kind="ssd1306"):
+    """Every problem on the line, and on whatever panels answer, driven as
+    panels of `kind`."""
     for p in problems:
         say(p)
     try:
-        _show_problems(problems)
+        _show_problems(problems, kind)
     except Exception as e:  # noqa: BLE001 (nothing may stop the message on the line)
         say("could not show this on the screens either (%s)" % e)
 
 
-def _show_problems(problems):
+def _show_problems(problems, kind):
     """Panels at the shipped layouts' places: 0x3C/0x3D on I2C0 (GP0/GP1) and
     I2C1 (GP2/GP3), and behind a TCA9548A at 0x70 on I2C0."""
     from machine import I2C, Pin
 
-    from catnip.drivers.ssd1306 import SSD1306, Canvas
+    from catnip.drivers.ssd1306 import Canvas
+    from catnip.parts.screen import panel
     from catnip.ui import draw
 
     text = []
@@ -252,6 +269,9 @@ def _show_problems(problems):
             for addr in (0x3C, 0x3D):
                 if addr in found:
                     try:
-                        SSD1306(i2c, addr).show(fb)
+                        oled = panel(i2c, {"panel": kind, "addr": addr, "height": 64,
+                                           "flip": False})
+                        oled.init_display()
+                        oled.show(fb)
                     except OSError:
                         pass

@@ -3,20 +3,22 @@
 # Power-up on the simulated table: a missing or broken board.json is named
 # on the line and on every panel that answers, and BACK held at power-up
 # leaves the REPL without starting the app.
+import json
+
 from catnip import boot
 from devsim.table import Table
 from tablerig import load
 from test_app_games import _fresh
 
 
-def _boot(board_text, hold_back=None, unplug=None, layout="direct"):
+def _boot(board_text, hold_back=None, unplug=None, layout="direct", panel=None):
     _fresh("boot")
     if board_text is not None:
         with open("board.json", "w") as f:
             f.write(board_text)
     said = []
     boot.out = said.append
-    table = Table(load(layout))
+    table = Table(load(layout, panel=panel))
     try:
         if unplug is not None:
             table.stations[unplug].unplug()
@@ -52,6 +54,19 @@ def test_a_broken_board_file_lists_its_problems_everywhere():
     assert len(said) > 1
     for rows in screens:
         assert rows[0].startswith("board.json"), rows
+
+
+def test_a_broken_board_is_shown_on_the_sh1106_panels_it_names():
+    with open(_shipped()) as f:
+        board = json.load(f)
+    for station in board["stations"]:
+        station["oled"]["panel"] = "sh1106"
+    board["i2c"][0]["freq"] = 9  # the one problem
+    said, started, screens = _boot(json.dumps(board), panel="sh1106")
+    assert not started and "board.json has problems:" in said[0], said
+    for rows in screens:  # read back from the SH1106 models: not shifted, not garbled
+        assert rows and rows[0].startswith("board.json"), rows
+        assert any("freq" in r for r in rows[1:]), rows
 
 
 def test_a_file_that_is_not_json_is_named_as_such():
