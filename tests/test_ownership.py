@@ -103,10 +103,6 @@ FOREIGN_WRITES = {
     "drivers/buttons.py": {"st"},
     # The journal's bookkeeping of each game it holds (journal_files.Game).
     "flash/journal.py": {"game"},
-    # The tray estimator's stages (readings, episode, count, turn): the Tray
-    # makes them and its Caller decides what each rest means, for it.
-    "tray/calls.py": {"c", "r", "ep", "turn", "self.count", "self.turn"},
-    "tray/estimator.py": {"ep"},
 }
 
 

@@ -9,7 +9,7 @@
 # only the event it returns.
 from catnip.tray.common import const, isqrt
 from catnip.tray.lean import lean
-from catnip.tray.readings import FRAC, MOVING, SETTLED, SHORT
+from catnip.tray.readings import FRAC, SETTLED, SHORT
 
 _PLACED = const(0)
 _REMOVED = const(1)
@@ -43,9 +43,9 @@ class Caller:
     def moved(self):
         """A reading left the still band: the still readings' refinement goes
         into the mass, and the load is moving."""
-        r = self.readings
-        self.count.mass += r.refine()
-        r.state = MOVING
+        r, c = self.readings, self.count
+        c.weighs(c.mass + r.refine())
+        r.move()
         self.new_episode()
 
     def handling(self):
@@ -96,25 +96,25 @@ class Caller:
             # tray. Wait; if it stays so, look back a turn, then ask. After
             # an impact there is nothing more to wait for: something fell,
             # and the collapse is called with no confidence in the count.
-            ep.flat_odd += 2
-            if ep.flat_odd < 2 * r.quiet_after:
+            odd = ep.odd()
+            if odd < 2 * r.quiet_after:
                 return None
             if not absolute and c.rewind(mass):
                 plausible = True
-            elif ep.flat_odd < 2 * self._ask_after and not impact:
+            elif odd < 2 * self._ask_after and not impact:
                 return None
         total = c.total
         r.settle_at(m)
         r.remember_cells(absolute)
-        c.mass = mass
+        c.weighs(mass)
         conf = c.confidence() if plausible else 0
         if not self._possible(c.anchor_cats + total):
             self.absolute = False
             return self._ask_cats(total)
         if absolute:
             self.absolute = False
-            c.cats = self.turn.tower = total
-            c.conf = conf
+            c.counted(total, conf)
+            self.turn.counted(total)
             self.anchor()
             self.report = True
             return None
@@ -141,9 +141,9 @@ class Caller:
         is not still: the episode goes on."""
         c, r = self.count, self.readings
         trend = r.trending()
-        c.mass += r.refine()
+        c.weighs(c.mass + r.refine())
         if trend:
-            r.state = MOVING
+            r.move()
             self.new_episode()
             return None
         c.whole(c.mass, c.anchor)
@@ -157,7 +157,7 @@ class Caller:
             return self._count(n, conf, _PLACED)
         if n < 0:
             return self._count(n, conf, self._loss(n))
-        c.conf = c.anchor_conf * conf // 100
+        c.counted(c.cats, c.anchor_conf * conf // 100)
         self.anchor()
         return self._event("settled", 0, None) if report else None
 
@@ -178,9 +178,9 @@ class Caller:
         r, c, turn = self.readings, self.count, self.turn
         r.set_noise(min(max(isqrt(var), (cal + 1) >> 1), 4 * cal))
         self.absolute = False
-        c.mass = c.cats = 0
-        c.conf = 100
-        turn.tower = 0
+        c.weighs(0)
+        c.counted(0, 100)
+        turn.counted(0)
         r.zero_here(means)
         self.anchor(clean=True)
         return self._event("settled", 0, None)
@@ -227,8 +227,7 @@ class Caller:
     def _count(self, n, conf, kind, still=0, struck=False):
         c, turn, r = self.count, self.turn, self.readings
         t = r.ms()
-        c.cats += n
-        c.conf = c.anchor_conf * conf // 100
+        c.counted(c.cats + n, c.anchor_conf * conf // 100)
         left = ask = None
         if kind == _PLACED:
             turn.placed(n, c.cats, conf)
@@ -238,7 +237,7 @@ class Caller:
             ev = "removed"
         else:
             if r.samples - turn.fell_at > turn.follow:
-                turn.fell_at = r.samples - still  # a new collapse begins
+                turn.fell(r.samples - still)
             ask = turn.collapse(c.anchor_cats, c.cats, conf, struck, t)
             left = ask["left"]
             ev = "collapse"
@@ -264,8 +263,7 @@ class Caller:
                    "or something else on the tray): how many cats are on the tray?"
                    % (said, turn.in_play))
         n = guess - c.cats
-        c.cats = guess
-        c.conf = 0
+        c.counted(guess, 0)
         self.anchor()
         return self._event("settled", n, turn.ask_cats(guess, why, self.readings.ms()))
 

@@ -41,6 +41,15 @@ class Counter:
         self.total = self.r = self.var = 0  # the last judgement (see whole)
         self._off = self._var = 0  # the last judgement of a quiet state (see _clean_from)
 
+    def weighs(self, mass):
+        """The load is `mass` counts above the zero (a verdict, a refinement)."""
+        self.mass = mass
+
+    def counted(self, cats, conf):
+        """The tray counts `cats`, with `conf` percent confidence."""
+        self.cats = cats
+        self.conf = conf
+
     def whole(self, mass, anchor):
         """Is the change from anchor to mass whole cats? Leaves the cats
         (total), the remainder in thousandths of a cat (r) and the variance

@@ -66,6 +66,21 @@ class Episode:
         self.flat_odd = 0  # still windows whose load was not whole cats
         self.warned = False  # "handling" said
 
+    def odd(self):
+        """A still window whose load is no whole number of cats: how many
+        such there were, doubled (each unflat window since took one off)."""
+        self.flat_odd += 2
+        return self.flat_odd
+
+    def leak(self):
+        """A window that is not flat: the odd ones fade, a stray one does not
+        start the wait over."""
+        self.flat_odd -= 1
+
+    def warn(self):
+        """The episode was said to be a hand (handling): said once."""
+        self.warned = True
+
     def track(self, readings):
         """The latest reading is part of the episode."""
         self.since += 1

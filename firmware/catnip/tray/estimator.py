@@ -16,7 +16,7 @@ from catnip.tray.calls import Caller
 from catnip.tray.common import FULL_SCALE, MIN_COUNT, TrayError, is_int
 from catnip.tray.counting import Counter
 from catnip.tray.episode import Episode
-from catnip.tray.readings import LOST, MOVING, SETTLED, TARING, Readings
+from catnip.tray.readings import LOST, SETTLED, TARING, Readings
 from catnip.tray.sensor import Sensor
 from catnip.tray.turn import Turn
 
@@ -217,7 +217,7 @@ class Tray:
         # before the fault, so a tower that changed meanwhile shows up.
         r = self.readings
         if r.state != TARING:
-            r.state = MOVING
+            r.move()
         self._faulty = False
         r.restart()
         self.calls.new_episode()
@@ -256,9 +256,9 @@ class Tray:
             if w == r.long or calls.early(w, m):
                 return calls.at(m)
         if ep.flat_odd:
-            ep.flat_odd -= 1  # leaky: a stray unflat window does not start over
+            ep.leak()
         if ep.since >= self._handling and not ep.warned and not self.sensor.suspect():
-            ep.warned = True
+            ep.warn()
             return self.calls.handling()
         return None
 

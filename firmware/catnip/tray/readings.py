@@ -100,6 +100,10 @@ class Readings:
         self.seen = 0
         self._tare_fill = 0
 
+    def move(self):
+        """The load is moving (it left the still band, or slides within it)."""
+        self.state = MOVING
+
     def start_tare(self):
         self.state = TARING
         self.restart()

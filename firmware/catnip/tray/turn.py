@@ -41,6 +41,15 @@ class Turn:
         """A new quiet state: a new turn, a new collapse."""
         self._fell_ask = self._fell_left = 0
 
+    def counted(self, cats):
+        """The tray counted `cats` from its zero (its first verdict, a tare):
+        as far as it knows, they are the tower."""
+        self.tower = cats
+
+    def fell(self, at):
+        """A new collapse begins, its first call at reading `at`."""
+        self.fell_at = at
+
     def loose(self, cats):
         """Cats on the tray that are not on the tower: fallen ones lying
         there, and a cat that fell from a hand."""
