@@ -168,45 +168,45 @@ class Buttons:
         if full:
             self._full_at = ticks_add(now, self.fallback_ms)
         changed = not full and not irq.value()  # the line is low: someone changed
-        for st in self.stations:
-            if st.online:
-                if full or not st.source.irq or changed or st.debouncer.down:
-                    self._read(st, now)
-                    if changed and st.source.irq:
+        for station in self.stations:
+            if station.online:
+                if full or not station.source.irq or changed or station.debouncer.down:
+                    self._read(station, now)
+                    if changed and station.source.irq:
                         changed = not irq.value()  # that read may have released it
-                if st.online:
-                    st.debouncer.update(st.sample, now)
-            elif st.online is None or ticks_diff(now, st.retry_at) >= 0:
-                self._connect(st, now)
+                if station.online:
+                    station.debouncer.update(station.sample, now)
+            elif station.online is None or ticks_diff(now, station.retry_at) >= 0:
+                self._connect(station, now)
         if self.queue.count:
             self.ready.set()
 
-    def _read(self, st, now):
+    def _read(self, station, now):
         try:
-            st.sample = st.source.read()
+            station.sample = station.source.read()
         except OSError:
-            st.debouncer.release_all()
-            self._offline(st, now)
+            station.debouncer.release_all()
+            self._offline(station, now)
 
-    def _connect(self, st, now):
+    def _connect(self, station, now):
         try:
-            st.source.setup()
-            st.sample = st.source.read()
+            station.source.setup()
+            station.sample = station.source.read()
         except OSError:
-            if st.online is None:
-                self._offline(st, now)  # absent from the start: say so once
+            if station.online is None:
+                self._offline(station, now)  # absent from the start: say so once
             else:
-                st.retry_at = ticks_add(now, self.retry_ms)
+                station.retry_at = ticks_add(now, self.retry_ms)
             return
-        st.online = True
-        self.queue.push(st.debouncer.base | ONLINE << 4)
-        st.debouncer.update(st.sample, now)
+        station.online = True
+        self.queue.push(station.debouncer.base | ONLINE << 4)
+        station.debouncer.update(station.sample, now)
 
-    def _offline(self, st, now):
-        st.online = False
-        st.sample = 0
-        st.retry_at = ticks_add(now, self.retry_ms)
-        self.queue.push(st.debouncer.base | OFFLINE << 4)
+    def _offline(self, station, now):
+        station.online = False
+        station.sample = 0
+        station.retry_at = ticks_add(now, self.retry_ms)
+        self.queue.push(station.debouncer.base | OFFLINE << 4)
 
     async def run(self):
         while True:

@@ -277,7 +277,7 @@ class Journal:
         t = ticks_ms()
         try:
             if game.fill and game.fill + n > PAGE_BYTES:
-                self._seal(game)
+                self._seal()
             f = held(self, self.file(game.gid, str(game.sealed)))
             for part in parts:
                 f.write(part)
@@ -310,11 +310,11 @@ class Journal:
                 log = game.sealed + game.logged
                 room = block_end(log, self._block) - log
                 if not game.logged and room < game.fill:
-                    self._seal(game, room)  # the log's block filled; the rest starts the next
+                    self._seal(room)  # the log's block filled; the rest starts the next
                     game.commits += 1
                     if between is not None and between():
                         return
-                self._seal(game)
+                self._seal()
                 game.commits += 4
             held(self, self.file(game.gid, str(game.sealed)))
         except OSError as e:
@@ -331,13 +331,14 @@ class Journal:
                          "(%s); end or abandon the game" % (game.gid, why(e)))
         raise JournalError(self._stopped)
 
-    def _seal(self, game, upto=None):
+    def _seal(self, upto=None):
         # Move the full tail onto the end of the log (only its first `upto`
         # bytes: the rest at the next seal). The next tail, named by where it
         # starts, is made first, so a game always has one, and a cut in
         # between is recognised (catnip.flash.journal_scan.settle). No file
         # stays open meanwhile: a tail held open across the log's append cost
         # littlefs an erase per record after it; the next record reopens it.
+        game = self._live
         self.close()
         tail = self.file(game.gid, str(game.sealed))
         data = read_into(tail, self._page, game.fill)
