@@ -6,7 +6,9 @@
 # shipped board has, on a canvas that checks the layout (screencheck). A
 # line cut at the edge, a glyph over another or two strings that run
 # together fail it, and so does a player's own hand that needs scrolling
-# where the screen has room to show it whole. Every CHECK_EVERY-th picture
+# where the screen has room to show it whole, or a Purrfect station that
+# hides its player's pawprints, hand, newest open offer or the three newest
+# of the others' (4 to 7 players, under an announcement too). Every CHECK_EVERY-th picture
 # also goes through each panel driver (SSD1306 and SH1106) to its chip's
 # model, whose RAM behind the glass must then hold it exactly: what a board
 # names as its panel shows the same screens. (The RAM, not the decoded
@@ -78,7 +80,7 @@ class Census:
             self.screens += 1
             for p in problems:
                 self.count += 1
-                kind = p.split(":")[0] if p[:3] in ("cut", "ove", "tou", "pan") else "hand"
+                kind = p.split(":")[0] if p[:3] in ("cut", "ove", "tou", "pan", "row") else "hand"
                 self.kinds[kind] = self.kinds.get(kind, 0) + 1
                 key = "".join("#" if c in "0123456789" else c for c in p)
                 if key not in self.found:  # each kind once, with where it was first seen
@@ -175,21 +177,15 @@ def _hand_check(scene, station):
     seat = scene.seat(station)
 
     def check(fb):
-        if seat is None or scene.menu[station] is not None or scene.banner \
+        if seat is None or scene.menu[station] is not None \
                 or scene.error[station] or scene.viewing[station] is not None \
                 or scene.ending[station]:
             return []
+        if scene.name == "purrfect":
+            return _purrfect_rows(scene, station, fb)
+        if scene.banner:
+            return []
         v = scene.view(station)
-        shown_text = " ".join(s for s, _, _ in fb.strings())
-        if scene.name == "purrfect" and v["mode"] == "stations" and v["winner"] is None \
-                and scene.local[station].doing is None:
-            from catnip.ui import purrfect as ui
-
-            groups = ui._free(v)
-            if len(groups) <= ui.PINNED:
-                missing = [g for g in ui.hand_labels(v) if g not in shown_text]
-                if missing:
-                    return ["own hand scrolled away: %s not shown" % ", ".join(missing)]
         if scene.name == "heist" and v["phase"] == "play" and \
                 not v["seats"][seat]["committed"]:
             cards = [s for s, _, y in fb.strings() if y in (32, 40) and s.isdigit()]
@@ -197,6 +193,46 @@ def _hand_check(scene, station):
                 return ["hand of %d shows as %r" % (len(v["hand"]), cards)]
         return []
     return check
+
+
+def _purrfect_rows(scene, station, fb):
+    """Purrfect readable at any table size: a seated player's pawprints, hand
+    (by cat letter and count), newest open offer and the three newest of the
+    others' are all showing, announcement or not, while the cursor is on one
+    of them; and the row under the cursor always shows."""
+    from catnip.rules.purrfect import CATS
+    from catnip.ui import purrfect as ui
+
+    v = scene.view(station)
+    local = scene.local[station]
+    if v["mode"] != "stations" or v["winner"] is not None or local.doing is not None \
+            or local.table:
+        return []
+    shown = [s for s, _, _ in fb.strings()]
+    where = "seat %d of %d%s" % (v["you"], v["players"], ", announcement up" if scene.banner else "")
+    problems = []
+    if not shown or "paws %d" % v["pawprints"][v["you"]] not in shown[0]:
+        problems.append("rows: own pawprints not shown (%s)" % where)
+    groups = ui._free(v)
+    hand = ["%s%d" % (CATS[c][0][0], len(groups[c])) for c in sorted(groups)]
+    mine = v["offered"][-1:]
+    mine = ["mine %s x%d" % (CATS[ui.cat_of(cards[0])][0], len(cards)) for _, cards in mine]
+    others = [o for o in v["offers"] if o["player"] != v["you"]][-3:]
+    wanted = hand + ["Purrfect!"] + mine + [ui._offer_label(o) for o in others]
+    items = ui._items(v)
+    ui._place(local, items)
+    at = local.cursor.at
+    what = items[at][1]
+    label = hand[at] if what[0] == "offer" else items[at][0]
+    if label not in shown:
+        problems.append("rows: the row under the cursor, %r, not shown (%s)" % (label, where))
+    keys = [("offer", c) for c in sorted(groups)] + [("declare",)] + \
+        [("withdraw", oid) for oid, _ in v["offered"][-1:]] + [("accept", o["offer"]) for o in others]
+    if ui._key(what) in keys:
+        missing = [w for w in wanted if w not in shown]
+        if missing:
+            problems.append("rows: %s not shown (%s)" % (", ".join(missing), where))
+    return problems
 
 
 def _look_all(census, scene, tag, stations):
@@ -313,8 +349,9 @@ def _play_game(census, name, options, players, stations):
         acts += 1
         scene.announce(events, 0)
         while scene.banner:
-            census.look("%s banner %r" % (tag, scene.banner[0]),
-                        lambda fb: scene.draw(0, fb))
+            for k in range(stations if name == "purrfect" else 1):
+                census.look("%s banner %r S%d" % (tag, scene.banner[0], k + 1),
+                            lambda fb, k=k: scene.draw(k, fb), _hand_check(scene, k))
             scene.next_banner(0)
         phase = game.public().get("step") or game.public().get("phase")
         if acts % 5 == 0 or phase != last and acts % 2:

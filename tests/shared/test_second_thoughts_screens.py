@@ -171,6 +171,22 @@ def test_a_purrfect_answer_asks_first_and_can_be_taken_back():
     assert shows(scene, 1).startswith("R1 paws 0"), "your pawprints never scroll away"
 
 
+def test_after_an_answer_the_cursor_is_on_the_hand_not_on_the_take_back():
+    ui = __import__("catnip.ui.purrfect", None, None, ["x"])
+    game, scene = table("purrfect", {"players": 7}, "after answer", 7)
+    for seat in (0, 2, 3):
+        game.act(seat, ("offer", game.hand(seat)[0]))
+    items = ui._items(scene.view(1))
+    scene.local[1].cursor.at = max(i for i, (_, what) in enumerate(items) if what[0] == "accept")
+    assert press(scene, 1, OK) is None and press(scene, 1, OK) is None
+    assert press(scene, 1, OK)[2][0] == "accept"
+    scene.banner = []
+    shows(scene, 1)
+    items = ui._items(scene.view(1))
+    assert items[-1][0] == "Take back swap"
+    assert items[scene.local[1].cursor.at][1][0] == "offer", "a reflex OK only asks how many"
+
+
 def test_an_announcement_takes_no_press_and_each_station_keeps_its_view():
     game, scene = table("heist", {"players": 3}, "banner", 3)
     for seat in range(3):

@@ -134,11 +134,16 @@ def test_with_four_cats_and_offers_open_the_whole_hand_stays_in_view():
     game, scene = _purrfect()
     for station in (1, 2, 3):
         _offer(scene, station)
-    groups = purrfect_ui.hand_labels(scene.view(0))
+    v = scene.view(0)
+    groups = ["%s%s" % (label[0], label.split(" x")[1]) for label in purrfect_ui.hand_labels(v)]
+    offers = [purrfect_ui._offer_label(o) for o in v["offers"]]
     for _ in range(12):  # down through every row, past the last
         fb = Checked()
         scene.draw(0, fb)
         shown = [s for s, _, _ in fb.strings()]
-        assert all(g in shown for g in groups), (groups, shown)
+        assert all(g in shown for g in groups + offers), (groups, offers, shown)
         assert fb.take() == []
+        label, what = _item(scene, 0)
+        if what[0] == "offer":  # a group is its letter: the hint names it whole
+            assert shown[-1] == label, shown
         _act(scene, 0, DOWN)
