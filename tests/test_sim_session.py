@@ -208,3 +208,32 @@ def test_a_session_played_in_a_terminal_is_recorded_and_replays(tmp_path):
     out.write_text(json.dumps(data))
     result = _headless("--script", str(out))
     assert result.exit_code == 0, result.output
+
+
+def test_a_headless_scenario_takes_every_option_it_can_use(tmp_path):
+    """--script --headless with --board, --stations, --journal, --seed,
+    --snapshots, --store and --names together: each does its part."""
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps({"steps": [
+        {"expect": {"station": 5, "text": "You: Eve"}},
+        {"station": 5, "snap": "eve"}]}))
+    flash, store = tmp_path / "flash", tmp_path / "games.sqlite3"
+    flash.mkdir()
+    result = CliRunner().invoke(main, [
+        "sim", "--headless", "--script", str(script), "--board", "mux", "--stations", "5",
+        "--journal", str(flash), "--seed", "all2", "--snapshots", str(tmp_path / "png"),
+        "--store", str(store), "--names", "Ana,Bo,-,Dee,Eve"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "png" / "eve.png").exists()
+    assert json.loads((flash / "names.json").read_text())["boards"]["mux"][4] == "Eve"
+
+
+def test_options_that_cannot_go_together_say_why_and_do_nothing(tmp_path):
+    script = tmp_path / "s.json"
+    script.write_text("[]")
+    for args, why in ((("--serve", "8123"), "--serve follows the table as you play it"),
+                      (("--record", str(tmp_path / "r.json")), "played by hand"),
+                      (("--no-store", "--store", str(tmp_path / "x.sqlite3")), "--no-store")):
+        result = _headless("--script", str(script), *args)
+        assert result.exit_code != 0 and why in result.output, (args, result.output)
+        assert not (tmp_path / "r.json").exists() and not (tmp_path / "x.sqlite3").exists()
