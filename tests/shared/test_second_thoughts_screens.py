@@ -235,3 +235,26 @@ def test_one_of_a_thing_is_said_without_a_plural():
     fb = Text()
     scene.ui.draw_table(fb, game.public())
     assert "1 offer open" in fb.screen(), fb.screen()
+
+
+def test_black_rocks_are_said_in_words_on_every_heist_row():
+    from catnip.ui.heist import loot
+
+    assert loot([1, 0, 2, 1]) == "R1Y0B2+1 rock" and loot([0, 0, 0, 2]) == "R0Y0B0+2 rocks"
+    assert loot([1, 0, 2, 0]) == "R1Y0B2" and loot([1, 0, 2]) == "R1Y0B2"
+    from catnip.ui import draw
+
+    game, scene = table("heist", {"players": 3}, "rocks", 3)
+    draw.named(["Wwwwwwww", "Mo", "Ann"])
+    public = game.public()
+    public["table"] = [[0, 12, [1, 0, 2, 1]], [1, 3, [0, 0, 0, 2]]]
+    fb = Text()
+    scene.ui.draw_table(fb, public)
+    rows = fb.screen().split(" | ")
+    assert rows[-2:] == ["Mo 3", "  R0Y0B0+2 rocks"], rows  # the newest take, whole
+    public["table"] = [[1, 3, [0, 0, 0, 2]], [0, 12, [1, 0, 2, 1]]]
+    fb = Text()
+    scene.ui.draw_table(fb, public)
+    rows = fb.screen().split(" | ")
+    assert rows[-2:] == ["Wwwww 12", "  R1Y0B2+1 rock"] and max(map(len, rows)) <= 16, rows
+    draw.named(None)

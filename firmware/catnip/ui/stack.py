@@ -51,12 +51,14 @@ def _choices(v):
 
 GAUGE_ROW = 3  # the lean, rows 3 and 4 at the right, where the place step's rows are short
 SCORE_ROW = 5  # the scores take rows 5 and 6, three players a row
-SCORE_STEP = 5  # columns a player's score takes: the seat lit, a space, the points
+SCORE_STEP = 5  # columns a player's score takes: the seat lit, the points, a space
+SCORE_GAP = 2  # pixels between a seat's lit box and its points
 
 
 def _scores(fb, v):
     """Every player's score (up to three characters), each behind its seat
-    number in a lit box, three to a row."""
+    number in a lit box, three to a row; three digits still leave a space
+    before the next seat's box."""
     if v["mode"] == "clowder":
         draw.text(fb, SCORE_ROW + 1, "Team %d" % v["team"])
         return
@@ -65,7 +67,7 @@ def _scores(fb, v):
     for i, s in enumerate(scores):
         r, col = row + i // 3, SCORE_STEP * (i % 3)
         draw.text(fb, r, str(i + 1), col, inverse=True)
-        draw.text(fb, r, str(s), col + 2)
+        fb.text(str(s), (col + 1) * 8 + SCORE_GAP, r * 8, 1)
 
 
 def tray_label(p):
