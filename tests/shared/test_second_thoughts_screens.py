@@ -258,3 +258,14 @@ def test_black_rocks_are_said_in_words_on_every_heist_row():
     rows = fb.screen().split(" | ")
     assert rows[-2:] == ["Wwwww 12", "  R1Y0B2+1 rock"] and max(map(len, rows)) <= 16, rows
     draw.named(None)
+
+
+def test_a_stack_game_over_says_why_in_words():
+    game, scene = table("stack", {"players": 2}, "over", 2)
+    for ended, said in (("bag empty", "Over: the bag is | empty"),
+                        ("collapse", "Over: the tower | collapsed")):
+        v = scene.view(0)
+        v["ended"] = ended
+        fb = Text()
+        scene.ui.draw_screen(fb, v, scene.local[0])
+        assert said in fb.screen(), fb.screen()

@@ -52,7 +52,6 @@ def _choices(v):
 GAUGE_ROW = 3  # the lean, rows 3 and 4 at the right, where the place step's rows are short
 SCORE_ROW = 5  # the scores take rows 5 and 6, three players a row
 SCORE_STEP = 5  # columns a player's score takes: the seat lit, the points, a space
-SCORE_GAP = 2  # pixels between a seat's lit box and its points
 
 
 def _scores(fb, v):
@@ -67,7 +66,8 @@ def _scores(fb, v):
     for i, s in enumerate(scores):
         r, col = row + i // 3, SCORE_STEP * (i % 3)
         draw.text(fb, r, str(i + 1), col, inverse=True)
-        fb.text(str(s), (col + 1) * 8 + SCORE_GAP, r * 8, 1)
+        s = str(s)  # a space after the lit box, but for three digits: then a space before the next
+        draw.text(fb, r, s, col + (1 if len(s) > 2 else 2))
 
 
 def tray_label(p):
@@ -100,7 +100,9 @@ def draw_screen(fb, v, local):
                "T%d" % v["tower"])
     _scores(fb, v)
     if v["ended"] is not None:
-        draw.paragraph(fb, "Over: " + v["ended"], 1, 4)
+        from catnip.ui.outcome import reason  # the end's words, loaded at the end
+
+        draw.paragraph(fb, "Over: " + reason({"why": v["ended"]}), 1, 4)
         return
     tray = v.get("tray")
     lean = tray.get("lean") if tray is not None else None
