@@ -313,6 +313,16 @@ class VirtualTable:
                 self.send({"k": "screen", "s": s, "h": height, "img": _b64(img),
                            "rows": rows, "attr": attrs})
 
+    def read_out(self, most_ms=30000):
+        """A game over with its last announcements still up: let them have
+        their time, as at the table, until the standings come (at most
+        `most_ms` of table time). Nothing while a game is in play."""
+        for _ in range(most_ms // 500):
+            app = self.app
+            if app.scene.kind != "play" or app.game is None or app.game.result() is None:
+                return
+            self.run(500)
+
     def standings(self):
         """The final table as the stations show it, read off station 1; None
         when no game has ended. The standings keep the rows above the two
