@@ -155,13 +155,14 @@ class Setup(Scene):
         """A button on any station. Returns ("resume",), ("start", game,
         config, seats) or ("calibrate", "begin") when the table should leave setup,
         else None. A long BACK opens the menu."""
-        if kind == LONG and button == BACK:
+        picking = station in self.naming  # this station's own picker has its buttons
+        if kind == LONG and button == BACK and not picking:
             self.menu = Cursor(len(self._menu()))
             return None
         if kind != PRESS and kind != REPEAT:
             return None
         self.problem = None
-        if station in self.naming:
+        if picking:
             return self._press_name(station, button)
         if self.menu is not None:
             done = self.menu.press(button)
