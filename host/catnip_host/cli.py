@@ -101,9 +101,6 @@ def sim(board: str | None, stations: int | None, journal: Path | None, seed: str
     store: Path | Literal[False] | None = False if no_store else store_path
 
     try:
-        if no_store and store_path is not None:
-            raise click.UsageError("--no-store keeps no games, --store keeps them in a file: "
-                                   "choose one")
         if headless:
             if script is None:
                 raise click.UsageError("--headless plays a scenario: "
