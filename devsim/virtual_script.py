@@ -145,6 +145,7 @@ def run_script(vt, steps):
     except ScriptError as e:
         vt.send({"k": "fail", "step": e.step, "why": e.why, "screens": screens()})
         return 1
+    vt.read_out()  # a recording may stop at the last move, its announcements still up
     vt.send({"k": "standings", "lines": vt.standings(), "screens": screens()})
     return 0
 

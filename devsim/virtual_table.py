@@ -313,39 +313,55 @@ class VirtualTable:
                 self.send({"k": "screen", "s": s, "h": height, "img": _b64(img),
                            "rows": rows, "attr": attrs})
 
+    def read_out(self, most_ms=30000):
+        """A game over with its last announcements still up: let them have
+        their time, as at the table, until the standings come (at most
+        `most_ms` of table time). Nothing while a game is in play."""
+        for _ in range(most_ms // 500):
+            app = self.app
+            if app.scene.kind != "play" or app.game is None or app.game.result() is None:
+                return
+            self.run(500)
+
     def standings(self):
-        """The final table as the stations show it, read off station 1 and
-        scrolled through with DOWN (every station shows the same list), then
-        back to the top; None when no game has ended. A row is taken from a
-        view where it is not at the list's top or bottom edge when it can
-        be, where a scroll mark (^ v) may be drawn over its last letter."""
+        """The final table as the stations show it, read off station 1; None
+        when no game has ended. The standings keep the rows above the two
+        choices (catnip.ui.end): shown from their top while the cursor is on
+        "Rematch", where it starts; each UP from there brings one more line
+        into view from the bottom up, until the view stops moving. A line is
+        taken where it is not the view's top row under a scroll mark (^),
+        which may be drawn over its last letter, when it can be; the cursor
+        goes back to "Rematch"."""
         if self.app.scene.kind != "end":
             return None
-        rows = {}  # position in the list: (read at an edge, text)
-        first = 0  # the list's first row on the screen
-        seen = self._take(rows, first)
-        moves = 0
-        while "New game" not in [text for _, text in rows.values()] and moves < 60:
-            self.tap(1, "down")
-            self.run(SETTLE_MS)
-            moves += 1
-            now = self.lines(1)[1:7]
-            if now != seen:
-                first += 1
-                seen = self._take(rows, first)
-        for _ in range(moves):
+        view = self._view()
+        first = view[:]  # from the top: all of it when it fits
+        lines = {}  # lines counted from the last: (read under the mark, text)
+        ups = 0
+        while ups < 60:
             self.tap(1, "up")
             self.run(SETTLE_MS)
-        out = [rows[i][1] for i in sorted(rows)]
-        return [line for line in out if line and line not in ("Rematch", "New game")]
+            ups += 1
+            now = self._view()
+            if ups > 1 and now == view:
+                break
+            for i, text in enumerate(now):
+                back = len(now) - 1 - i + ups - 1
+                marked = i == 0 and now != first
+                if back not in lines or (lines[back][0] and not marked):
+                    lines[back] = (marked, text)
+            view = now
+        for _ in range(ups):
+            self.tap(1, "down")
+            self.run(SETTLE_MS)
+        return [lines[k][1] for k in sorted(lines, reverse=True)]
 
-    def _take(self, rows, first):
-        shown_rows = self.lines(1)[1:7]
-        for i, text in enumerate(shown_rows):
-            edge = (i == 0 and first > 0) or i == len(shown_rows) - 1
-            if first + i not in rows or (rows[first + i][0] and not edge):
-                rows[first + i] = (edge, text)
-        return shown_rows
+    def _view(self):
+        """The standings' rows showing on station 1 (above the choices)."""
+        rows = self.lines(1)[1:5]
+        while rows and not rows[-1]:
+            rows.pop()
+        return rows
 
 
 def _b64(data):

@@ -377,3 +377,19 @@ def test_the_state_is_pushed_only_once_a_laptop_has_spoken():
     assert [f[2] for f in wire.Reader().feed(bytes(out.sent))] == ["snap"]
     # A line that only tells cannot be asked: it always pushes.
     assert Line(None, out, None, boot="b1").wants("snap")
+
+
+def test_a_game_ended_from_a_station_menu_is_pulled_at_once(tmp_path):
+    table = Table(tmp_path)
+    store = Store(tmp_path / "s.sqlite3")
+    keeper = _keeper(table, store)
+    _settle(keeper)  # connected, nothing to pull
+    game = rules.new("heist", {"players": 3}, "ended")
+    header = game.journal()
+    del header["log"]
+    header["seats"] = [0, 1, 2]
+    table.journal.begin(header)
+    table.journal.abandon()  # as App.end_game: journaled, then said on every station
+    table.say("Meow Heist ended from station 1")
+    _settle(keeper)
+    assert keeper.pulled == [1] and dict(table.journal.games()) == {1: "pulled"}

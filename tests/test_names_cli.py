@@ -49,12 +49,17 @@ def _screens(t, state, station, text, timeout=10.0):
     raise AssertionError(f"station {station} never showed {text!r}: {state.screens.get(station)}")
 
 
+def _kept(flash):
+    """The names the table keeps for its board (the direct board's)."""
+    return json.loads((flash / "names.json").read_text())["boards"]["direct"]
+
+
 def test_names_reach_the_table_and_its_stations(table):
     t, state, port, flash = table
     result = CliRunner().invoke(main, ["names", "--port", port, "Ana", "Bartholomew", "-", "Dee"])
     assert result.exit_code == 0, result.output
     assert "Station 1: Ana" in result.output and "Station 3: (no name: P3)" in result.output
-    assert json.loads((flash / "names.json").read_text()) == ["Ana", "Bartholomew", "", "Dee"]
+    assert _kept(flash) == ["Ana", "Bartholomew", "", "Dee"]
     _screens(t, state, 2, "You: Barth")
     result = CliRunner().invoke(main, ["names", "--port", port, "--clear"])
     assert result.exit_code == 0 and "Nobody is named" in result.output
@@ -72,7 +77,7 @@ def test_names_the_table_cannot_take_are_refused_and_nothing_changes(table):
         result = CliRunner().invoke(main, ["names", "--port", port, *args])
         assert result.exit_code == 1 and why in result.output and "nothing was sent" in \
             result.output, (args, result.output)
-        assert json.loads((flash / "names.json").read_text()) == ["Ana", "Bo"]
+        assert _kept(flash) == ["Ana", "Bo"]
 
 
 def test_names_or_clear_not_both():
@@ -99,7 +104,8 @@ def test_sim_names_go_on_the_tables_own_input_without_a_mirror(tmp_path):
         assert "stations named: Ana, Bo" in state.feed
     finally:
         t.close()
-    assert json.loads((tmp_path / "names.json").read_text()) == ["Ana", "Bo"]
+    assert json.loads((tmp_path / "names.json").read_text()) == {
+        "boards": {"direct": ["Ana", "Bo"]}, "known": ["Ana", "Bo"]}
 
 
 def test_sim_names_go_to_a_headless_scenario_checked_first(tmp_path):

@@ -81,6 +81,19 @@ def test_the_standings_answer_a_command_not_a_label():
     assert end.key(1, OK, PRESS) == ("setup",)
 
 
+def test_the_standings_open_on_rematch_with_new_game_one_down():
+    from catnip.keys import DOWN, PRESS, UP
+
+    lines = ["1. P%d %d" % (p + 1, 9 - p) for p in range(7)] + ["first to 5"]
+    end = End("Purrfect", lines, list(range(7)))
+    assert end.rows[end.cursor.at] == "Rematch"
+    end.key(0, DOWN, PRESS)
+    assert end.rows[end.cursor.at] == "New game"
+    end.key(0, UP, PRESS)
+    end.key(0, UP, PRESS)  # back through the standings, from their last line
+    assert end.rows[end.cursor.at] == "first to 5"
+
+
 def test_the_standings_ask_before_leaving_and_back_keeps_them():
     from catnip.keys import BACK, DOWN, OK, PRESS
 

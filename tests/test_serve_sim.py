@@ -50,3 +50,36 @@ def test_a_port_in_use_stops_the_virtual_table_with_the_reason(tmp_path):
         assert term.proc.wait(timeout=20) == 1
     finally:
         taken.close()
+
+
+@needs_a_terminal
+def test_serve_takes_every_other_option_of_a_session_played_by_hand(tmp_path):
+    """--serve with --names (sent through the page's own link to the table),
+    --board, --stations, --journal, --seed, --store, --record and
+    --snapshots: each does its part, none drops another."""
+    probe = listen("127.0.0.1", 0)
+    port = probe.getsockname()[1]
+    probe.close()
+    store, out = tmp_path / "games.sqlite3", tmp_path / "evening.json"
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    term = Pty("--board", "mux", "--stations", "5", "--journal", str(flash), "--seed", "all1",
+               "--store", str(store), "--record", str(out), "--snapshots", str(tmp_path / "png"),
+               "--names", "Ana,Bo,-,Dee,Eve", "--serve", str(port))
+    try:
+        term.read_until(b"catnip setup")
+        term.read_until(b"recording to")
+        wait_for(lambda: _state(port).get("connected"), 30, "the page never saw the table")
+        term.read_until(b"the stations are named: Ana, Bo, -, Dee, Eve")
+        term.read_until(b"You: Ana")
+        term.type(b"S")  # a snapshot of the focused station
+        term.read_until(b"saved")
+    finally:
+        assert term.quit() == 0
+    assert b"Traceback" not in term.seen
+    assert json.loads((flash / "names.json").read_text())["boards"]["mux"] == \
+        ["Ana", "Bo", "", "Dee", "Eve"]
+    recorded = json.loads(out.read_text())
+    assert recorded["board"] == "mux" and recorded["seed"] == "all1"
+    assert {"names": ["Ana", "Bo", "", "Dee", "Eve"]} in recorded["steps"]
+    assert list((tmp_path / "png").glob("*.png"))

@@ -10,6 +10,7 @@ import os
 import time
 
 from click.testing import CliRunner
+from test_sim import SCENARIOS
 
 from catnip_host import sim
 from catnip_host.cli import main
@@ -208,3 +209,82 @@ def test_a_session_played_in_a_terminal_is_recorded_and_replays(tmp_path):
     out.write_text(json.dumps(data))
     result = _headless("--script", str(out))
     assert result.exit_code == 0, result.output
+
+
+def test_a_headless_scenario_takes_every_option_it_can_use(tmp_path):
+    """--script --headless with --board, --stations, --journal, --seed,
+    --snapshots, --store and --names together: each does its part."""
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps({"steps": [
+        {"expect": {"station": 5, "text": "You: Eve"}},
+        {"station": 5, "snap": "eve"}]}))
+    flash, store = tmp_path / "flash", tmp_path / "games.sqlite3"
+    flash.mkdir()
+    result = CliRunner().invoke(main, [
+        "sim", "--headless", "--script", str(script), "--board", "mux", "--stations", "5",
+        "--journal", str(flash), "--seed", "all2", "--snapshots", str(tmp_path / "png"),
+        "--store", str(store), "--names", "Ana,Bo,-,Dee,Eve"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "png" / "eve.png").exists()
+    assert json.loads((flash / "names.json").read_text())["boards"]["mux"][4] == "Eve"
+
+
+def test_options_that_cannot_go_together_say_why_and_do_nothing(tmp_path):
+    script = tmp_path / "s.json"
+    script.write_text("[]")
+    for args, why in ((("--serve", "8123"), "--serve follows the table as you play it"),
+                      (("--record", str(tmp_path / "r.json")), "played by hand")):
+        result = _headless("--script", str(script), *args)
+        assert result.exit_code != 0 and why in result.output, (args, result.output)
+        assert not (tmp_path / "r.json").exists()
+
+
+def test_a_long_pause_is_recorded_as_no_longer_than_the_table_times_anything():
+    clock = Clock()
+    rec = sim.Recorder(SCENARIOS / "unused.json", "direct", "p1", None, clock)
+    clock.t += 83.0  # the players talked it over
+    rec.add({"station": 1, "press": "ok"})
+    assert rec.steps == [{"wait": 6000}, {"station": 1, "press": "ok"}]
+
+
+STOP_AT_THE_END = """
+import json, sys
+from catnip import board as boards
+from devsim.virtual_script import do_step
+from devsim.virtual_table import VirtualTable
+data = json.load(open(sys.argv[1]))
+root = boards.__file__.rsplit("/", 2)[0]
+vt = VirtualTable(boards.parse(json.load(open(root + "/boards/direct.json"))), ".",
+                  lambda m: None, seed=data["seed"])
+steps = []
+for step in data["steps"]:
+    for _ in range(step.get("times", 1)):
+        one = dict(step)
+        one.pop("times", None)
+        do_step(vt, one)
+        steps.append(one)
+        if vt.app.game is not None and vt.app.game.result() is not None:
+            data["steps"] = steps
+            print(json.dumps(data))
+            raise SystemExit(0)
+"""
+
+
+def test_a_script_that_stops_at_the_last_move_still_ends_with_the_standings(tmp_path):
+    """A recording that stops right after the last move, its announcements
+    still up, ends with the standings all the same (they come in their time)."""
+    import mpunix
+
+    cutter = tmp_path / "cut.py"
+    cutter.write_text(STOP_AT_THE_END)
+    scenario = SCENARIOS / "heist-2p.json"
+    proc = mpunix.run([str(cutter), str(scenario)])
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    script = tmp_path / "stopped.json"
+    script.write_text(proc.stdout)
+    steps = json.loads(proc.stdout)["steps"]
+    assert "press" in steps[-1] and all("standings" not in s.get("expect", {}) for s in steps)
+    result = _headless("--script", str(script))
+    assert result.exit_code == 0, result.output
+    standings = json.loads(scenario.read_text())["standings"]
+    assert result.stdout.splitlines()[1:3] == ["  " + s for s in standings], result.output

@@ -236,3 +236,11 @@ def test_a_header_without_salt_is_checked_against_the_seed_alone():
     commitment = hashlib.sha256(seed.encode()).hexdigest()
     assert seed_matches(commitment, {"seed": seed})
     assert not seed_matches(commitment, {"seed": seed[::-1]})
+
+
+def test_one_move_is_said_without_a_plural():
+    from catnip_host.replay import Check
+
+    assert "; 1 move replayed;" in Check(gid=1, name="heist", status=0, moves=1).summary()
+    assert "1 of 1 move compared" in Check(gid=1, name="heist", status=0, moves=1,
+                                           compared=1).summary()

@@ -201,8 +201,10 @@ class Keeper:
         if kind == wire.LOST:
             self.notify(f"game {fields['gid']} ({fields['status']}) is gone from the table's "
                         f"journal: {fields['why']}")
-        if kind in (wire.END, wire.LOST, wire.SIGNED) and not self._asked("games"):
-            self.request("games")  # pull it now that it has ended; hear of what is gone
+        # Pull a game now that it has ended, hear of what is gone; what the table
+        # says may be a game ended from a station's menu (it has no end frame).
+        if kind in (wire.END, wire.LOST, wire.SIGNED, wire.SAY) and not self._asked("games"):
+            self.request("games")
 
     def _resumed(self, f: dict) -> None:
         """A game resumed after a power cut: moves announced live beyond

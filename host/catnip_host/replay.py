@@ -16,6 +16,7 @@ from catnip import rules, wire
 from catnip.rules.engine import RuleError
 from catnip_host.game_frames import Game, names_game, parsed
 from catnip_host.results import common, in_events
+from catnip_host.words import plural
 
 VERIFIED, DISAGREES, UNVERIFIABLE = 0, 1, 3  # exit statuses
 PUBLIC_ONLY = ("seed", "salt")  # what the pulled header adds to the one sent live
@@ -41,9 +42,9 @@ class Check:
                    UNVERIFIABLE: "cannot be verified yet"}[self.status]
         if self.status == DISAGREES and self.incomplete:
             verdict += " (and part of it cannot be verified yet)"
-        seen = f"{self.compared} of {self.moves} moves compared with the live announcements"
+        seen = f"{self.compared} of {plural(self.moves, 'move')} compared with the live announcements"
         if self.moves and not self.compared:
-            seen = (f"{self.moves} moves replayed; none was seen live (played while no laptop "
+            seen = (f"{plural(self.moves, 'move')} replayed; none was seen live (played while no laptop "
                     "listened): checked against its commitment and the rules")
         elif self.unseen:
             seen += f" ({self.unseen} not seen live)"

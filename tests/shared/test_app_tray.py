@@ -325,3 +325,23 @@ def test_the_answer_to_the_trays_question_is_its_own_command_never_a_game_action
         assert app.weigh.verdict is None
     finally:
         rig.close()
+
+
+def test_a_cat_placed_before_the_tray_has_been_still_is_never_asked_about():
+    """A fresh table: P1 draws and places at once, before the tray has been
+    still long enough to count the base's four cats. The tray cannot tell
+    what the cat did: it asks nothing ("Tray unsure: how many cats are on
+    it?" took the base's cats for the cat in hand), and the station offers
+    the manual path."""
+    rig, load = _tray_rig("tray-quick")
+    try:
+        rig.table.stations[0].tap("ok", hold_ms=40)  # P1 draws a cat at once
+        rig.run(300)
+        load.cats += 1  # ... and places it
+        rig.run(5000)
+        assert not rig.shows(0, "Tray unsure"), rig.lines(0)
+        assert rig.shows(0, "Placed"), rig.lines(0)
+        proposal = rig.app.weigh.verdict
+        assert proposal is None or proposal["kind"] != "cats", proposal
+    finally:
+        rig.close()

@@ -1,6 +1,6 @@
 # micropython-only: the table app draws into MicroPython's built-in framebuf.
 #
-# Names from the laptop: the table keeps them on flash by station, the setup
+# Names from the laptop: the table keeps them on flash by board and station, the setup
 # and the game's screens show them in place of P1, P2, ... (cut to what a
 # station has room for), the game's journal header carries them for the
 # records, and names the table cannot take are refused with the reason,
@@ -8,7 +8,7 @@
 import json
 
 from calibrig import Maker
-from catnip.flash import flashfile
+from catnip.flash import flashfile, tablenames
 
 
 def _answer(maker):
@@ -23,7 +23,7 @@ def test_names_are_kept_shown_and_journaled():
         m.command("names", names=["Ana", "Bartholomew", "", "Dee"])
         kind, fields = _answer(m)
         assert kind == "named" and fields["names"] == ["Ana", "Bartholomew", "", "Dee"]
-        assert flashfile.load("names.json") == ["Ana", "Bartholomew", "", "Dee"]
+        assert tablenames.load("direct", 4)[0] == ["Ana", "Bartholomew", "", "Dee"]
         m.rig.run(200)
         assert m.rig.shows(0, "You: Ana")
         assert m.rig.shows(1, "You: Barth")  # cut to the five a station shows
@@ -79,7 +79,7 @@ def test_names_the_table_cannot_take_change_nothing():
             kind, fields = _answer(m)
             assert kind == "err" and why in fields["why"], (bad, fields)
             assert m.app.names == ["Ana", "Bo"]
-            assert flashfile.load("names.json") == ["Ana", "Bo"]
+            assert tablenames.load("direct", 4)[0] == ["Ana", "Bo"]
     finally:
         m.close()
 
@@ -87,10 +87,11 @@ def test_names_the_table_cannot_take_change_nothing():
 def test_a_damaged_names_file_is_no_names():
     m = Maker("names-damaged")
     try:
-        for text in ('["' + "x" * 40 + '"]', "not json", '{"a": 1}', '["A","B","C","D","E"]'):
+        for text in ('["' + "x" * 40 + '"]', "not json", '{"a": 1}', '["A","B","C","D","E"]',
+                     '{"boards": {"direct": ["A","B","C","D","E"]}, "known": 3}'):
             with open("names.json", "w") as f:
                 f.write(text)
-            assert flashfile.names(4) == [], text
+            assert tablenames.load("direct", 4)[0] == [], text
     finally:
         m.close()
 
@@ -118,5 +119,125 @@ def test_a_resumed_game_keeps_its_names():
         m.rig.run(300)
         assert m.rig.shows(0, "Ana") and m.rig.shows(1, "Bo")
         assert not m.rig.shows(0, "Cy")
+    finally:
+        m.close()
+
+
+def test_names_follow_the_board_they_were_saved_for():
+    m = Maker("names-boards")
+    try:
+        tablenames.save("mux", 8, ["Ana", "Bo", "Cy", "Dee", "Eve"])
+        assert tablenames.load("direct", 4) == ([], ["Ana", "Bo", "Cy", "Dee", "Eve"])
+        tablenames.save("direct", 4, ["Fay", "", "Gus"])
+        assert tablenames.load("direct", 4)[0] == ["Fay", "", "Gus"]
+        assert tablenames.load("mux", 8)[0] == ["Ana", "Bo", "Cy", "Dee", "Eve"]  # kept
+        assert tablenames.load("direct", 4)[1][:2] == ["Fay", "Gus"]  # newest first
+        with open("names.json", "w") as f:  # as tables kept them before: one list
+            json.dump(["Hal", "Ivy"], f)
+        assert tablenames.load("direct", 4) == ([], ["Hal", "Ivy"])
+    finally:
+        m.close()
+
+
+def test_five_names_from_the_mux_board_hide_none_on_the_direct_board():
+    m = Maker("names-mux-then-direct")
+    try:
+        flashfile.save("names.json", {"boards": {"mux": ["Ana", "Bo", "Cy", "Dee", "Eve"]},
+                                      "known": ["Ana", "Bo", "Cy", "Dee", "Eve"]})
+        m.command("names", names=["Fay", "Gus"])  # this table is the direct board
+        assert _answer(m)[0] == "named"
+        from catnip.table.app import App
+
+        table = App(m.rig.hw, m.app.journal, clock=m.app.clock)
+        assert table.names == ["Fay", "Gus"]
+        assert tablenames.load("mux", 8)[0] == ["Ana", "Bo", "Cy", "Dee", "Eve"]
+    finally:
+        m.close()
+
+
+def _to_row(m, kind):
+    rows = m.app.scene.rows
+    while rows[m.app.scene.cursor.at][0] != kind:
+        m.rig.tap(0, "down")
+
+
+def test_a_station_picks_a_known_name_at_setup_and_the_game_journals_it():
+    m = Maker("names-pick")
+    try:
+        m.command("names", names=["Ana", "Bo", "Cy"])
+        assert _answer(m)[0] == "named"
+        m.command("names", names=[])  # the laptop takes them off: the table still knows them
+        assert _answer(m)[0] == "named" and m.app.names == []
+        _to_row(m, "name")
+        m.rig.tap(2, "ok")  # station 3 opens its picker
+        assert m.rig.shows(2, "Your name") and m.rig.shows(2, "Cy")
+        assert m.rig.shows(0, "catnip setup")  # the others keep the setup
+        m.rig.tap(2, "down")  # Ana, Bo, Cy, New name, No name: from "New name" (no name yet)
+        m.rig.tap(2, "up", 3)
+        m.rig.tap(2, "ok")
+        assert m.app.names == ["", "", "Bo"], m.app.names
+        assert m.rig.shows(2, "You: Bo")
+        assert tablenames.load("direct", 4)[0] == ["", "", "Bo"]
+        _to_row(m, "go")
+        m.rig.tap(0, "ok")
+        assert m.app.scene.kind == "play", m.rig.lines(0)
+        assert m.app.journal.header(m.app.gid)["names"] == ["", "", "Bo", ""]
+    finally:
+        m.close()
+
+
+def test_a_station_types_a_new_name_letter_by_letter():
+    m = Maker("names-type")
+    try:
+        _to_row(m, "name")
+        m.rig.tap(1, "ok")
+        m.rig.tap(1, "ok")  # "New name" (nothing known yet): typing starts at "A"
+        m.rig.tap(1, "down")  # B
+        m.rig.tap(1, "ok")  # "B", then small letters from "a"
+        m.rig.tap(1, "down", 14)  # o
+        assert m.rig.shows(1, "B")
+        m.rig.tap(1, "ok")
+        m.rig.tap(1, "down")  # p: a slip,
+        m.rig.tap(1, "ok")
+        m.rig.tap(1, "back")  # rubbed out
+        m.rig.tap(1, "up", 2)  # o, n... then "end" is UP from "a"
+        m.rig.tap(1, "down")
+        m.rig.tap(1, "up")
+        assert m.rig.lines(1)[1] == "Boend", m.rig.lines(1)  # "end" lit after the letters
+        m.rig.tap(1, "ok")
+        assert m.app.names == ["", "Bo"]
+        assert m.app.known == ["Bo"]
+        assert m.rig.shows(1, "You: Bo")
+    finally:
+        m.close()
+
+
+def test_a_name_two_stations_would_show_alike_is_refused_with_why():
+    m = Maker("names-clash")
+    try:
+        m.command("names", names=["Ana", "Bo"])
+        assert _answer(m)[0] == "named"
+        _to_row(m, "name")
+        m.rig.tap(1, "ok")
+        m.rig.tap(1, "up")  # Bo, Ana, New...: from "Bo" (this station's) up to "Ana"
+        m.rig.tap(1, "ok")
+        assert m.app.names == ["Ana", "Bo"]
+        assert m.rig.shows(1, "both show")
+    finally:
+        m.close()
+
+
+def test_the_name_picker_leaves_the_heap_with_the_setup():
+    import sys
+
+    m = Maker("names-heap")
+    try:
+        _to_row(m, "name")
+        m.rig.tap(0, "ok")
+        assert "catnip.ui.names" in sys.modules
+        m.rig.tap(0, "back")
+        _to_row(m, "go")
+        m.rig.tap(0, "ok")
+        assert m.app.scene.kind == "play" and "catnip.ui.names" not in sys.modules
     finally:
         m.close()

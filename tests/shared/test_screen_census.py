@@ -6,7 +6,9 @@
 # shipped board has, on a canvas that checks the layout (screencheck). A
 # line cut at the edge, a glyph over another or two strings that run
 # together fail it, and so does a player's own hand that needs scrolling
-# where the screen has room to show it whole. Every CHECK_EVERY-th picture
+# where the screen has room to show it whole, or a Purrfect station that
+# hides its player's pawprints, hand, newest open offer or the three newest
+# of the others' (4 to 7 players, under an announcement too). Every CHECK_EVERY-th picture
 # also goes through each panel driver (SSD1306 and SH1106) to its chip's
 # model, whose RAM behind the glass must then hold it exactly: what a board
 # names as its panel shows the same screens. (The RAM, not the decoded
@@ -23,6 +25,7 @@ from catnip.ui.end import End, standings
 from catnip.ui.play import Play
 from catnip.ui.setup import GAMES, Setup, choices, player_range, shown
 from census_panels import Panel
+from census_rows import purrfect_rows
 from screencheck import Checked
 from tablepolicy import choose
 
@@ -78,7 +81,7 @@ class Census:
             self.screens += 1
             for p in problems:
                 self.count += 1
-                kind = p.split(":")[0] if p[:3] in ("cut", "ove", "tou", "pan") else "hand"
+                kind = p.split(":")[0] if p[:3] in ("cut", "ove", "tou", "pan", "row") else "hand"
                 self.kinds[kind] = self.kinds.get(kind, 0) + 1
                 key = "".join("#" if c in "0123456789" else c for c in p)
                 if key not in self.found:  # each kind once, with where it was first seen
@@ -175,21 +178,15 @@ def _hand_check(scene, station):
     seat = scene.seat(station)
 
     def check(fb):
-        if seat is None or scene.menu[station] is not None or scene.banner \
+        if seat is None or scene.menu[station] is not None \
                 or scene.error[station] or scene.viewing[station] is not None \
                 or scene.ending[station]:
             return []
+        if scene.name == "purrfect":
+            return purrfect_rows(scene, station, fb)
+        if scene.banner:
+            return []
         v = scene.view(station)
-        shown_text = " ".join(s for s, _, _ in fb.strings())
-        if scene.name == "purrfect" and v["mode"] == "stations" and v["winner"] is None \
-                and scene.local[station].doing is None:
-            from catnip.ui import purrfect as ui
-
-            groups = ui._free(v)
-            if len(groups) <= ui.PINNED:
-                missing = [g for g in ui.hand_labels(v) if g not in shown_text]
-                if missing:
-                    return ["own hand scrolled away: %s not shown" % ", ".join(missing)]
         if scene.name == "heist" and v["phase"] == "play" and \
                 not v["seats"][seat]["committed"]:
             cards = [s for s, _, y in fb.strings() if y in (32, 40) and s.isdigit()]
@@ -313,8 +310,9 @@ def _play_game(census, name, options, players, stations):
         acts += 1
         scene.announce(events, 0)
         while scene.banner:
-            census.look("%s banner %r" % (tag, scene.banner[0]),
-                        lambda fb: scene.draw(0, fb))
+            for k in range(stations if name == "purrfect" else 1):
+                census.look("%s banner %r S%d" % (tag, scene.banner[0], k + 1),
+                            lambda fb, k=k: scene.draw(k, fb), _hand_check(scene, k))
             scene.next_banner(0)
         phase = game.public().get("step") or game.public().get("phase")
         if acts % 5 == 0 or phase != last and acts % 2:

@@ -1,11 +1,13 @@
 # micropython-only: the screens draw into MicroPython's built-in framebuf.
 #
 # The screen census of what the table shows beyond the games: its own pages
-# and notices, and every screen of the tray's calibration (the census itself
-# is tests/shared/test_screen_census.py).
+# and notices, a station's name picker at setup, and every screen of the
+# tray's calibration (the census itself is tests/shared/test_screen_census.py).
+from catnip.keys import OK, PRESS
 from catnip.rules import TITLES
 from catnip.ui import draw
-from test_screen_census import Census
+from catnip.ui.setup import Setup
+from test_screen_census import Census, _names
 
 
 # ---- the table's own pages -------------------------------------------------------------
@@ -31,6 +33,59 @@ def pages_census():
 
 def test_every_table_page_and_notice_fits():
     pages_census().verdict()
+
+
+# ---- a station's name picker at setup ----------------------------------------------------
+
+
+class _Picking:
+    def __init__(self, known):
+        self.names = known
+
+    def known(self):
+        return self.names
+
+    def pick(self, station, name):
+        return "stations 1 and 2 would both show 'wwwww': make the first 5 letters differ"
+
+
+def _name_screens(census, stations):
+    """The name picker: the names a table knows at their longest, typing a
+    name up to its longest, and the setup row that opens it."""
+    from catnip.keys import DOWN
+
+    from catnip.ui.names import LETTERS
+
+    known = [("Wwwwwwwwwwwwwwww"[:12 - i % 3] + str(i))[-12:] for i in range(16)]
+    s = Setup(stations, lambda: list(range(stations)), tray=True, names=_names,
+              picking=_Picking(known))
+    s.cursor.at = s.rows.index(("name",))
+    census.look("setup name row", lambda fb: s.draw(0, fb))
+    s.key(stations - 1, OK, PRESS)
+    picker = s.naming[stations - 1]
+    for at in range(len(picker.labels)):
+        picker.cursor.at = at
+        census.look("name picker row %d" % at, lambda fb: s.draw(stations - 1, fb))
+    picker.cursor.at = picker.labels.index("New name")
+    s.key(stations - 1, OK, PRESS)
+    for letter in range(len(LETTERS) + 1):
+        picker.letter = letter
+        census.look("typing letter %d" % letter, lambda fb: s.draw(stations - 1, fb))
+    for typed in range(12):
+        picker.typed = "Wwwwwwwwwwww"[:typed]
+        s.key(stations - 1, DOWN, PRESS)
+        census.look("typing %d letters" % typed, lambda fb: s.draw(stations - 1, fb))
+    picker.typed = "Ww"
+    picker.letter = len(LETTERS)
+    s.key(stations - 1, OK, PRESS)
+    census.look("name refused", lambda fb: s.draw(stations - 1, fb))
+
+
+def test_every_name_picker_screen_fits():
+    census = Census()
+    for stations in (4, 8):
+        _name_screens(census, stations)
+    census.verdict()
 
 
 # ---- the tray's calibration ---------------------------------------------------------------

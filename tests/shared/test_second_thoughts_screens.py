@@ -171,6 +171,22 @@ def test_a_purrfect_answer_asks_first_and_can_be_taken_back():
     assert shows(scene, 1).startswith("R1 paws 0"), "your pawprints never scroll away"
 
 
+def test_after_an_answer_the_cursor_is_on_the_hand_not_on_the_take_back():
+    ui = __import__("catnip.ui.purrfect", None, None, ["x"])
+    game, scene = table("purrfect", {"players": 7}, "after answer", 7)
+    for seat in (0, 2, 3):
+        game.act(seat, ("offer", game.hand(seat)[0]))
+    items = ui._items(scene.view(1))
+    scene.local[1].cursor.at = max(i for i, (_, what) in enumerate(items) if what[0] == "accept")
+    assert press(scene, 1, OK) is None and press(scene, 1, OK) is None
+    assert press(scene, 1, OK)[2][0] == "accept"
+    scene.banner = []
+    shows(scene, 1)
+    items = ui._items(scene.view(1))
+    assert items[-1][0] == "Take back swap"
+    assert items[scene.local[1].cursor.at][1][0] == "offer", "a reflex OK only asks how many"
+
+
 def test_an_announcement_takes_no_press_and_each_station_keeps_its_view():
     game, scene = table("heist", {"players": 3}, "banner", 3)
     for seat in range(3):
@@ -219,3 +235,37 @@ def test_one_of_a_thing_is_said_without_a_plural():
     fb = Text()
     scene.ui.draw_table(fb, game.public())
     assert "1 offer open" in fb.screen(), fb.screen()
+
+
+def test_black_rocks_are_said_in_words_on_every_heist_row():
+    from catnip.ui.heist import loot
+
+    assert loot([1, 0, 2, 1]) == "R1Y0B2+1 rock" and loot([0, 0, 0, 2]) == "R0Y0B0+2 rocks"
+    assert loot([1, 0, 2, 0]) == "R1Y0B2" and loot([1, 0, 2]) == "R1Y0B2"
+    from catnip.ui import draw
+
+    game, scene = table("heist", {"players": 3}, "rocks", 3)
+    draw.named(["Wwwwwwww", "Mo", "Ann"])
+    public = game.public()
+    public["table"] = [[0, 12, [1, 0, 2, 1]], [1, 3, [0, 0, 0, 2]]]
+    fb = Text()
+    scene.ui.draw_table(fb, public)
+    rows = fb.screen().split(" | ")
+    assert rows[-2:] == ["Mo 3", "  R0Y0B0+2 rocks"], rows  # the newest take, whole
+    public["table"] = [[1, 3, [0, 0, 0, 2]], [0, 12, [1, 0, 2, 1]]]
+    fb = Text()
+    scene.ui.draw_table(fb, public)
+    rows = fb.screen().split(" | ")
+    assert rows[-2:] == ["Wwwww 12", "  R1Y0B2+1 rock"] and max(map(len, rows)) <= 16, rows
+    draw.named(None)
+
+
+def test_a_stack_game_over_says_why_in_words():
+    game, scene = table("stack", {"players": 2}, "over", 2)
+    for ended, said in (("bag empty", "Over: the bag is | empty"),
+                        ("collapse", "Over: the tower | collapsed")):
+        v = scene.view(0)
+        v["ended"] = ended
+        fb = Text()
+        scene.ui.draw_screen(fb, v, scene.local[0])
+        assert said in fb.screen(), fb.screen()

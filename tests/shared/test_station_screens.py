@@ -134,11 +134,32 @@ def test_with_four_cats_and_offers_open_the_whole_hand_stays_in_view():
     game, scene = _purrfect()
     for station in (1, 2, 3):
         _offer(scene, station)
-    groups = purrfect_ui.hand_labels(scene.view(0))
+    v = scene.view(0)
+    groups = ["%s%s" % (label[0], label.split(" x")[1]) for label in purrfect_ui.hand_labels(v)]
+    offers = [purrfect_ui._offer_label(o) for o in v["offers"]]
     for _ in range(12):  # down through every row, past the last
         fb = Checked()
         scene.draw(0, fb)
         shown = [s for s, _, _ in fb.strings()]
-        assert all(g in shown for g in groups), (groups, shown)
+        assert all(g in shown for g in groups + offers), (groups, offers, shown)
         assert fb.take() == []
+        label, what = _item(scene, 0)
+        if what[0] == "offer":  # a group is its letter: the hint names it whole
+            assert shown[-1] == label, shown
         _act(scene, 0, DOWN)
+
+
+def test_three_digit_stack_scores_leave_a_space_before_the_next_seats_box():
+    game = new_game("stack", {"players": 6}, "scores")
+    scene = Play("stack", game, list(range(6)), 6)
+    v = scene.view(0)
+    v["scores"] = [270, 252, 234, 999, 100, 5]
+    fb = Checked()
+    scene.ui.draw_screen(fb, v, scene.local[0])
+    assert fb.take() == []
+    for row in (5, 6):  # three seats a row: boxes at columns 0, 5 and 10
+        for box in (5, 10):
+            x = box * 8
+            dark = [all(not fb.pixel(x - d, row * 8 + y) for y in range(8)) for d in (1, 2, 3)]
+            assert all(dark), "row %d: the points run into the box at column %d" % (row, box)
+            assert fb.pixel(x, row * 8), "the box is lit"

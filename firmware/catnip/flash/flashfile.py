@@ -7,7 +7,7 @@ import os
 
 _open = open  # tests cut the power through it
 MAX_BYTES = 16384  # no file of the table's is near it; a bigger one would not fit the heap
-NAMES_FILE = "names.json"  # the players' names by station, as the laptop sent them
+NAMES_FILE = "names.json"  # the players' names by board and station (catnip.flash.tablenames)
 
 
 def read(path):
@@ -34,17 +34,6 @@ def load(path, default=None):
         return read(path)
     except (OSError, ValueError):
         return default
-
-
-def names(stations):
-    """The names kept on flash, one per station from the first ("": none);
-    [] if there are none, or they are not a list this table can take."""
-    from catnip import wire
-
-    try:
-        return wire.check_names(load(NAMES_FILE, []), stations)
-    except wire.WireError:
-        return []
 
 
 def keep(path, data):

@@ -148,22 +148,21 @@ class Remote:
         line.send(wire.CLOCK, time=int(time.time()))
 
     def _names(self, line, fields):
-        """The players' names by station: checked, kept on flash, then the
-        table's. Refused, nothing changes (the old names stay)."""
+        """The players' names by station: checked, kept on flash for this
+        board, then the table's. Refused, nothing changes (the old names stay)."""
         from catnip import wire
-        from catnip.flash import flashfile
+        from catnip.flash import tablenames
 
-        app = self.app
+        app, names = self.app, fields["names"]
         try:
-            names = wire.check_names(fields["names"], app.stations)
-            flashfile.save(flashfile.NAMES_FILE, names)
+            known = tablenames.save(app.hw.board.name, app.stations, names)
         except wire.WireError as e:
             line.error("names: %s; the names stay as they were" % e)
             return
         except OSError as e:
             line.error("names: the flash did not keep them (%s); the names stay as they were" % e)
             return
-        app.rename(names)
+        app.rename(names, known)
         line.send(wire.NAMED, names=names)
 
     def _stop(self, line, fields):

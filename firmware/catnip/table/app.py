@@ -16,7 +16,7 @@ from catnip.keys import BACK, LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, TAB
 from catnip.rules import TITLES, RuleError  # not the engine: a game's start loads it
 from catnip.parts.sound import Sound
 from catnip.table.loop import Loop, PicoClock, hold_room, make_room, tidy, unload
-from catnip.table import scenes
+from catnip.table import naming, scenes
 from catnip.table.out import Out
 from catnip.table.seal import Seal
 from catnip.table.wall import Wall
@@ -64,7 +64,7 @@ class App:
         self.room = room  # heap held for the first game's code (catnip.start, stock MicroPython)
         self.wall = Wall(hw, self.clock, line.boot if line else None)
         self.seal = Seal(journal, self.clock, self.out.send)  # signs each game it ends
-        self.names = flashfile.names(self.stations)  # the players' by station, from the laptop
+        self.names, self.known = naming.kept(hw, self.stations)  # by station; all it has seen
         if line is not None:
             line.listen(self.command)
         self._setup()
@@ -342,10 +342,10 @@ class App:
         self.change(session.scene)
         return session
 
-    def rename(self, names):
-        """The players' names by station (checked and kept on flash by the
-        caller): the setup shows them, and the next game journals them."""
-        self.names = names
+    def rename(self, names, known):
+        """The players' names by station and every name the table knows (kept on
+        flash by the caller): the setup shows them, the next game journals them."""
+        self.names, self.known = names, known
         self.frame.all_dirty()
 
     def calibrated(self):

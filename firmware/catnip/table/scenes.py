@@ -8,10 +8,12 @@ SETUP_FILE = "setup.json"
 
 def setup(app, resume):
     """The setup menu of `app`; `resume`: the journal's unfinished game, or None."""
+    from catnip.table.naming import Picking
     from catnip.ui.setup import Setup
 
     return Setup(app.stations, app.hw.answering, flashfile.load(SETUP_FILE), resume,
-                 tray=app.weigh is not None, names=lambda: app.names, key=app.seal.shown)
+                 tray=app.weigh is not None, names=lambda: app.names, key=app.seal.shown,
+                 picking=Picking(app))
 
 
 def play(name, game, seats, stations, side, names):

@@ -77,6 +77,7 @@ class Weigh:
         self._due = False
         self.verdict = self.attempt = None
         self.open = False
+        self.counted = False  # the tray has been still once: it knows the cats on it
         self.fault, self.lean = self.problem, None
         if self.cal is not None:
             from catnip.tray import Calibration, Tray, TrayError, TrayFeed
@@ -234,7 +235,8 @@ class Weigh:
         key = (v["turn"], len(game.log))
         if v["step"] == "place" and game.result() is None and self.attempt != key:
             self.attempt = key
-            self.tray.begin_attempt()
+            if self.counted:  # else from the first still tray: before it, the count is none
+                self.tray.begin_attempt()
             self.open = True
             self._clear()
 
@@ -281,6 +283,10 @@ class Weigh:
             return
         if ev.get("lean") is not None:
             self.lean = ev["lean"]
+        if kind == "settled" and not self.counted:
+            self.counted = True  # the base's cats counted: an attempt begun meanwhile starts here
+            if self.open:
+                self.tray.begin_attempt()
         if kind == "collapse" and self.open:
             self._clear()  # the tower fell after a proposal: it is out of date
         if kind in ("settled", "collapse") and self.open and self.verdict is None:

@@ -32,8 +32,10 @@ def standings(result):
 
 class End(Scene):
     """The standings screen: its lines (from standings()) and the two choices
-    in one scrolling list, so a long table of seven players reads with UP
-    and DOWN."""
+    in one list. The cursor starts on "Rematch" ("New game" one DOWN away),
+    the choices keep the bottom rows and the standings the rows above them,
+    from the top; UP from "Rematch" scrolls back through them, so a long
+    table of seven players reads whole."""
 
     kind = "end"
 
@@ -43,8 +45,9 @@ class End(Scene):
         self.rows = []
         for line in lines:
             self.rows += draw.wrap(line, draw.COLS - 1)  # beside the scroll marks
+        self.lines = len(self.rows)
         self.rows += CHOICES
-        self.cursor = Cursor(len(self.rows))
+        self.cursor = Cursor(len(self.rows), self.lines)  # on "Rematch"
         self.asking = None  # the index in CHOICES chosen, asked once more
 
     def key(self, station, button, kind):
@@ -71,5 +74,7 @@ class End(Scene):
             draw.paragraph(fb, ASK[self.asking], 2, 5)
             draw.hint(fb, "OK yes BACK no")
             return
-        draw.items(fb, self.rows, self.cursor.at, 1, 6)
+        at, lines = self.cursor.at, self.lines
+        draw.items(fb, self.rows[:lines], at if at < lines else -1, 1, 6 - len(CHOICES))
+        draw.items(fb, CHOICES, at - lines, 7 - len(CHOICES), len(CHOICES))
         draw.hint(fb, "OK on a choice")

@@ -20,9 +20,9 @@ class Local:
 
 
 def loot(gems):
-    """Gems as "R1Y0B2", and "+2k" for black rocks."""
+    """Gems as "R1Y0B2", and black rocks in words: "R1Y0B2+2 rocks"."""
     s = "R%dY%dB%d" % (gems[0], gems[1], gems[2])  # GEM's letters, one format (Pico: 0.1 ms)
-    return s + ("+%dk" % gems[3] if len(gems) > 3 and gems[3] else "")
+    return s + ("+" + draw.counted(gems[3], "rock") if len(gems) > 3 and gems[3] else "")
 
 
 def _hand_row(fb, row, hand, local, lock=False):
@@ -213,5 +213,14 @@ def sound(ev):
 
 def draw_table(fb, v):
     draw_screen(fb, v, None)
-    for i, c in enumerate(v["table"][-3:]):
-        draw.text(fb, 4 + i, "%s %d %s" % (draw.seat_name(c[0]), c[1], loot(c[2])))
+    lines = []  # the newest takes that fit rows 4-6, whole (one with rocks may take two)
+    for c in reversed(v["table"]):
+        who = "%s %d" % (draw.seat_name(c[0]), c[1])
+        take = [who + " " + loot(c[2])]
+        if len(take[0]) > draw.COLS:
+            take = [who, "  " + loot(c[2])]
+        if len(lines) + len(take) > 3:
+            break
+        lines = take + lines
+    for i, line in enumerate(lines):
+        draw.text(fb, 4 + i, line)

@@ -10,8 +10,6 @@ from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor, Picker
 
 
-PINNED = 5  # a hand of up to this many cats stays in view above the offers
-
 
 class Local:
     def __init__(self):
@@ -51,9 +49,11 @@ def _offer_label(o):
 
 
 def _items(v):
-    """The station's list: (label, what OK does). The hand comes first, then
-    the declaration, the player's own offers, and the others' offers last,
-    oldest first: an offer coming in never moves a row above it."""
+    """The station's list: (label, what OK does). The hand's groups and the
+    declaration come first (drawn side by side: _head), then the player's
+    newest open offer and the others' offers newest first, so the offers the
+    table is acting on now sit just under the hand at any table size; the
+    player's older offers and "Take back swap" come last."""
     if v["mode"] == "scorekeeper":
         items = [("Record round", ("score",))]
         if v.get("fix"):
@@ -63,14 +63,33 @@ def _items(v):
     groups = _free(v)
     items = [(label, ("offer", cat)) for label, cat in zip(hand_labels(v), sorted(groups))]
     items.append(("Purrfect!", ("declare",)))
-    for oid, cards in v["offered"]:
-        items.append(("mine %s x%d" % (CATS[cat_of(cards[0])][0], len(cards)), ("withdraw", oid)))
-    for o in v["offers"]:
+    mine = [("mine %s x%d" % (CATS[cat_of(cards[0])][0], len(cards)), ("withdraw", oid))
+            for oid, cards in v["offered"]]
+    items += mine[-1:]
+    for o in reversed(v["offers"]):
         if o["player"] != you:
             items.append((_offer_label(o), ("accept", o)))
+    items += reversed(mine[:-1])
     if v.get("fix"):  # last: any move (an offer coming in too) takes it away first
         items.append(("Take back swap", ("correct",)))
     return items
+
+
+def _head(v):
+    """The hand's groups ("A3": three free cards of Ash; every cat's name
+    starts with its own letter) and "Purrfect!", flowing over the rows they
+    need (two at most: five groups fill one): [(row, column, label)]."""
+    groups = _free(v)
+    labels = ["%s%d" % (CATS[cat][0][0], len(groups[cat])) for cat in sorted(groups)]
+    labels.append("Purrfect!")
+    out = []
+    row = col = 0
+    for label in labels:
+        if col and col + len(label) > draw.COLS:
+            row, col = row + 1, 0
+        out.append((row, col, label))
+        col += len(label) + 1
+    return out
 
 
 def _key(what):
@@ -126,10 +145,20 @@ def draw_screen(fb, v, local):
         return
     items = _items(v)
     _place(local, items)
-    groups = len(_free(v)) if v["mode"] != "scorekeeper" else 0
-    draw.items(fb, [label for label, _ in items], local.cursor.at, 1, 6,
-               groups if groups <= PINNED else 0)
-    draw.hint(fb, "OK do BACK meows")
+    at = local.cursor.at
+    if v["mode"] == "scorekeeper":
+        draw.items(fb, [label for label, _ in items], at, 1, 6)
+        draw.hint(fb, "OK do BACK meows")
+        return
+    # The hand, then the offers in the rows left: with a two-row hand, the
+    # newest offer of yours and the three newest of the others fit unscrolled.
+    # An announcement takes only the hint's row (say() is one line).
+    head = _head(v)
+    for i, (row, col, label) in enumerate(head):
+        draw.text(fb, 1 + row, label, col, i == at)
+    top = 2 + head[-1][0]
+    draw.items(fb, [label for label, _ in items[len(head):]], at - len(head), top, 7 - top)
+    draw.hint(fb, items[at][0] if at < len(head) - 1 else "OK do BACK meows")
 
 
 def _draw_doing(fb, v, local):
@@ -249,7 +278,11 @@ def _press_doing(v, local, button):
         return what if button != BACK else None
     if kind in ("answer", "record"):  # the action asked about
         _done(local)
-        return what[1] if button != BACK else None
+        if button == BACK:
+            return None
+        if kind == "answer":  # the answered offer goes: the cursor to the hand, not the
+            local.cursor.at, local.on = 0, None  # take-back that comes last
+        return what[1]
     result = local.sub.press(button)
     if result == CANCEL:
         _done(local)
@@ -312,19 +345,32 @@ def _ends(v, action):
     return max(paws) >= GOAL
 
 
+def _line(*says):
+    """The first of `says` that fits one row: an announcement on a station
+    takes only the hint's row, never the hand's or the offers' (the
+    shortest is last, and fits with names of SHOWN letters)."""
+    for s in says:
+        if len(s) <= draw.COLS:
+            return s
+    return says[-1]
+
+
 def say(ev, v):
     t = ev.get("type")
     who = draw.seat_name(ev["player"]) if "player" in ev else ""
     if t == "offer":
-        return "%s offers: %s!" % (who, ev["meow"])
+        return _line("%s offers %s!" % (who, ev["meow"]), "%s: %s!" % (who, ev["meow"]))
     if t == "swap":
-        return "%s took %s's offer" % (draw.seat_name(ev["by"]), who)
+        by = draw.seat_name(ev["by"])
+        return _line("%s took %s's offer" % (by, who), "%s took %s's" % (by, who),
+                     "%s took %s" % (by, who))
     if t == "correct":
-        return "%s takes it back" % who
+        return _line("%s takes it back" % who, "%s takes back" % who)
     if t == "false declaration":
-        return "%s: not purrfect" % who
+        return _line("%s: not purrfect" % who, "%s: not nine" % who)
     if t == "round over":
-        return "Round %d: %s purrfect" % (ev["round"], draw.seat_name(ev["declarer"]))
+        declarer = draw.seat_name(ev["declarer"])
+        return _line("R%d: %s purrfect" % (ev["round"], declarer), "%s purrfect!" % declarer)
     if t == "game over":
         from catnip.ui.outcome import won  # the end's words, loaded at the end
 

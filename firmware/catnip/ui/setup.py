@@ -56,13 +56,15 @@ class Setup(Scene):
     lists_stations = True
 
     def __init__(self, stations, online, remembered=None, resume=None, tray=False,
-                 names=lambda: (), key=lambda: None):
+                 names=lambda: (), key=lambda: None, picking=None):
         self.stations = stations
         self.online = online
         self.names = names  # the players' names by station, as the laptop sent them
         self.resume = resume
         self.tray = tray
         self.table_key = key  # the table's key: (fingerprint, public key hex), None while made
+        self.picking = picking  # the table's names: known(), pick(station, name) (table.naming)
+        self.naming = {}  # station -> its catnip.ui.names.NamePicker while it picks its name
         r = remembered or {}
         self.game = r.get("game") if r.get("game") in GAMES else "heist"
         here = online()
@@ -94,6 +96,9 @@ class Setup(Scene):
     def enter(self):
         draw.named(None)  # no game, no players' names
 
+    def modules(self):
+        return ("catnip.ui.setup", "catnip.ui.names")  # the name picker's too, if it came
+
     def refused(self, station, why):
         self.problem = why
 
@@ -116,6 +121,8 @@ class Setup(Scene):
             rows.append(("start",))
         if about(self.game)["high_scores"]:
             rows.append(("scores",))
+        if self.picking is not None:
+            rows.append(("name",))
         return rows
 
     def label(self, row):
@@ -135,6 +142,8 @@ class Setup(Scene):
             return "Start game"
         if kind == "scores":
             return "High scores"
+        if kind == "name":
+            return "Your name"
         label, key, values, names = row[1:]
         name = names[values.index(self.options[key])]
         # A row has 15 columns beside the list's scroll marks.
@@ -146,12 +155,15 @@ class Setup(Scene):
         """A button on any station. Returns ("resume",), ("start", game,
         config, seats) or ("calibrate", "begin") when the table should leave setup,
         else None. A long BACK opens the menu."""
-        if kind == LONG and button == BACK:
+        picking = station in self.naming  # this station's own picker has its buttons
+        if kind == LONG and button == BACK and not picking:
             self.menu = Cursor(len(self._menu()))
             return None
         if kind != PRESS and kind != REPEAT:
             return None
         self.problem = None
+        if picking:
+            return self._press_name(station, button)
         if self.menu is not None:
             done = self.menu.press(button)
             if done is not None:
@@ -196,6 +208,12 @@ class Setup(Scene):
 
             rows = highscores.lines()
             self.viewing = (rows, Cursor(len(rows)))
+        elif kind == "name":
+            from catnip.ui.names import NamePicker
+
+            names = self.names()
+            now = names[station] if station < len(names) else ""
+            self.naming[station] = NamePicker(self.picking.known(), now)
         self.rows = self._rows()
         self.cursor.resize(len(self.rows))
         return None
@@ -252,6 +270,14 @@ class Setup(Scene):
             self.start = min(self.start, max(0, len(self.seats) - 1))
         return None
 
+    def _press_name(self, station, button):
+        done = self.naming[station].press(button)
+        if done is not None:
+            del self.naming[station]
+            if done != CANCEL:
+                self.problem = self.picking.pick(station, done[1])  # None, or why not
+        return None
+
     def _go(self):
         lo, hi = player_range(self.game, self.options)
         n = len(self.seats)
@@ -286,6 +312,9 @@ class Setup(Scene):
     # ---- the screen -------------------------------------------------------
 
     def draw(self, station, fb):
+        if station in self.naming:
+            self.naming[station].draw(fb, station)
+            return
         draw.clear(fb)
         draw.title(fb, "catnip setup", "S%d" % (station + 1))
         if self.menu is not None:

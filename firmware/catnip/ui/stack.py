@@ -51,12 +51,13 @@ def _choices(v):
 
 GAUGE_ROW = 3  # the lean, rows 3 and 4 at the right, where the place step's rows are short
 SCORE_ROW = 5  # the scores take rows 5 and 6, three players a row
-SCORE_STEP = 5  # columns a player's score takes: the seat lit, a space, the points
+SCORE_STEP = 5  # columns a player's score takes: the seat lit, the points, a space
 
 
 def _scores(fb, v):
     """Every player's score (up to three characters), each behind its seat
-    number in a lit box, three to a row."""
+    number in a lit box, three to a row; three digits still leave a space
+    before the next seat's box."""
     if v["mode"] == "clowder":
         draw.text(fb, SCORE_ROW + 1, "Team %d" % v["team"])
         return
@@ -65,7 +66,8 @@ def _scores(fb, v):
     for i, s in enumerate(scores):
         r, col = row + i // 3, SCORE_STEP * (i % 3)
         draw.text(fb, r, str(i + 1), col, inverse=True)
-        draw.text(fb, r, str(s), col + 2)
+        s = str(s)  # a space after the lit box, but for three digits: then a space before the next
+        draw.text(fb, r, s, col + (1 if len(s) > 2 else 2))
 
 
 def tray_label(p):
@@ -98,7 +100,9 @@ def draw_screen(fb, v, local):
                "T%d" % v["tower"])
     _scores(fb, v)
     if v["ended"] is not None:
-        draw.paragraph(fb, "Over: " + v["ended"], 1, 4)
+        from catnip.ui.outcome import reason  # the end's words, loaded at the end
+
+        draw.paragraph(fb, "Over: " + reason({"why": v["ended"]}), 1, 4)
         return
     tray = v.get("tray")
     lean = tray.get("lean") if tray is not None else None

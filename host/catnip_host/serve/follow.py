@@ -28,6 +28,12 @@ class Follower:
         self.pause = pause
         self._stopping = False
         self._thread: threading.Thread | None = None
+        self.keeper: Keeper | None = None  # once following: commands for the table go to it
+
+    @property
+    def idle(self) -> bool:
+        """Connected, and nothing left to pull."""
+        return self.keeper is not None and self.keeper.idle
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="catnip-follow", daemon=True)
@@ -39,7 +45,8 @@ class Follower:
         except StoreError as e:  # said on the page (the command checked the store first)
             self.live.connection(str(e), False)
             return
-        keeper = Keeper(Link(self.port, opener=self.opener), store, notify=self.live.note)
+        keeper = self.keeper = Keeper(Link(self.port, opener=self.opener), store,
+                                      notify=self.live.note)
         apply = named(self.live, keeper)
         keeper.on_frame = lambda kind, fields: self._frame(kind, fields, apply)
         where = self.port or "the Pico"

@@ -73,6 +73,8 @@ def interactive(board: str | None = None, journal: Path | None = None, seed: str
             state.feed.append(f"catnip serve: the table live at {site.url}/")
         elif mirror is not None:
             mirror.start()
+        # Who has the table's line: catnip serve's follower, else the mirror's own thread.
+        laptop = site.follower if site is not None else mirror
         send: Callable[[str], None] = table.send
         if record is not None:
             recorder = Recorder(record, board or "direct", seed or "", stations)
@@ -92,8 +94,8 @@ def interactive(board: str | None = None, journal: Path | None = None, seed: str
                 for m in table.drain():
                     state.apply(m)
                     changed = True
-                if names is not None and (mirror is None or mirror.idle):
-                    _send_names(table, mirror, names)
+                if names is not None and (laptop is None or laptop.idle):
+                    _send_names(table, laptop, names)
                     if recorder is not None:
                         recorder.names(names)
                     names = None
@@ -126,10 +128,11 @@ def interactive(board: str | None = None, journal: Path | None = None, seed: str
         raise SimError("the virtual table stopped: " + table.errors())
 
 
-def _send_names(table: Table, mirror, names: list[str]) -> None:
+def _send_names(table: Table, laptop, names: list[str]) -> None:
     """The players' names on the table's serial line: through the laptop's
-    mirror when it has the line, else the table's own input."""
-    if mirror is not None and mirror.keeper is not None:
-        mirror.keeper.request("names", names=names)
+    side (the mirror, or catnip serve's follower) when it has the line, else
+    the table's own input."""
+    if laptop is not None and laptop.keeper is not None:
+        laptop.keeper.request("names", names=names)
     else:
         table.send("serial names " + json.dumps({"names": names}))

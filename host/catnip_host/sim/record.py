@@ -12,6 +12,9 @@ from typing import Any, Callable
 
 SETTLE_MS = 150  # what a replayed step takes beside a hold's own ms (devsim/virtual_table.py)
 SNAP_MS = 10  # the table steps in 10 ms
+# Longer than anything the table times (a notice's 5 s, an announcement's 2.5 s): a
+# person's long pause plays again as this, the same to the table and not a minute's wait.
+MAX_WAIT_MS = 6000
 
 
 class Recorder:
@@ -47,7 +50,7 @@ class Recorder:
 
     def add(self, step: dict[str, Any]) -> None:
         now = self.clock()
-        wait = int((now - self.last) * 1000) - self.busy_ms
+        wait = min(MAX_WAIT_MS, int((now - self.last) * 1000) - self.busy_ms)
         wait -= wait % SNAP_MS
         self.last = now
         prev = self.steps[-1] if self.steps else None
