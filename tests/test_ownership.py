@@ -53,6 +53,9 @@ STATE_READS = {
     # The setup menu shows the players' names as the laptop last gave them
     # (App.rename), read as it draws.
     "table/scenes.py": {"names"},
+    # Setup's name picker offers the names the table knows and adds a
+    # station's pick to the names by station it shows (App.rename keeps it).
+    "table/naming.py": {"known", "names"},
 }
 
 
