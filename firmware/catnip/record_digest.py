@@ -22,15 +22,32 @@ MAGIC = b"catnip signed game 1\n"
 class Digest:
     """The SHA-256 of a game's canonical bytes, fed a piece at a time:
     Digest(uid, gid, status, header), then entry() for each entry, then
-    digest()."""
+    digest(). The table hashes the header a key at a time: Digest(uid, gid,
+    status), then header_steps(header) run through."""
 
-    def __init__(self, uid, gid, status, header):
+    def __init__(self, uid, gid, status, header=None):
         self._hash = hashlib.sha256(MAGIC)
         out = bytearray()
-        for value in (str(uid), gid, str(status), header):
+        for value in (str(uid), gid, str(status)):
             encode(value, out)
-        out += b"l"  # the entries follow, each as a list
+        if header is not None:
+            encode(header, out)
+            out += b"l"  # the entries follow, each as a list
         self._hash.update(out)
+
+    def header_steps(self, header):
+        """Hash the header, a dict, as encode() does, a key and its value a
+        step: a generator that yields None after each."""
+        self._hash.update(b"d")
+        for key in sorted(header):
+            if type(key) is not str:
+                raise ValueError("a record's keys are text, not %r" % (key,))
+            out = bytearray()
+            encode(key, out)
+            encode(header[key], out)
+            self._hash.update(out)
+            yield None
+        self._hash.update(b"el")  # the dict ends; the entries follow, each as a list
 
     def entry(self, entry):
         out = bytearray()

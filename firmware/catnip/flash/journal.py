@@ -229,15 +229,16 @@ class Journal:
         except scan.Damaged as e:
             raise scan.broken(self, gid, e)
 
-    def entries(self, gid):
+    def entries(self, gid, reads=False):
         """Every record after the header, read from flash a little at a time
         (no file stays open between entries): ("action", player, action),
-        ("note", dict) or ("end", result)."""
+        ("note", dict) or ("end", result). With `reads` (the signer's walk),
+        ("header", dict) first, and None before each read from flash."""
         self._known(gid)
         from catnip.flash import journal_scan as scan
 
         try:
-            for entry in scan.walk(self, gid, scan.Decoder()):
+            for entry in scan.walk(self, gid, scan.Decoder(), reads):
                 yield entry
         except scan.Damaged as e:
             raise scan.broken(self, gid, e)

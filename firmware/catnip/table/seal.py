@@ -3,10 +3,11 @@
 # keeps it on flash (KEY_FILE, written as the table's other small files).
 # Each finished game is then signed (Ed25519 over catnip.record_digest's
 # digest of its journal) from the loop's idle turn, about STEP_MS of work
-# a turn in pieces under a ms, a read from flash a turn of its own, so
-# neither a press nor a journal write waits long for it; the
-# signature is kept in the game's folder (catnip.flash.seals), goes to the
-# laptop with the game's last page, and a "signed" frame says it is ready.
+# a turn in pieces under a ms, each read from or write to flash (a few ms)
+# beginning a turn of its own, so neither a press nor a journal write waits
+# long for it; the signature is kept in the game's folder
+# (catnip.flash.seals), goes to the laptop with the game's last page, and a
+# "signed" frame says it is ready.
 # The key is made the same way, a step a turn, so no power-up waits for it.
 import os
 
@@ -102,46 +103,52 @@ class Seal:
                 return
 
     def _next(self):
-        from catnip import ed25519
-
         if self.public is None:
-            return ed25519.public_steps(self._secret)
+            return self._making_key()
         return self._signing(self.todo[0])
 
-    def _signing(self, gid):
+    # Each work begins a step, its code loaded first (some 5 ms a module).
+    def _making_key(self):
         from catnip import ed25519
 
-        journal = self.journal
-        yield _TURN
-        header = journal.header(gid)  # a read from flash: a turn of its own
+        public = yield from _computed(ed25519.public_steps(self._secret))
+        yield _TURN  # kept on flash (written, read back, renamed): a turn of its own
+        try:
+            flashfile.save(KEY_FILE, {"secret": self._secret.hex(), "public": public.hex()})
+        except OSError as e:
+            self._unable("the table's key could not be kept (%s): games go unsigned" % e)
+            return
+        yield public
+
+    def _signing(self, gid):
+        # The journal is read back in the same turns: each read from flash
+        # (the game's folder listed, a chunk of its records) begins a turn.
+        from catnip import ed25519
+
         yield _TURN
         from catnip import record_digest
 
-        digest = record_digest.Digest(self.uid, gid, "finished", header)
-        del header
-        yield _TURN  # the journal's first file opened next
-        for entry in journal.entries(gid):
-            digest.entry(entry)
-            yield None
-        yield from ed25519.signing(self._secret, digest.digest(), self.public)
+        digest = record_digest.Digest(self.uid, gid, "finished")
+        for entry in self.journal.entries(gid, reads=True):
+            if entry is None:
+                yield _TURN  # a read from flash next
+            elif entry[0] == "header":
+                yield from digest.header_steps(entry[1])
+            else:
+                digest.entry(entry)
+                yield None
+        sig = yield from _computed(ed25519.signing(self._secret, digest.digest(), self.public))
+        yield _TURN  # kept on flash, one commit: a turn of its own
+        seals.save(self.journal, gid, sig)  # OSError: it stays unsigned, as after a cut
+        yield sig
 
     def _done(self, out):
         self._work = None
-        if self.public is None:  # the new key: kept, then every unsigned game signed
-            try:
-                flashfile.save(KEY_FILE, {"secret": self._secret.hex(), "public": out.hex()})
-            except OSError as e:
-                self._unable("the table's key could not be kept (%s): games go unsigned" % e)
-                return
+        if self.public is None:  # the new key, kept: then every unsigned game signed
             self.public = out
             self.todo = seals.unsigned(self.journal)
         else:
-            gid = self.todo.pop(0)
-            try:
-                seals.save(self.journal, gid, out)
-            except OSError:  # the flash refused: it stays unsigned, as after a cut
-                return
-            self.send(wire.SIGNED, gid=gid)
+            self.send(wire.SIGNED, gid=self.todo.pop(0))
         forget("catnip.ed25519")  # the signing code leaves the heap between games
         forget("catnip.record_digest")
 
@@ -154,8 +161,19 @@ class Seal:
 
     def _dropped(self, keep=False):
         # The work under way stops; unless `keep`, its game stays unsigned (it
-        # went, rotated out, or its journal is damaged): the laptop labels it so.
+        # went, rotated out, its journal is damaged, or the flash refused its
+        # signature): the laptop labels it so.
         self._work = None
         if self.todo and not keep:
             self.todo.pop(0)
         forget("catnip.ed25519")
+        forget("catnip.record_digest")
+
+
+def _computed(steps):
+    # Generator: the pieces of catnip.ed25519's work passed on (None each),
+    # then its answer returned.
+    for out in steps:
+        if out is not None:
+            return out
+        yield None
