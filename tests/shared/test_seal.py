@@ -243,3 +243,28 @@ def test_a_signature_the_flash_refuses_leaves_the_game_unsigned():
         assert sent == [("signed", {"gid": gid})] and seals.unsigned(journal) == []
     finally:
         os.chdir(HOME)
+
+
+def test_on_the_image_the_end_of_a_game_loads_the_signings_code():
+    # So no step waits for an import (5-9 ms a module on the Pico); on the
+    # image, the code is frozen into flash and takes little heap.
+    import sys
+
+    from catnip import forget
+
+    try:
+        path = _fresh("loads")
+        journal, gid = _journal_with_a_finished_game(path)
+        seal = Seal(journal, Clock(), lambda kind, **f: None)
+        _until_idle(seal)  # the key; the game signed
+        names = ("catnip.ed25519", "catnip.record_digest", "catnip.flash.journal_scan")
+        for name in names:
+            forget(name)
+        seal.frozen = False
+        seal.finished(gid + 1)
+        assert [n for n in names if n in sys.modules] == []  # stock: the steps load it
+        seal.frozen = True
+        seal.finished(gid + 2)
+        assert [n for n in names if n in sys.modules] == list(names)
+    finally:
+        os.chdir(HOME)
