@@ -266,9 +266,9 @@ def safe_header(j, gid):
 def _file_frames(path, start, end, last, chain, reads=False):
     """Each (kind, number, payload, CRC) of a file that holds the game's
     bytes start..end, read a chunk at a time, the first record's CRC carried
-    on from `chain` (with `reads`, None before each chunk read); Damaged at
-    the first bad frame, torn if it ends the game (`last`), is no longer
-    than a frame, and nothing good follows."""
+    on from `chain` (with `reads`, None before and after each chunk read);
+    Damaged at the first bad frame, torn if it ends the game (`last`), is no
+    longer than a frame, and nothing good follows."""
     span = end - start
     buf, offset, at = b"", 0, 0  # buf holds the file from byte `offset`
     while offset + at < span:
@@ -277,6 +277,8 @@ def _file_frames(path, start, end, last, chain, reads=False):
             if reads:
                 yield None
             more = read_at(path, offset + len(buf), CHUNK)
+            if reads:
+                yield None  # a turn of its own: a record's decoding begins the next
             if not more:  # shorter than it said
                 span = offset + len(buf)
             buf, offset, at = buf[at:] + more, offset + at, 0

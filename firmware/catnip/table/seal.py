@@ -147,12 +147,16 @@ class Seal:
                 yield _TURN  # a read from flash next
             elif entry[0] == "header":
                 yield from digest.steps(entry[1], b"l")  # the entries follow, as a list
-            else:
+            elif entry[0] == "action":  # a few values: a piece
+                digest.entry(entry)
+                yield None
+            else:  # a note, the end: a result with its reasons runs to hundreds of bytes
                 yield from digest.steps(entry)
                 yield None
         sig = yield from _computed(ed25519.signing(self._secret, digest.digest(), self.public))
         yield _TURN  # kept on flash, one commit: a turn of its own
         seals.save(self.journal, gid, sig)  # OSError: it stays unsigned, as after a cut
+        yield _TURN
         yield sig
 
     def _done(self, out):
