@@ -19,22 +19,37 @@ import hashlib
 MAGIC = b"catnip signed game 1\n"
 
 
+PIECE = 64  # bytes encoded between two of steps()'s yields (a ms or two on the Pico)
+
+
 class Digest:
     """The SHA-256 of a game's canonical bytes, fed a piece at a time:
     Digest(uid, gid, status, header), then entry() for each entry, then
-    digest()."""
+    digest(). The table feeds the header and each entry through steps()
+    instead, a few values at a time: Digest(uid, gid, status), steps(header,
+    b"l"), steps(entry) for each entry, digest()."""
 
-    def __init__(self, uid, gid, status, header):
+    def __init__(self, uid, gid, status, header=None):
         self._hash = hashlib.sha256(MAGIC)
         out = bytearray()
-        for value in (str(uid), gid, str(status), header):
+        for value in (str(uid), gid, str(status)):
             encode(value, out)
-        out += b"l"  # the entries follow, each as a list
+        if header is not None:
+            encode(header, out)
+            out += b"l"  # the entries follow, each as a list
         self._hash.update(out)
 
     def entry(self, entry):
         out = bytearray()
         encode(entry, out)
+        self._hash.update(out)
+
+    def steps(self, value, more=b""):
+        """Hash `value` as encode() does, then the bytes `more`: a generator
+        that yields None each time some PIECE bytes were hashed."""
+        out = bytearray()
+        yield from _pieces(value, out, self._hash)
+        out += more
         self._hash.update(out)
 
     def digest(self):
@@ -82,6 +97,31 @@ def encode(value, out):
         out += ("x%.6g;" % value).encode()
     else:
         raise ValueError("a record holds no %s" % kind.__name__)
+
+
+def _pieces(value, out, hashed):
+    # encode(), a value at a time: once `out` holds PIECE bytes, they are
+    # hashed, `out` emptied and a step ends.
+    kind = type(value)
+    if kind is list or kind is tuple:
+        out += b"l"
+        for item in value:
+            yield from _pieces(item, out, hashed)
+        out += b"e"
+    elif kind is dict:
+        out += b"d"
+        for key in sorted(value):
+            if type(key) is not str:
+                raise ValueError("a record's keys are text, not %r" % (key,))
+            encode(key, out)
+            yield from _pieces(value[key], out, hashed)
+        out += b"e"
+    else:
+        encode(value, out)
+        if len(out) >= PIECE:
+            hashed.update(out)
+            out[:] = b""
+            yield None
 
 
 def fingerprint(public):

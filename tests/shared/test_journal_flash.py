@@ -297,3 +297,39 @@ def erases_between_presses(flash):
     assert waited == 0, waited  # and no record waits for one
     j.finish(END)
     assert len(list(Journal(ROOT).entries(1))) == 480 + len(range(4, 480, 9)) + 1
+
+
+def test_a_power_cut_in_a_signatures_write_leaves_it_whole_or_missing():
+    # The signature is written in one go (no copy beside it renamed over):
+    # on littlefs, cut at any of its programs and erases, the next power-up
+    # finds the whole signature or none (the game is signed again), never
+    # part of one, and the game's records as they were.
+    from catnip.flash import seals
+
+    calls = script(20)
+    sig = bytes(range(64))
+    flash = pico_flash()
+    mount(flash, MOUNT, fresh=True)
+    assert play(Journal(ROOT), calls) == len(calls)
+    before = flash.writes
+    seals.save(Journal(ROOT), 1, sig)
+    writes = flash.writes - before
+    assert writes >= 1
+    found = set()
+    for n in range(1, writes + 1):
+        mount(flash, MOUNT, fresh=True)
+        assert play(Journal(ROOT), calls) == len(calls)
+        j = Journal(ROOT)
+        flash.cut_after(n)
+        try:
+            seals.save(j, 1, sig)
+        except OSError:
+            pass
+        mount(flash, MOUNT)  # the next power-up
+        j = Journal(ROOT)
+        kept = seals.load(j, 1)
+        assert kept in (None, sig), (n, kept)
+        assert seals.unsigned(j) == ([1] if kept is None else [])
+        assert list(j.entries(1)) == [entry(c) for c in calls[1:]], n
+        found.add(kept)
+    assert None in found, "no cut left the game unsigned"

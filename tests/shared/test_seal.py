@@ -128,43 +128,143 @@ def test_a_heap_with_no_room_to_sign_leaves_the_games_unsigned_and_says_so():
         os.chdir(HOME)
 
 
-class Reads:
-    """The journal's reads from flash that begin a file (its header, its
-    entries), each noted with the clock's readings so far."""
-
-    def __init__(self, journal, clock):
-        self.journal, self.clock, self.at = journal, clock, []
-
-    def header(self, gid):
-        self.at.append(("header", self.clock.ms))
-        return self.journal.header(gid)
-
-    def entries(self, gid):
-        self.at.append(("entries", self.clock.ms))
-        return self.journal.entries(gid)
-
-    def __getattr__(self, name):
-        return getattr(self.journal, name)
+def _journal_with_a_long_game(path, actions=200):
+    # Some 2 KB of records: the log and its tail read back in several chunks.
+    journal = Journal(path + "/journal")
+    gid = journal.begin({"game": "heist", "config": {"players": 2}, "seed": "s", "salt": "t",
+                         "seed_commit": "c", "seats": [0, 1], "names": ["Ann", "Bo"]})
+    for i in range(actions):
+        journal.action(i % 2, ("play", i % 13))
+    journal.finish({"winners": [0]})
+    return journal, gid
 
 
-def test_each_read_from_flash_begins_a_turn_of_its_own():
-    # A read from flash is a long piece (a littlefs file opened, some 19 ms
-    # on the Pico): it begins a turn, so no other piece comes before it in
-    # the turn that waits for it.
+class Noted:
+    """A function of the flash's (a listing, a chunk read, a write) that
+    notes the clock's reading at each call."""
+
+    def __init__(self, module, name, clock, at):
+        self.module, self.name, self.clock, self.at = module, name, clock, at
+        self.was = getattr(module, name)
+        setattr(module, name, self)
+
+    def __call__(self, *args):
+        self.at.append((self.name, self.clock.ms))
+        return self.was(*args)
+
+    def undo(self):
+        setattr(self.module, self.name, self.was)
+
+
+def test_each_read_from_and_write_to_flash_begins_a_turn_of_its_own():
+    # A read from flash (the game's folder listed, a chunk of its records:
+    # 2.5 ms each on the Pico) and the signature's write (a commit, some
+    # 4 ms) are long pieces: each begins a turn, so no other piece comes
+    # before it in the turn that waits for it. The header comes from the
+    # same walk: the journal is read through once.
+    from catnip.flash import journal_scan as scan
+
     try:
         path = _fresh("turns")
-        journal, gid = _journal_with_a_finished_game(path)
+        journal, gid = _journal_with_a_long_game(path)
         clock = Clock()
         seal = Seal(journal, clock, lambda kind, **f: None)
         while seal.public is None:
             seal.step()
-        seal.journal = reads = Reads(journal, clock)
+        at = []
+        noted = [Noted(scan, "sizes", clock, at), Noted(scan, "read_at", clock, at),
+                 Noted(seals, "save", clock, at)]
         turns = []
-        while seal.waits(gid):
-            turns.append(clock.ms + 2)  # the clock as the step's first piece begins
+        try:
+            while seal.waits(gid):
+                turns.append(clock.ms + 2)  # the clock as the step's first piece begins
+                seal.step()
+        finally:
+            for n in noted:
+                n.undo()
+        what = [w for w, _ in at]
+        assert what[0] == "sizes" and what[-1] == "save" and what.count("sizes") == 1, what
+        assert what.count("read_at") >= 4, what  # the records, a chunk at a time
+        for name, ms in at:
+            assert ms in turns, (name, ms, turns[:10])  # nothing read the clock before it
+        kept = flashfile.load(KEY_FILE)
+        digest = record_digest.digest(_uid(), gid, "finished", journal.header(gid),
+                                      list(journal.entries(gid)))
+        assert seals.load(journal, gid) == ed25519.sign(bytes.fromhex(kept["secret"]), digest)
+    finally:
+        os.chdir(HOME)
+
+
+def test_a_signature_cut_off_in_its_write_is_made_again_at_the_next_power_up():
+    # The signature is written in one go, no copy renamed over: a cut
+    # leaves no file, or (littlefs: the file made, its bytes not yet
+    # committed) an empty one, or on other filesystems a short one. Each
+    # reads as unsigned, and the next power-up signs the game again.
+    try:
+        path = _fresh("cut")
+        journal, gid = _journal_with_a_finished_game(path)
+        seal = Seal(journal, Clock(), lambda kind, **f: None)
+        _until_idle(seal)
+        whole = seals.load(journal, gid)
+        for left in (b"", whole[:40]):
+            with open(journal.file(gid, seals.SIG), "wb") as f:
+                f.write(left)
+            again = Journal(path + "/journal")
+            assert seals.load(again, gid) is None and seals.unsigned(again) == [gid]
+            sent = []
+            seal = Seal(again, Clock(), lambda kind, sent=sent, **f: sent.append((kind, f)))
+            _until_idle(seal)
+            assert seals.load(again, gid) == whole and sent == [("signed", {"gid": gid})]
+    finally:
+        os.chdir(HOME)
+
+
+def test_a_signature_the_flash_refuses_leaves_the_game_unsigned():
+    # No "signed" frame; the next power-up tries again.
+    try:
+        path = _fresh("refused")
+        journal, gid = _journal_with_a_finished_game(path)
+        sent = []
+        seal = Seal(journal, Clock(), lambda kind, **f: sent.append((kind, f)))
+        while seal.public is None:
             seal.step()
-        assert [what for what, _ in reads.at] == ["header", "entries"]
-        for what, at in reads.at:
-            assert at in turns, (what, at, turns[:10])  # nothing read the clock before it
+
+        def refuse(journal, gid, sig):
+            raise OSError(28)
+
+        was, seals.save = seals.save, refuse
+        try:
+            _until_idle(seal)
+        finally:
+            seals.save = was
+        assert sent == [] and seals.unsigned(journal) == [gid] and not seal.busy()
+        again = Seal(Journal(path + "/journal"), Clock(), lambda kind, **f: sent.append((kind, f)))
+        _until_idle(again)
+        assert sent == [("signed", {"gid": gid})] and seals.unsigned(journal) == []
+    finally:
+        os.chdir(HOME)
+
+
+def test_on_the_image_the_end_of_a_game_loads_the_signings_code():
+    # So no step waits for an import (5-9 ms a module on the Pico); on the
+    # image, the code is frozen into flash and takes little heap.
+    import sys
+
+    from catnip import forget
+
+    try:
+        path = _fresh("loads")
+        journal, gid = _journal_with_a_finished_game(path)
+        seal = Seal(journal, Clock(), lambda kind, **f: None)
+        _until_idle(seal)  # the key; the game signed
+        names = ("catnip.ed25519", "catnip.record_digest", "catnip.flash.journal_scan")
+        for name in names:
+            forget(name)
+        seal.frozen = False
+        seal.finished(gid + 1)
+        assert [n for n in names if n in sys.modules] == []  # stock: the steps load it
+        seal.frozen = True
+        seal.finished(gid + 2)
+        assert [n for n in names if n in sys.modules] == list(names)
     finally:
         os.chdir(HOME)

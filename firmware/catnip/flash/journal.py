@@ -223,21 +223,22 @@ class Journal:
             return self.opened[gid].header
         self._known(gid)
         from catnip.flash import journal_scan as scan
-
         try:
             return scan.read_header(self, gid)
         except scan.Damaged as e:
             raise scan.broken(self, gid, e)
 
-    def entries(self, gid):
-        """Every record after the header, read from flash a little at a time
-        (no file stays open between entries): ("action", player, action),
-        ("note", dict) or ("end", result)."""
+    def entries(self, gid, reads=False):
+        """Every record after the header, read from flash a chunk at a time (no file stays
+        open between entries): ("action", player, action), ("note", dict) or ("end", result).
+        `reads` (the signer's): ("header", dict) first, None before each import or read."""
         self._known(gid)
+        if reads:
+            yield None
         from catnip.flash import journal_scan as scan
 
         try:
-            for entry in scan.walk(self, gid, scan.Decoder()):
+            for entry in scan.walk(self, gid, scan.Decoder(), reads):
                 yield entry
         except scan.Damaged as e:
             raise scan.broken(self, gid, e)

@@ -132,6 +132,19 @@ def size(path):
         return 0
 
 
+def sizes(folder):
+    """{name: bytes} of what `folder` holds, from one listing: on littlefs
+    each os.stat() looks the path up again (4.4 ms on the Pico, a listing
+    2.6 ms), and MicroPython's ilistdir() gives every file's size with it."""
+    listing = getattr(os, "ilistdir", None)
+    if listing is None:  # CPython
+        return {name: size(folder + "/" + name) for name in os.listdir(folder)}
+    out = {}
+    for entry in listing(folder):  # (name, type, inode, size); no size on the unix port
+        out[entry[0]] = entry[3] if len(entry) > 3 else size(folder + "/" + entry[0])
+    return out
+
+
 def read_at(path, offset, n):
     with open(path, "rb") as f:
         f.seek(offset)

@@ -8,7 +8,7 @@ import os
 
 from catnip.flash.journal_files import (CHUNK, FRAME_MAX, GONE, LOG, LOST, NEW,
                                   STATUSES, Game, JournalError, is_folder, read_at, remove_tree,
-                                  size, why)
+                                  size, sizes, why)
 from catnip.flash.journal_scan_records import _OLD_KINDS, Decoder, _frame_at  # noqa: F401 (Decoder: the journal's)
 
 _ENDED = ("finished", "abandoned")  # checked at start-up too: a laptop has not pulled them
@@ -120,15 +120,26 @@ def settle(j, gid):
             os.remove(path)  # the next tail of a seal that was cut before its copy
 
 
-def walk(j, gid, decoder):
-    # Every entry of a game in order; Damaged at the first bad record.
+def walk(j, gid, decoder, reads=False):
+    # Every entry of a game in order; Damaged at the first bad record. With
+    # `reads` (the signer's walk), the header too, as ("header", dict), and
+    # None before each read from flash (the folder listed, a chunk read:
+    # some 2.5 ms each on the Pico, a piece the signer begins a turn with).
+    if reads:
+        yield None
     files = game_files(j, gid)
     for i in range(len(files)):
         path, start, end = files[i]
         try:
-            for kind, number, payload, crc in _file_frames(path, start, end,
-                                                           i == len(files) - 1, decoder.chain):
+            for frame in _file_frames(path, start, end, i == len(files) - 1, decoder.chain,
+                                      reads):
+                if frame is None:
+                    yield None  # a read from flash next
+                    continue
+                kind, number, payload, crc = frame
                 entry = decoder.decode(kind, number, payload, crc)
+                if entry is None and reads and decoder.records == 1:
+                    entry = ("header", decoder.header)
                 if entry is not None:
                     yield entry
         except (ValueError, IndexError, KeyError, TypeError) as e:
@@ -140,15 +151,16 @@ def walk(j, gid, decoder):
 def game_files(j, gid):
     # [(path, first byte, end)] of a game's log and tail, in order;
     # Damaged unless the tail starts where the log ends (or the log holds
-    # the tail's first bytes too: a seal stopped midway).
-    names = os.listdir(j.folder(gid, j.status[gid]))
+    # the tail's first bytes too: a seal stopped midway). One listing gives
+    # the sizes.
+    names = sizes(j.folder(gid, j.status[gid]))
     files = []
     sealed = 0
     if LOG in names:
-        sealed = size(j.file(gid, LOG))
+        sealed = names[LOG]
         files.append((j.file(gid, LOG), 0, sealed))
     tails = [int(n) for n in names if n.isdigit()]
-    if len(tails) == 1 and tails[0] < sealed < tails[0] + size(j.file(gid, str(tails[0]))):
+    if len(tails) == 1 and tails[0] < sealed < tails[0] + names[str(tails[0])]:
         sealed = tails[0]  # a seal stopped midway: the log holds the tail's start too
         files[0] = (files[0][0], 0, sealed)
     if len(tails) > 1 or tails and tails[0] != sealed:
@@ -156,8 +168,7 @@ def game_files(j, gid):
     if not tails and sealed and read_at(files[0][0], 0, 1) not in _OLD_KINDS:
         raise Damaged("its newest records are missing: no tail follows byte %d" % sealed)
     if tails:
-        files.append((j.file(gid, str(sealed)), sealed,
-                      sealed + size(j.file(gid, str(sealed)))))
+        files.append((j.file(gid, str(sealed)), sealed, sealed + names[str(sealed)]))
     return files
 
 
@@ -252,17 +263,22 @@ def safe_header(j, gid):
         return None
 
 
-def _file_frames(path, start, end, last, chain):
+def _file_frames(path, start, end, last, chain, reads=False):
     """Each (kind, number, payload, CRC) of a file that holds the game's
     bytes start..end, read a chunk at a time, the first record's CRC carried
-    on from `chain`; Damaged at the first bad frame, torn if it ends the game
-    (`last`), is no longer than a frame, and nothing good follows."""
+    on from `chain` (with `reads`, None before and after each chunk read);
+    Damaged at the first bad frame, torn if it ends the game (`last`), is no
+    longer than a frame, and nothing good follows."""
     span = end - start
     buf, offset, at = b"", 0, 0  # buf holds the file from byte `offset`
     while offset + at < span:
         found = _frame_at(buf, at, chain)
         if found is None and len(buf) - at < FRAME_MAX and offset + len(buf) < span:
+            if reads:
+                yield None
             more = read_at(path, offset + len(buf), CHUNK)
+            if reads:
+                yield None  # a turn of its own: a record's decoding begins the next
             if not more:  # shorter than it said
                 span = offset + len(buf)
             buf, offset, at = buf[at:] + more, offset + at, 0

@@ -3,10 +3,11 @@
 # keeps it on flash (KEY_FILE, written as the table's other small files).
 # Each finished game is then signed (Ed25519 over catnip.record_digest's
 # digest of its journal) from the loop's idle turn, about STEP_MS of work
-# a turn in pieces under a ms, a read from flash a turn of its own, so
-# neither a press nor a journal write waits long for it; the
-# signature is kept in the game's folder (catnip.flash.seals), goes to the
-# laptop with the game's last page, and a "signed" frame says it is ready.
+# a turn in pieces under a ms, each read from or write to flash (a few ms)
+# beginning a turn of its own, so neither a press nor a journal write waits
+# long for it; the signature is kept in the game's folder
+# (catnip.flash.seals), goes to the laptop with the game's last page, and a
+# "signed" frame says it is ready.
 # The key is made the same way, a step a turn, so no power-up waits for it.
 import os
 
@@ -45,6 +46,7 @@ class Seal:
             self._secret = os.urandom(32)
             self.public = None
         self.todo = seals.unsigned(journal) if self.public is not None else None
+        self.frozen = _frozen()  # the catnip image: its code stays in flash
 
     def shown(self):
         """(fingerprint, public key in hex) as the table shows them, or None
@@ -61,6 +63,17 @@ class Seal:
         (a key that does not fit the heap would sign nothing)."""
         if self.todo is not None and gid not in self.todo:
             self.todo.append(gid)
+        if self.frozen and self.public is not None and self.problem is None:
+            # The signing's code loaded now, while the players read the last
+            # move (as the standings' code is), not in the steps: 5-9 ms a
+            # module on the Pico (the journal's reading side, dropped during
+            # a game, then the digest and Ed25519). Frozen into the image, it
+            # takes little heap; stock MicroPython loads it in the steps.
+            try:
+                from catnip.flash import journal_scan  # noqa: F401
+                from catnip import ed25519, record_digest  # noqa: F401
+            except MemoryError:  # the steps try again, and say so if it still does not fit
+                pass
         return self.public is not None and self.waits(gid)
 
     def waits(self, gid):
@@ -102,46 +115,57 @@ class Seal:
                 return
 
     def _next(self):
-        from catnip import ed25519
-
         if self.public is None:
-            return ed25519.public_steps(self._secret)
+            return self._making_key()
         return self._signing(self.todo[0])
 
-    def _signing(self, gid):
+    # Each work begins a step, with its code when finished() did not load it
+    # (at power-up: a module a turn).
+    def _making_key(self):
         from catnip import ed25519
 
-        journal = self.journal
-        yield _TURN
-        header = journal.header(gid)  # a read from flash: a turn of its own
+        public = yield from _computed(ed25519.public_steps(self._secret))
+        yield _TURN  # kept on flash (written, read back, renamed): a turn of its own
+        try:
+            flashfile.save(KEY_FILE, {"secret": self._secret.hex(), "public": public.hex()})
+        except OSError as e:
+            self._unable("the table's key could not be kept (%s): games go unsigned" % e)
+            return
+        yield public
+
+    def _signing(self, gid):
+        # The journal is read back in the same turns: each read from flash
+        # (the game's folder listed, a chunk of its records) begins a turn.
+        from catnip import ed25519
+
         yield _TURN
         from catnip import record_digest
 
-        digest = record_digest.Digest(self.uid, gid, "finished", header)
-        del header
-        yield _TURN  # the journal's first file opened next
-        for entry in journal.entries(gid):
-            digest.entry(entry)
-            yield None
-        yield from ed25519.signing(self._secret, digest.digest(), self.public)
+        digest = record_digest.Digest(self.uid, gid, "finished")
+        for entry in self.journal.entries(gid, reads=True):
+            if entry is None:
+                yield _TURN  # a read from flash next
+            elif entry[0] == "header":
+                yield from digest.steps(entry[1], b"l")  # the entries follow, as a list
+            elif entry[0] == "action":  # a few values: a piece
+                digest.entry(entry)
+                yield None
+            else:  # a note, the end: a result with its reasons runs to hundreds of bytes
+                yield from digest.steps(entry)
+                yield None
+        sig = yield from _computed(ed25519.signing(self._secret, digest.digest(), self.public))
+        yield _TURN  # kept on flash, one commit: a turn of its own
+        seals.save(self.journal, gid, sig)  # OSError: it stays unsigned, as after a cut
+        yield _TURN
+        yield sig
 
     def _done(self, out):
         self._work = None
-        if self.public is None:  # the new key: kept, then every unsigned game signed
-            try:
-                flashfile.save(KEY_FILE, {"secret": self._secret.hex(), "public": out.hex()})
-            except OSError as e:
-                self._unable("the table's key could not be kept (%s): games go unsigned" % e)
-                return
+        if self.public is None:  # the new key, kept: then every unsigned game signed
             self.public = out
             self.todo = seals.unsigned(self.journal)
         else:
-            gid = self.todo.pop(0)
-            try:
-                seals.save(self.journal, gid, out)
-            except OSError:  # the flash refused: it stays unsigned, as after a cut
-                return
-            self.send(wire.SIGNED, gid=gid)
+            self.send(wire.SIGNED, gid=self.todo.pop(0))
         forget("catnip.ed25519")  # the signing code leaves the heap between games
         forget("catnip.record_digest")
 
@@ -154,8 +178,27 @@ class Seal:
 
     def _dropped(self, keep=False):
         # The work under way stops; unless `keep`, its game stays unsigned (it
-        # went, rotated out, or its journal is damaged): the laptop labels it so.
+        # went, rotated out, its journal is damaged, or the flash refused its
+        # signature): the laptop labels it so.
         self._work = None
         if self.todo and not keep:
             self.todo.pop(0)
         forget("catnip.ed25519")
+        forget("catnip.record_digest")
+
+
+def _frozen():
+    try:
+        from catnip import release  # written by each build (catnip.version)
+    except ImportError:
+        return False
+    return release.FROZEN
+
+
+def _computed(steps):
+    # Generator: the pieces of catnip.ed25519's work passed on (None each),
+    # then its answer returned.
+    for out in steps:
+        if out is not None:
+            return out
+        yield None
