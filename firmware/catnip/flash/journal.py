@@ -28,18 +28,7 @@
 # next flash block erases two, so such a seal first fills the log's block
 # with the tail's first bytes, on its own: until the rest follows, the log
 # holds them as well (readers take them from the tail).
-# A record is one frame: kind (1 byte), its number in the game (1 byte, mod
-# 256), payload length (varint), payload, CRC-32 of all that (4 bytes,
-# little-endian) carried on from the record before's CRC (0 for the header),
-# so a record missing, repeated or moved fails its check. Kinds:
-#   h header (JSON)  w word (UTF-8)  a action (varints)  n note (JSON)  e end, the result (JSON)
-# Journals written before records were numbered (the capitals: no number, a
-# CRC of the record alone) are still read. A numbered game always has a tail
-# (a seal makes the next before it moves the old): a missing one is seen too.
-# An action is the player, then each item: an int n as zigzag(n) << 1, a word
-# as (its index among the game's W frames) << 1 | 1: ("offer", 18, 20) is four
-# payload bytes, ten on flash, so a 1,400-action game is near 16 KB; the
-# length and the CRC make a torn or damaged record certain to be noticed.
+# The records' format is told where their kinds are (catnip.flash.journal_files).
 import os
 from binascii import crc32
 
