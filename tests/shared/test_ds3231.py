@@ -82,3 +82,29 @@ def test_years_the_clock_cannot_hold_are_refused():
             assert "2000-2199" in str(e)
         else:
             raise AssertionError("set %d" % t)
+
+
+def test_the_wall_lets_the_date_arithmetic_go_once_it_has_read_the_clock():
+    # Read once at power-up (the RP2040's clock uses the DS3231 module's
+    # arithmetic): the module leaves the heap until a laptop sets the time.
+    import sys
+
+    from catnip.table.wall import Wall
+
+    class Chip:
+        def time(self):
+            from catnip.drivers.ds3231 import to_unix
+
+            return to_unix(2026, 12, 3, 8, 45, 0)
+
+    class Hw:
+        rtc = None
+        chip_rtc = Chip()
+
+    class Clock:
+        def ticks_ms(self):
+            return 0
+
+    wall = Wall(Hw(), Clock())
+    assert wall.time() == DEC_3_2026
+    assert "catnip.drivers.ds3231" not in sys.modules

@@ -3,6 +3,7 @@
 # power-up (the app began again after a soft reset), else a laptop's once
 # one connects, else none (games go undated). It counts on from the moment
 # it was learnt by the table's ticks.
+from catnip import forget
 from catnip.keys import ticks_diff
 
 
@@ -26,7 +27,10 @@ class Wall:
                 continue
             if t is not None:
                 self.known = (t, clock.ticks_ms())
-                return
+                break
+        # The date's arithmetic (ChipRTC's) is needed again only when a
+        # laptop sets the clock: it leaves the heap meanwhile.
+        forget("catnip.drivers.ds3231")
 
     def set(self, t):
         """A laptop's clock (Unix seconds, UTC), sent whenever one connects:
