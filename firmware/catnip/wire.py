@@ -30,7 +30,7 @@ from catnip import forget
 from catnip.wire_kinds import (  # noqa: F401
     MAX_SEQ, MAX_TIME, COMMIT_ID, STREAMED, PUSHED, ANSWER, BEGIN, ACT, END, SAY, LOST, SNAP,
     TRAY, HELLO, SYNCED, GAP, GAMES, GAME, ENTRY, PAGE, ACKED, STARTED, ABORTED, CALIB, CLOCK,
-    NAMED, BYE, ERR, SIGNED, how, commands as _commands, messages as _messages)
+    NAMED, BYE, ERR, SIGNED, VIEW, CLAIMED, RELEASED, PRESSED, how, commands as _commands, messages as _messages)
 
 forget("catnip.wire_kinds")
 

@@ -11,10 +11,18 @@ already stored is acknowledged again but never stored twice.
 
 One command is outstanding at a time; an answer that does not come within
 RETRY_S (half a second) is asked for again, so a cable pulled mid-answer costs a retry.
+
+Phone seats (docs/phones.md): other threads ask() for claim, release, press
+and away; they go ahead of the Keeper's own queue. A press is never asked
+again (a lost answer must not press twice). A seat's `view`, and the answers
+about phone seats, go to on_frame only: never to the store, a log or the
+mirror. While it holds a seat the Keeper claims it again every HEARTBEAT_S,
+so the table hears that the laptop is still there.
 """
 
 from __future__ import annotations
 
+import queue
 import time
 from collections import deque
 from collections.abc import Callable
@@ -27,6 +35,10 @@ from catnip_host.ports import Disconnected, Link
 from catnip_host.store import Store
 
 RETRY_S = 0.5
+HEARTBEAT_S = 2.0  # below the table's SILENT_MS: a held phone seat's claim, again
+ASKABLE = ("claim", "release", "press", "away")  # what other threads may ask (ask())
+# Phone-seat frames: to on_frame alone, never stored, logged or mirrored.
+PHONE_KINDS = (wire.VIEW, wire.CLAIMED, wire.RELEASED, wire.PRESSED)
 _PULLED = ("game", "entry", "page")  # stored with their game, in one transaction
 # Answers that only end the command they answer.
 _ENDS_ONLY = ("acked", "started", "aborted", "clock")
@@ -67,6 +79,7 @@ class _Request:
     cmd: int = 0
     sent: float = 0.0
     tries: int = 0
+    asked: bool = False  # by ask(): its err goes to on_frame too
 
 
 class Keeper:
@@ -93,6 +106,9 @@ class Keeper:
         self.duplicates = 0  # stream frames that came again and were not stored again
         self.pulled: list[int] = []
         self.resyncs = 0  # times frames were asked for again
+        self.asked: queue.SimpleQueue[_Request] = queue.SimpleQueue()  # from other threads
+        self.held: set[int] = set()  # phone seats the table says this laptop holds
+        self.beat = 0.0  # when a held seat was last claimed again
 
     # ---- driving ------------------------------------------------------------
 
@@ -102,8 +118,21 @@ class Keeper:
         self.waiting = None
         self.pull = None
         self.signing.clear()
+        self.held.clear()  # a table that restarted holds none: they are claimed again
         self.session = None
         self.request("hello")
+
+    def ask(self, word: str, **fields: object) -> None:
+        """Queue a phone-seat command (ASKABLE) from any thread; the link's
+        thread sends it, ahead of its own queue, once hello is answered. Its
+        answer (claimed, released, pressed, or an err) comes to on_frame."""
+        if word not in ASKABLE:
+            raise ValueError(f"ask() takes {', '.join(ASKABLE)}, not {word!r}")
+        try:
+            wire.command(word, fields)
+        except wire.WireError as e:
+            raise ValueError(str(e)) from e
+        self.asked.put(_Request(word, dict(fields), asked=True))
 
     def request(self, kind: str, first: bool = False, **fields: object) -> None:
         """Queue a command for the table; `first`: before those queued (the
@@ -116,19 +145,41 @@ class Keeper:
         """Hello answered, nothing asked, being pulled or still being signed
         (its "signed" frame brings the pull)."""
         return self.link.is_open and self.session is not None and self.waiting is None \
-            and not self.queue and self.pull is None and not self.signing
+            and not self.queue and self.pull is None and not self.signing \
+            and self.asked.empty()
 
     def step(self) -> None:
         """Read what arrived, handle it, send what is due. Disconnected
         passes through: the caller reopens and calls connected()."""
         for item in self.link.read():
             self.handle(item)
+        self._take_asked()
         self._send_due()
+
+    def _take_asked(self) -> None:
+        # Asked commands go first, in the order asked; a held seat is claimed
+        # again now and then, so the table knows this laptop is still there.
+        if self.session is None:
+            return  # until hello is answered
+        asked = []
+        while not self.asked.empty():
+            asked.append(self.asked.get_nowait())
+        for r in reversed(asked):
+            self.queue.appendleft(r)
+        now = self.clock()
+        if self.held and now - self.beat > HEARTBEAT_S and not self._asked("claim"):
+            self.beat = now
+            self.queue.append(_Request("claim", {"seat": min(self.held)}))
 
     def _send_due(self) -> None:
         now = self.clock()
         w = self.waiting
-        if w is not None and now - w.sent > RETRY_S:
+        if w is not None and now - w.sent > RETRY_S and w.kind == "press":
+            self.waiting = None  # never pressed twice: the page may press again
+            self.notify(f"no answer to a press for seat {w.fields.get('seat')}")
+            self.on_frame(wire.ERR, {"why": "no answer from the table", "asked": w.kind,
+                                     **w.fields})
+        elif w is not None and now - w.sent > RETRY_S:
             if w.tries == 1:
                 self.notify(f"no answer to {w.kind} yet: asking again")
             if w.kind == "pull" and self.pull is not None:
@@ -154,6 +205,8 @@ class Keeper:
             why = wire.message(seq, kind, fields)
             if why is not None:
                 self._malformed(seq, fields, why, raw)
+            elif kind in PHONE_KINDS:
+                self._phone(kind, fields)
             elif seq:
                 self._stream(seq, kind, fields, raw)
             elif "re" not in fields:
@@ -219,6 +272,23 @@ class Keeper:
         if self.session is not None:
             self.on_frame(kind, fields)
             self.store.frame(self.session, 0, kind, gid_of(kind, fields), raw)
+
+    def _phone(self, kind: str, fields: dict) -> None:
+        """A phone seat's view, or an answer about a phone seat: to on_frame
+        alone (serve's seat page). Nothing of it is stored or logged."""
+        w = self.waiting
+        beat = False  # the answer to a held seat's claim again: the Keeper's own
+        if kind != wire.VIEW and w is not None and fields.get("re") == w.cmd:
+            self.waiting = None
+            beat = not w.asked
+        if kind == wire.CLAIMED:
+            if fields["seat"] not in self.held:
+                self.beat = self.clock()
+            self.held.add(fields["seat"])
+        elif kind == wire.RELEASED:
+            self.held.discard(fields["seat"])
+        if self.session is not None and not beat:
+            self.on_frame(kind, fields)
 
     def _asked(self, kind: str) -> bool:
         return (self.waiting is not None and self.waiting.kind == kind) or \
@@ -332,6 +402,11 @@ class Keeper:
         self.waiting = None
         if w is not None and w.kind == "pull":
             self.pull = None
+        if w is not None and w.kind in ASKABLE:
+            if w.kind == "claim":
+                self.held.discard(w.fields["seat"])  # not (or no longer) this laptop's
+            if w.asked:
+                self.on_frame(wire.ERR, {"why": f.get("why"), "asked": w.kind, **w.fields})
         self.notify(f"the table refused {w.kind if w else 'a command'}: {f.get('why')}")
 
     def _on_named(self, f: dict, raw: bytes) -> None:
