@@ -41,7 +41,7 @@ class Phones:
     def offered(self):
         """Whether setup may seat players on phones: a laptop has spoken."""
         line = self.app.line
-        return line is not None and line.heard
+        return line is not None and line.wants(wire.VIEW)
 
     def begin(self, seats):
         """The game in play seats its players at `seats` (seat -> place; ()

@@ -37,14 +37,14 @@ def shown(game, key, options):
     return applies(about(game), key, options)
 
 
-def _seats(saved, stations):
-    """Remembered seats, if they are a list of this table's stations and phone places."""
+def _seats(saved, places):
+    """Remembered seats, if they are a list of this table's `places` (its
+    stations, and with a laptop its phone places)."""
     if not isinstance(saved, list) or not saved:
         return None
     seats = []
     for k in saved:
-        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < stations + PHONES \
-                or k in seats:
+        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < places or k in seats:
             return None
         seats.append(k)
     seats.sort()
@@ -71,7 +71,8 @@ class Setup(Scene):
         r = remembered or {}
         self.game = r.get("game") if r.get("game") in GAMES else "heist"
         here = self.online()
-        self.seats = [k for k in _seats(r.get("seats"), stations) or () if k in here]
+        places = stations + (PHONES if phones() else 0)
+        self.seats = [k for k in _seats(r.get("seats"), places) or () if k in here]
         self.counted = bool(self.seats)  # the seats were chosen, not every station that answers
         self.seats = self.seats or here
         start = r.get("start")
