@@ -116,10 +116,11 @@ class Remote:
             return
         name, config, seats = fields["game"], dict(fields["config"]), fields["seats"]
         online = [k for k in range(app.stations) if app.hw.online(k) is not False]
+        phones = range(app.stations, app.stations + wire.PHONES)  # a laptop is here: it speaks
         if not seats or len(set(seats)) != len(seats) or \
-                any(type(k) is not int or k not in online for k in seats):
-            line.error("seats are the stations that sit in, each once, from those online: %s"
-                       % online)
+                any(type(k) is not int or k not in online and k not in phones for k in seats):
+            line.error("seats are the stations that sit in, each once, from those online: %s; "
+                       "or phone places %d-%d" % (online, phones[0], phones[-1]))
             return
         config["players"] = len(seats)
         try:
