@@ -125,19 +125,19 @@ def expect(vt, what):
     if "phone" in what:
         s = what["phone"]
         rows = vt.phone_rows(s - 1)
-        where = "phone seat %d" % s
+        who = "phone seat %d" % s
     else:
         s = what["station"]
         rows = vt.lines(s)
-        where = "station %d" % s
+        who = "station %d" % s
     if "text" in what:
         where = [rows[what["row"]]] if "row" in what and what["row"] < len(rows) else rows
         if not any(what["text"] in row for row in where):
             raise Refused("%s does not show %r%s; it shows %s" % (
-                where, what["text"], " on row %d" % what["row"] if "row" in what else "",
+                who, what["text"], " on row %d" % what["row"] if "row" in what else "",
                 json.dumps(rows)))
     if "not" in what and any(what["not"] in row for row in rows):
-        raise Refused("%s shows %r; it shows %s" % (where, what["not"], json.dumps(rows)))
+        raise Refused("%s shows %r; it shows %s" % (who, what["not"], json.dumps(rows)))
 
 
 def check_steps(vt, steps):
