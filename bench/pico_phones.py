@@ -22,7 +22,7 @@ from bench.pico_rig import REAL, BenchError
 
 Row = tuple[str, str, float | int | str, str, str]
 GAME, OPTIONS, PLAYERS = "heist", {"variant": "standard", "gems": "digital"}, 3
-PRESSES = 45  # presses made, a seat at a time in turn
+PRESSES = 45  # presses made, a seat at a time in turn, until the game ends
 TARGET_P95 = 150  # ms, from a phone's press to its own screen and to every station's
 WAIT_S = 60.0  # wall seconds for an answer: the emulator is slower than a Pico
 
@@ -75,6 +75,8 @@ def _laptop() -> pico_run.Linked:
 
 
 def _play(link, running) -> None:
+    over = []  # the game's end came: its standings' menu is no place for random presses
+
     def wait(pred):
         end = time.monotonic() + WAIT_S
         while running() and time.monotonic() < end:
@@ -82,6 +84,7 @@ def _play(link, running) -> None:
                 if item[0] == "frame":
                     if item[2] == "err":
                         raise BenchError(f"the table refused: {item[3]['why']}")
+                    over.extend(item[2:3] if item[2] == "end" else ())
                     if pred(item[2], item[3]):
                         return
         raise BenchError("no answer from the emulated table")
@@ -96,6 +99,8 @@ def _play(link, running) -> None:
         wait(lambda kind, f, seat=seat: kind == "view" and f["seat"] == seat)
     rng = random.Random("phones")
     for n in range(PRESSES):
+        if over:
+            break
         seat = n % PLAYERS
         r = rng.random()
         button = "ok" if r < 0.7 else "down" if r < 0.85 else "up"
@@ -103,7 +108,7 @@ def _play(link, running) -> None:
         wait(lambda kind, f, seat=seat: kind == "pressed" and f["seat"] == seat)
         end = time.monotonic() + 3.0  # its view and the move's frames, if any
         while running() and time.monotonic() < end:
-            link.read()
+            over.extend(item[2] for item in link.read() if item[0] == "frame" and item[2] == "end")
 
 
 def _line(out: Path) -> tuple[list[tuple[float, int]], list[tuple[float, int]], list[float]]:

@@ -24,14 +24,12 @@ class Remote:
             getattr(self, "_" + word)(self.line, fields)
 
     def _phone(self, word, fields):
-        """A phone seat's command: answered with what the App says, or
-        refused with why (nothing changed)."""
+        """A phone seat's command: the App carries it out and answers, or it
+        is refused with why (nothing changed)."""
         try:
-            answer = self.app.phone(word, fields)
+            self.app.phone(word, fields)
         except ValueError as e:
             self.line.error("%s: %s" % (word, e))
-            return
-        self.line.send(answer, seat=fields["seat"])
 
     def _hello(self, line, fields):
         from catnip.version import FIRMWARE, build
