@@ -180,7 +180,8 @@ class VirtualTable:
             from devsim.link_runner import pty_line
 
             line = pty_line(line_fd)
-        self.views = {}  # phone seat -> the rows of its last view (a script's laptop)
+        self.views = {}  # phone seat -> its last view's fields (a script's laptop)
+        self.viewed = 0  # views that came
         self.claimed = set()
         self.app = make_app(board, self.hw, self.journal, line, AppClock(self.table), seed)
         self.pacer = None  # called after each step while a scenario plays in real time
@@ -298,7 +299,8 @@ class VirtualTable:
         # is kept for the script's checks, and goes no further.
         m = message.get("m", {})
         if m.get("t") == "view":
-            self.views[m["seat"]] = m["rows"]
+            self.views[m["seat"]] = m
+            self.viewed += 1
             return
         self.send(message)
 
@@ -314,7 +316,7 @@ class VirtualTable:
 
     def phone_rows(self, seat):
         """The rows of seat `seat`'s last view (none before it is claimed)."""
-        return self.views.get(seat, [])
+        return self.views.get(seat, {}).get("rows", [])
 
     # ---- screens -----------------------------------------------------------------
 
