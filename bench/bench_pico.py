@@ -17,7 +17,8 @@ bench runs it whole (`python -m bench --full bench_pico`); the default bench
 runs the parts named in QUICK. CATNIP_BENCH_PICO=stack,evening (any of
 deploy, heist, stack, purrfect, evening, press, tray, repl, display;
 heist-phones, stack-phones, purrfect-phones: a game's heap with half its
-seats on phones; phones: a phone's press to its view and to the stations)
+seats on phones; heist-laptop, ...: with a laptop listening and no phone
+seats, to compare; phones: a phone's press to its view and to the stations)
 runs only those, in either."""
 
 from __future__ import annotations
@@ -104,6 +105,9 @@ def rows() -> Iterator[Row]:
             if wanted(game + "-phones"):  # half the seats on phones, a laptop holding them
                 yield from _game_rows(flash, work / f"{game}-phones", game, config, draw_every,
                                       legal_every, phones=config["players"] // 2)
+            if wanted(game + "-laptop"):  # the same laptop listening, every seat at a station
+                yield from _game_rows(flash, work / f"{game}-laptop", game, config, draw_every,
+                                      legal_every, laptop=True)
         if wanted("evening"):
             yield from _evening_rows(flash, work / "evening")
         if wanted("press"):
@@ -170,7 +174,8 @@ def actions(game: str, config: dict) -> list:
 
 def probe(flash: Path, work: Path, game: str | list[tuple], config: dict | None,
           moves: list | None, ballast: int, timing: bool, draw_every: int,
-          legal_every: int, sample_every: int = 25, phones: int = 0) -> dict:
+          legal_every: int, sample_every: int = 25, phones: int = 0,
+          laptop: bool = False) -> dict:
     """One run of bench/pico_probe.py: {"ok": bool, ...its figures}. `game`
     is one game (with `config` and `moves`), or the games of one power-up
     as (game, config, moves, rematch, draw_every) tuples. `phones`: the last
@@ -181,7 +186,8 @@ def probe(flash: Path, work: Path, game: str | list[tuple], config: dict | None,
     (files / "probe").mkdir(parents=True)
     (files / "probe" / "cfg.json").write_text(json.dumps(
         {"games": [{"game": g, "config": c, "seats": _seats(c["players"], phones), "rematch": r,
-                    "draw_every": d, "phones": list(range(c["players"] - phones, c["players"]))}
+                    "draw_every": d, "phones": list(range(c["players"] - phones, c["players"])),
+                    "laptop": laptop}
                    for g, c, _, r, d in games],
          "seed": SEED, "ballast": ballast, "timing": timing, "draw_every": draw_every,
          "legal_every": legal_every, "sample_every": sample_every}))
@@ -217,12 +223,13 @@ def _seats(players: int, phones: int) -> list[int]:
 
 
 def _game_rows(flash: Path, work: Path, game: str, config: dict, draw_every: int,
-               legal_every: int, phones: int = 0) -> Iterator[Row]:
+               legal_every: int, phones: int = 0, laptop: bool = False) -> Iterator[Row]:
     work.mkdir()
     moves = actions(game, config)
-    label = f"{game} {config['players']}p" + (f", {phones} on phones" if phones else "")
+    label = f"{game} {config['players']}p" + (f", {phones} on phones" if phones else "") + (
+        ", a laptop listening" if laptop else "")
     first = probe(flash, work, game, config, moves, 0, False, draw_every, legal_every,
-                  phones=phones)
+                  phones=phones, laptop=laptop)
     if not first["ok"]:
         yield (label, "smallest heap to play the whole game", "does not fit", "",
                f"{REAL}: MemoryError with the whole heap free ({first['memory']})")
@@ -231,7 +238,7 @@ def _game_rows(flash: Path, work: Path, game: str, config: dict, draw_every: int
     # asks for (its screens work from the view). Purrfect's are walked with
     # each_legal() as a station would: as one list they can outgrow the heap.
     timed = probe(flash, work, game, config, moves, 0, True, draw_every, legal_every,
-                  phones=phones)
+                  phones=phones, laptop=laptop)
     if not timed["ok"]:
         yield (label, "timing run (the legal actions of every player)", "MemoryError", "",
                f"{REAL}: {timed['memory']}; the app never asks for them")
@@ -253,7 +260,7 @@ def _game_rows(flash: Path, work: Path, game: str, config: dict, draw_every: int
     while ok - fail > HEAP_STEP:
         mid = first_try if fail < first_try < ok and tries == 0 else (ok + fail) // 2
         result = probe(flash, work, game, config, moves, free - mid, False, draw_every,
-                       legal_every, phones=phones)
+                       legal_every, phones=phones, laptop=laptop)
         tries += 1
         print(f"{label}: {(free - mid) // 1024} KB of ballast, {mid / 1024:.1f} KB for the app: "
               + ("plays" if result["ok"] else f"MemoryError ({result.get('memory')})"),

@@ -16,7 +16,8 @@
 # game's standings. A game's "phones" are seats played from phones: once it
 # has started, a laptop claims them on the line (which then keeps its ring
 # and sends every snapshot, as with a laptop), and after each action their
-# screens changed are drawn and sent as views. With "timing", game.act(), the legal actions and the
+# screens changed are drawn and sent as views; "laptop": a laptop listens, no
+# phone seats (the same line's heap, for comparison). With "timing", game.act(), the legal actions and the
 # journal's write of each action are timed (µs of emulated RP2040 time;
 # every `legal_every`-th action, for every player to act: each_legal()
 # walked where the game has it, as a station would, else legal()), and so is
@@ -152,9 +153,11 @@ try:
             if app.scene.kind != "setup":
                 app._setup()  # "New game" on the standings
             app.start(g["game"], g["config"], g["seats"])
-        for k, seat in enumerate(g.get("phones", ())):  # a laptop claims them
-            from catnip import wire
+        from catnip import wire
 
+        if g.get("laptop"):  # a laptop listens: it asks for the state, as it does on connecting
+            line.feed(wire.encode("snapshot", 1, {}, wire.LAPTOP))
+        for k, seat in enumerate(g.get("phones", ())):  # a laptop claims them
             line.feed(wire.encode("claim", k + 1, {"seat": seat}, wire.LAPTOP))
         if i == 0:
             note("game started")
