@@ -48,7 +48,7 @@ class Table:
         self.hw = SimpleNamespace(board=SimpleNamespace(name="direct"), online=lambda k: True)
         self.port = FakePort(self)
         self.line = Line(None, self.port, self.command, boot="b1")
-        self.remote = Remote(self)
+        self.remote = Remote(self, self.line)
         self.out = self  # as App.out: the line's messages and the notices
         self.seal = None  # as App.seal: this table signs nothing (tests/test_signatures.py does)
         self.clock = SimpleNamespace(ticks_ms=lambda: 1000)
@@ -228,7 +228,7 @@ def test_what_the_table_refuses_is_named(tmp_path):
     for kind, fields in (("pull", {"gid": 7, "from": 0}), ("abort", {}),
                          ("calibrate", {"step": "begin"}),
                          ("start", {"game": "chess", "config": {}, "seats": [0, 1]}),
-                         ("start", {"game": "heist", "config": {}, "seats": [0, 9]})):
+                         ("start", {"game": "heist", "config": {}, "seats": [0, 12]})):
         keeper.request(kind, **fields)
         _settle(keeper)
     refusals = [n for n in notes if n.startswith("the table refused")]

@@ -8,6 +8,7 @@
 MAX_SEQ = (1 << 30) - 1  # a small int on the Pico
 MAX_TIME = 1 << 33  # seconds since 1970: a one-off big int, past the year 2200
 COMMIT_ID = 16  # hex digits of a game's seed_commit that name it in its act and end
+PHONES = 8  # places for phone seats, numbered after a board's stations (docs/phones.md)
 
 # What each end may send, by kind: one table for both ends. A field's value
 # is a type code ("n" a number 0-MAX_SEQ, "t" seconds since 1970 up to
@@ -22,12 +23,14 @@ STREAMED, PUSHED, ANSWER = 1, 2, 3
 # The kinds by name, for both ends to send and compare.
 BEGIN, ACT, END, SAY, LOST, SNAP, TRAY = "begin", "act", "end", "say", "lost", "snap", "tray"
 SIGNED = "signed"
+# A phone seat's screen (docs/phones.md), and the answers about phone seats.
+VIEW, CLAIMED, RELEASED, PRESSED = "view", "claimed", "released", "pressed"
 HELLO, SYNCED, GAP, GAMES, GAME, ENTRY, PAGE = (
     "hello", "synced", "gap", "games", "game", "entry", "page")
 ACKED, STARTED, ABORTED, CALIB, CLOCK, NAMED, BYE, ERR = (
     "acked", "started", "aborted", "calib", "clock", "named", "bye", "err")
 _STREAMED_KINDS = (BEGIN, ACT, END, SAY, LOST, SIGNED)
-_PUSHED_KINDS = (SNAP, TRAY)
+_PUSHED_KINDS = (SNAP, TRAY, VIEW)
 
 
 def how(kind):
@@ -53,6 +56,12 @@ def commands():
         "clock": {"time": "t"},  # set the clock: seconds since 1970-01-01 UTC
         "names": {"names": ["s"]},  # the players' names by station ("": none), see check_names
         "stop": {},  # stop the app and hand back the REPL
+        # Phone seats (docs/phones.md): a seat of the game in play with no station,
+        # played from a browser the laptop binds to it.
+        "claim": {"seat": "n"},  # the laptop takes that phone seat: its views follow
+        "release": {"seat": "n"},  # no more views for it
+        "press": {"seat": "n", "button": "s", "hold": "b"},  # up/down/ok/back; hold: long
+        "away": {"seat": "n", "away": "b"},  # its browser went away, or came back
     }
 
 
@@ -61,7 +70,8 @@ def messages():
     header = {"game": "s", "config": "d", "seed_commit": "s"}
     return {
         BEGIN: (STREAMED, {"gid": "n", "header": header, "seats": ["n"], "moves": "n",
-                           "names": "l?"}),  # names: a name per seat, "" for none
+                           "names": "l?", "phones": "l?"}),  # names: a name per seat, "" for none;
+        # phones: the seats (numbers from 0) played from phones, none when absent
         # commit: the first COMMIT_ID hex digits of the game's seed_commit, so
         # a move or an end is its game's even where its begin is not at hand.
         ACT: (STREAMED, {"gid": "n", "commit": "s?", "n": "n", "events": ["d"]}),
@@ -72,7 +82,10 @@ def messages():
         LOST: (STREAMED, {"gid": "n", "game": "s", "status": "s", "why": "s"}),
         # A finished game's signature is on the table's flash: pull it now.
         SIGNED: (STREAMED, {"gid": "n"}),
-        SNAP: (PUSHED, {"gid": "n?", "game": "s?", "public": "d?"}),
+        SNAP: (PUSHED, {"gid": "n?", "game": "s?", "public": "d?", "phones": "l?"}),
+        # A claimed phone seat's screen as its station would show it: 8 rows of
+        # up to 16 characters, and the lit (inverse) spans [row, col, length].
+        VIEW: (PUSHED, {"seat": "n", "rows": ["s"], "lit": [("n", "n", "n")]}),
         # The Stack O' Cats tray as the stations show it: what it proposes to the active
         # player ("place", "collapse" or "cats"; conf 0: it asks), the lean
         # [r, x, y] of four cells (catnip.tray.lean), what keeps it from weighing.
@@ -100,4 +113,8 @@ def messages():
         NAMED: (ANSWER, {"names": ["s"]}),
         BYE: (ANSWER, {"why": "s"}),
         ERR: (ANSWER, {"why": "s"}),
+        # re 0: the table released the seat by itself (a new game without it).
+        CLAIMED: (ANSWER, {"seat": "n"}),
+        RELEASED: (ANSWER, {"seat": "n"}),
+        PRESSED: (ANSWER, {"seat": "n"}),
     }

@@ -11,6 +11,11 @@ already stored is acknowledged again but never stored twice.
 
 One command is outstanding at a time; an answer that does not come within
 RETRY_S (half a second) is asked for again, so a cable pulled mid-answer costs a retry.
+
+Phone seats (catnip_host.phone_seats): other threads ask() for claim,
+release, press and away, sent ahead of the Keeper's own queue; a press is
+never asked again (a lost answer must not press twice). A seat's `view` and
+the answers about phone seats go to on_frame only, never to the store.
 """
 
 from __future__ import annotations
@@ -18,11 +23,12 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from catnip import wire
 from catnip_host import ports
+from catnip_host.phone_seats import ASKABLE, PHONE_KINDS, PhoneSeats
+from catnip_host.pull import Pull, from_seq
 from catnip_host.ports import Disconnected, Link
 from catnip_host.store import Store
 
@@ -31,33 +37,7 @@ _PULLED = ("game", "entry", "page")  # stored with their game, in one transactio
 # Answers that only end the command they answer.
 _ENDS_ONLY = ("acked", "started", "aborted", "clock")
 
-__all__ = ["RETRY_S", "Disconnected", "Keeper", "Link", "Pull", "serve"]
-
-
-@dataclass
-class Pull:
-    """One game being pulled from the table's journal: its frames so far, in
-    order, to be stored in one transaction once its last page is in."""
-
-    gid: int
-    seed_commit: str
-    stored_already: bool = False  # acknowledged again, never stored twice
-    next: int = 0  # the entry it waits for
-    frames: list[tuple[str, bytes]] = field(default_factory=list)
-
-    def entry(self, f: dict, raw: bytes) -> None:
-        """An entry kept when it is the next of this game (one asked for again
-        before a retry is not kept twice)."""
-        if f["gid"] == self.gid and f["i"] == self.next:
-            self.frames.append(("entry", raw))
-            self.next += 1
-
-    def whole(self, f: dict) -> bool:
-        """A page says the pull is over: every entry is in, or the rest is
-        damaged on the table (and the entries before it are all here)."""
-        if f.get("damage") is not None and f["next"] == self.next:
-            return True
-        return f["done"] and f["next"] == self.next
+__all__ = ["PHONE_KINDS", "RETRY_S", "Disconnected", "Keeper", "Link", "Pull", "serve"]
 
 
 @dataclass
@@ -67,6 +47,7 @@ class _Request:
     cmd: int = 0
     sent: float = 0.0
     tries: int = 0
+    asked: bool = False  # by ask(): its err goes to on_frame too
 
 
 class Keeper:
@@ -93,6 +74,10 @@ class Keeper:
         self.duplicates = 0  # stream frames that came again and were not stored again
         self.pulled: list[int] = []
         self.resyncs = 0  # times frames were asked for again
+        self.phones = PhoneSeats()  # asked from other threads; the seats held
+        # ask(word, **fields), from any thread: a phone-seat command (ASKABLE), sent
+        # ahead of the Keeper's own once hello is answered; its answer comes to on_frame.
+        self.ask = self.phones.ask
 
     # ---- driving ------------------------------------------------------------
 
@@ -102,6 +87,7 @@ class Keeper:
         self.waiting = None
         self.pull = None
         self.signing.clear()
+        self.phones.forget()
         self.session = None
         self.request("hello")
 
@@ -116,19 +102,30 @@ class Keeper:
         """Hello answered, nothing asked, being pulled or still being signed
         (its "signed" frame brings the pull)."""
         return self.link.is_open and self.session is not None and self.waiting is None \
-            and not self.queue and self.pull is None and not self.signing
+            and not self.queue and self.pull is None and not self.signing \
+            and self.phones.empty()
 
     def step(self) -> None:
         """Read what arrived, handle it, send what is due. Disconnected
         passes through: the caller reopens and calls connected()."""
         for item in self.link.read():
             self.handle(item)
+        if self.session is not None:  # asked commands first, in the order asked
+            asked, beat = self.phones.due(self.clock(), self._asked("claim"))
+            self.queue.extendleft(_Request(w, f, asked=True) for w, f in reversed(asked))
+            if beat is not None:
+                self.queue.append(_Request("claim", beat))
         self._send_due()
 
     def _send_due(self) -> None:
         now = self.clock()
         w = self.waiting
-        if w is not None and now - w.sent > RETRY_S:
+        if w is not None and now - w.sent > RETRY_S and w.kind == "press":
+            self.waiting = None  # never pressed twice: the page may press again
+            self.notify(f"no answer to a press for seat {w.fields.get('seat')}")
+            self.on_frame(wire.ERR, {"why": "no answer from the table", "asked": w.kind,
+                                     **w.fields})
+        elif w is not None and now - w.sent > RETRY_S:
             if w.tries == 1:
                 self.notify(f"no answer to {w.kind} yet: asking again")
             if w.kind == "pull" and self.pull is not None:
@@ -154,6 +151,13 @@ class Keeper:
             why = wire.message(seq, kind, fields)
             if why is not None:
                 self._malformed(seq, fields, why, raw)
+            elif kind in PHONE_KINDS:  # to on_frame alone (serve's seat page), never stored
+                w, beat = self.waiting, False  # beat: the answer to a held seat's claim again
+                if kind != wire.VIEW and w is not None and fields.get("re") == w.cmd:
+                    self.waiting, beat = None, not w.asked
+                self.phones.heard(kind, fields, self.clock())
+                if self.session is not None and not beat:
+                    self.on_frame(kind, fields)
             elif seq:
                 self._stream(seq, kind, fields, raw)
             elif "re" not in fields:
@@ -191,7 +195,7 @@ class Keeper:
             return
         if seq > self.last + 1:
             if not self._asked("resync"):
-                self.request("resync", first=True, **_from(self.last))
+                self.request("resync", first=True, **from_seq(self.last))
             return
         if kind == wire.BEGIN:
             self._resumed(fields)  # before it is stored: what was heard of it until now
@@ -260,7 +264,7 @@ class Keeper:
             self.notify(f"the table's newest frame is {f.get('last')} but {self.last} are "
                         "stored for this power-up: stored frames are kept as they are")
         elif f.get("last", 0) > self.last:
-            self.request("resync", **_from(self.last))
+            self.request("resync", **from_seq(self.last))
         self.request("clock", time=int(time.time()))  # so the games it journals carry their date
         self.request("snapshot")
         self.request("games")
@@ -273,7 +277,7 @@ class Keeper:
     def _on_synced(self, f: dict, raw: bytes) -> None:
         self.waiting = None
         if f.get("last", 0) > self.last and not self._asked("resync"):
-            self.request("resync", first=True, **_from(self.last))  # some were lost again
+            self.request("resync", first=True, **from_seq(self.last))  # some were lost again
 
     def _on_gap(self, f: dict, raw: bytes) -> None:
         first, last = f["first"], f["last"]
@@ -289,7 +293,7 @@ class Keeper:
         self.signing = {gid for gid, status in f["games"] if status == "signing"}
         for gid, status in f["games"]:
             if status in ("finished", "abandoned", "broken"):  # broken: what can be read
-                self.request("pull", gid=gid, **_from(0))
+                self.request("pull", gid=gid, **from_seq(0))
             elif status == "lost":  # removed to make room: heard (and stored) now
                 self.notify(f"game {gid} was removed from the table's journal to make room "
                             "before a laptop pulled it")
@@ -317,7 +321,7 @@ class Keeper:
         pull.frames.append(("page", raw))
         _pin_key(self, f)
         if not pull.whole(f):
-            self.request("pull", first=True, gid=pull.gid, **_from(pull.next))
+            self.request("pull", first=True, gid=pull.gid, **from_seq(pull.next))
             return
         if f.get("damage") is not None:
             self.notify(f"game {pull.gid} is damaged on the table: its {pull.next} readable "
@@ -334,6 +338,10 @@ class Keeper:
         self.waiting = None
         if w is not None and w.kind == "pull":
             self.pull = None
+        if w is not None and w.kind in ASKABLE:
+            self.phones.refused(w.kind, w.fields)
+            if w.asked:
+                self.on_frame(wire.ERR, {"why": f.get("why"), "asked": w.kind, **w.fields})
         self.notify(f"the table refused {w.kind if w else 'a command'}: {f.get('why')}")
 
     def _on_named(self, f: dict, raw: bytes) -> None:
@@ -345,19 +353,11 @@ class Keeper:
         self.notify("the app on the table stopped; its REPL is free (mpremote, Thonny)")
 
 
-def _from(seq: int) -> dict[str, Any]:
-    """The field "from" (the first entry or frame wanted), a keyword in Python."""
-    return {"from": seq}
-
-
 def _pin_key(keeper: Keeper, f: dict) -> None:
-    """The table's key, in its hello or a signed game's last page: pinned at
-    first sight, a different one said loudly (catnip_host.signatures)."""
-    from catnip_host.signatures import heard
+    # The table's key, in its hello or a signed game's last page (catnip_host.signatures).
+    from catnip_host.signatures import pin
 
-    warning = heard(keeper.store, str(keeper.hello.get("uid")), f.get("key"))
-    if warning is not None:
-        keeper.notify(warning)
+    pin(keeper.store, str(keeper.hello.get("uid")), f.get("key"), keeper.notify)
 
 
 def serve(keeper: Keeper, until: Callable[[], bool],

@@ -20,7 +20,7 @@ from rich.text import Text
 
 from catnip import wire
 from catnip.rules import TITLES
-from catnip_host.link import Keeper, Link, serve
+from catnip_host.link import PHONE_KINDS, Keeper, Link, serve
 from catnip_host.results import common, in_events
 from catnip_host.store import Store
 from catnip_host.words import STEPS, Words, gems, given, plain, plural
@@ -53,7 +53,11 @@ class Mirror:
     def apply(self, kind: str, f: dict) -> None:
         """One frame the table sent (stream frames in order, snapshots), in
         any order of begin, snap and resync: a frame whose fields are not
-        what its kind needs (catnip.wire.MESSAGES) is named and skipped."""
+        what its kind needs (catnip.wire.MESSAGES) is named and skipped.
+        A phone seat's view and the answers about phone seats are that
+        seat's alone: the mirror takes nothing of them."""
+        if kind in PHONE_KINDS or kind == wire.ERR:
+            return
         why = wire.fields_problem(kind, f)
         if why is not None:
             self.note(f"a malformed {kind} frame was skipped ({why})")

@@ -67,6 +67,7 @@ class Line:
         # A laptop has sent a good frame since power-up; a line that only
         # tells (no input) cannot be asked for a snapshot, so it always pushes.
         self.heard = False
+        self.commands = 0  # good commands read since power-up: a laptop is still there
         # The newest stream frames back to back in one buffer, the oldest
         # overwritten: frames kept a while as objects of their own would
         # leave holes all over the Pico's heap as they go. Taken when a
@@ -261,6 +262,16 @@ class Line:
 
     # ---- in -----------------------------------------------------------------
 
+    def waiting(self):
+        """Whether a laptop's bytes wait to be read: a command (a phone's
+        press) may be coming, and work that holds the loop should let it in."""
+        if self.inp is None:
+            return False
+        if self._poll is None:
+            self._poll = select.poll()
+            self._poll.register(self.inp, select.POLLIN)
+        return bool(self._poll.poll(0))
+
     def poll(self, budget=64):
         """Read what is waiting, at most `budget` bytes, and carry out every
         whole command. Returns at once when nothing is waiting (or there
@@ -325,6 +336,7 @@ class Line:
             return
         if not self.heard:
             self._listened()
+        self.commands = (self.commands + 1) & 0x3FFFFFFF
         try:
             if kind == "resync":
                 self.resync(fields["from"])

@@ -6,15 +6,30 @@ from catnip.flash.journal import JournalError
 from catnip.rules.engine import RuleError
 
 PULL_PAGE = 24  # journal entries per "pull" answer: a burst the line can take
+PHONE_WORDS = ("claim", "release", "press", "away")  # the App's phone seats carry them out
 
 
 class Remote:
-    def __init__(self, app):
+    """What `app` (catnip.table.app.App) does for the commands on its `line`."""
+
+    def __init__(self, app, line):
         self.app = app
+        self.line = line
         self._reading = None  # (gid, next entry, its generator) of the pull in progress
 
     def command(self, word, fields):
-        getattr(self, "_" + word)(self.app.line, fields)
+        if word in PHONE_WORDS:
+            self._phone(word, fields)
+        else:
+            getattr(self, "_" + word)(self.line, fields)
+
+    def _phone(self, word, fields):
+        """A phone seat's command: the App carries it out and answers, or it
+        is refused with why (nothing changed)."""
+        try:
+            self.app.phone(word, fields)
+        except ValueError as e:
+            self.line.error("%s: %s" % (word, e))
 
     def _hello(self, line, fields):
         from catnip.version import FIRMWARE, build
@@ -99,10 +114,11 @@ class Remote:
             return
         name, config, seats = fields["game"], dict(fields["config"]), fields["seats"]
         online = [k for k in range(app.stations) if app.hw.online(k) is not False]
+        phones = range(app.stations, app.stations + wire.PHONES)  # a laptop is here: it speaks
         if not seats or len(set(seats)) != len(seats) or \
-                any(type(k) is not int or k not in online for k in seats):
-            line.error("seats are the stations that sit in, each once, from those online: %s"
-                       % online)
+                any(type(k) is not int or k not in online and k not in phones for k in seats):
+            line.error("seats are the stations that sit in, each once, from those online: %s; "
+                       "or phone places %d-%d" % (online, phones[0], phones[-1]))
             return
         config["players"] = len(seats)
         try:

@@ -10,13 +10,15 @@ class Out:
     """What leaves the table: `frame` (catnip.ui.frame.Frame) shows the
     notices, dated by `loop` (catnip.table.loop.Loop); `line`
     (catnip.link.line.Line, or None) takes the messages; in_play() says
-    which game is in play (catnip.table.app.App's)."""
+    which game is in play (catnip.table.app.App's); `phones`
+    (catnip.table.phones.Phones) which of its seats are on phones."""
 
-    def __init__(self, frame, loop, line, in_play):
+    def __init__(self, frame, loop, line, in_play, phones):
         self.frame = frame
         self.loop = loop
         self.line = line
         self.in_play = in_play
+        self.phones = phones
 
     def record(self, write, *args):
         """A write to the game's journal: none when the journal could not
@@ -57,6 +59,10 @@ class Out:
         line = self.line
         if line is None or not line.wants(kind):
             return
+        if kind == wire.SNAP or kind == wire.BEGIN:
+            phones = self.phones.listed()
+            if phones:
+                fields["phones"] = phones  # the laptop makes a link for each
         if kind == wire.SNAP:
             gid, name, game = self.in_play()
             fields["gid"] = gid if game is not None else None

@@ -13,7 +13,13 @@ def setup(app, resume):
 
     return Setup(app.stations, app.hw.answering, flashfile.load(SETUP_FILE), resume,
                  tray=app.weigh is not None, names=lambda: app.names, key=app.seal.shown,
-                 picking=Picking(app))
+                 picking=Picking(app), phones=app.phones.offered)
+
+
+def chosen(name):
+    """The settings last chosen on the setup screen for game `name` (the
+    table's own among them: the Clowder's name)."""
+    return flashfile.load(SETUP_FILE, {}).get("options", {}).get(name, {})
 
 
 def play(name, game, seats, stations, side, names):
@@ -38,4 +44,4 @@ def side(name, app):
         return None
     from catnip.table.stack_side import Side
 
-    return Side(app)
+    return Side(app, lambda: chosen(name))
