@@ -48,7 +48,7 @@ class Table:
         self.hw = SimpleNamespace(board=SimpleNamespace(name="direct"), online=lambda k: True)
         self.port = FakePort(self)
         self.line = Line(None, self.port, self.command, boot="b1")
-        self.remote = Remote(self)
+        self.remote = Remote(self, self.line)
         self.out = self  # as App.out: the line's messages and the notices
         self.seal = None  # as App.seal: this table signs nothing (tests/test_signatures.py does)
         self.clock = SimpleNamespace(ticks_ms=lambda: 1000)

@@ -11,7 +11,8 @@ import threading
 import pytest
 
 from catnip import wire
-from catnip_host.link import HEARTBEAT_S, Keeper, Link
+from catnip_host.link import Keeper, Link
+from catnip_host.phone_seats import HEARTBEAT_S
 from catnip_host.monitor import Mirror
 from catnip_host.store import Store
 from test_link import FakePort, LaptopSide, _settle
@@ -87,7 +88,7 @@ def test_asked_commands_reach_on_frame_and_nothing_of_a_view_is_kept(tmp_path):
     assert frames[1][1]["rows"][1] == SECRET and table.presses == ["ok"]
     err = frames[4][1]
     assert err["asked"] == "press" and err["seat"] == 1 and "station" in err["why"]
-    assert keeper.held == {4}
+    assert keeper.phones.held == {4}
     # Nothing of the views anywhere but on_frame: the store, the notes, the mirror.
     store.close()
     db = sqlite3.connect(tmp_path / "s.db")
@@ -107,7 +108,7 @@ def test_ask_refuses_other_words_and_bad_fields(tmp_path):
         keeper.ask("abort")
     with pytest.raises(ValueError, match="button"):
         keeper.ask("press", seat=4, hold=False)
-    assert keeper.asked.empty()
+    assert keeper.phones.empty()
 
 
 def test_a_press_is_never_sent_twice(tmp_path):
@@ -152,4 +153,4 @@ def test_a_held_seat_is_claimed_again_while_the_laptop_is_there(tmp_path):
     for _ in range(int(3 * HEARTBEAT_S / 0.25)):
         now[0] += 0.25
         keeper.step()
-    assert sent == [] and keeper.held == set()
+    assert sent == [] and keeper.phones.held == set()

@@ -28,7 +28,7 @@ from catnip import forget
 # ends; sys.modules lets go of it once read (its few names stay, with the two
 # functions that build the tables when first asked for).
 from catnip.wire_kinds import (  # noqa: F401
-    MAX_SEQ, MAX_TIME, COMMIT_ID, STREAMED, PUSHED, ANSWER, BEGIN, ACT, END, SAY, LOST, SNAP,
+    MAX_SEQ, MAX_TIME, COMMIT_ID, PHONES, STREAMED, PUSHED, ANSWER, BEGIN, ACT, END, SAY, LOST, SNAP,
     TRAY, HELLO, SYNCED, GAP, GAMES, GAME, ENTRY, PAGE, ACKED, STARTED, ABORTED, CALIB, CLOCK,
     NAMED, BYE, ERR, SIGNED, VIEW, CLAIMED, RELEASED, PRESSED, how, commands as _commands, messages as _messages)
 

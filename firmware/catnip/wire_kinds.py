@@ -8,6 +8,7 @@
 MAX_SEQ = (1 << 30) - 1  # a small int on the Pico
 MAX_TIME = 1 << 33  # seconds since 1970: a one-off big int, past the year 2200
 COMMIT_ID = 16  # hex digits of a game's seed_commit that name it in its act and end
+PHONES = 8  # places for phone seats, numbered after a board's stations (docs/phones.md)
 
 # What each end may send, by kind: one table for both ends. A field's value
 # is a type code ("n" a number 0-MAX_SEQ, "t" seconds since 1970 up to

@@ -12,64 +12,32 @@ already stored is acknowledged again but never stored twice.
 One command is outstanding at a time; an answer that does not come within
 RETRY_S (half a second) is asked for again, so a cable pulled mid-answer costs a retry.
 
-Phone seats (docs/phones.md): other threads ask() for claim, release, press
-and away; they go ahead of the Keeper's own queue. A press is never asked
-again (a lost answer must not press twice). A seat's `view`, and the answers
-about phone seats, go to on_frame only: never to the store, a log or the
-mirror. While it holds a seat the Keeper claims it again every HEARTBEAT_S,
-so the table hears that the laptop is still there.
+Phone seats (catnip_host.phone_seats): other threads ask() for claim,
+release, press and away, sent ahead of the Keeper's own queue; a press is
+never asked again (a lost answer must not press twice). A seat's `view` and
+the answers about phone seats go to on_frame only, never to the store.
 """
 
 from __future__ import annotations
 
-import queue
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from catnip import wire
 from catnip_host import ports
+from catnip_host.phone_seats import ASKABLE, PHONE_KINDS, PhoneSeats
+from catnip_host.pull import Pull, from_seq
 from catnip_host.ports import Disconnected, Link
 from catnip_host.store import Store
 
 RETRY_S = 0.5
-HEARTBEAT_S = 2.0  # below the table's SILENT_MS: a held phone seat's claim, again
-ASKABLE = ("claim", "release", "press", "away")  # what other threads may ask (ask())
-# Phone-seat frames: to on_frame alone, never stored, logged or mirrored.
-PHONE_KINDS = (wire.VIEW, wire.CLAIMED, wire.RELEASED, wire.PRESSED)
 _PULLED = ("game", "entry", "page")  # stored with their game, in one transaction
 # Answers that only end the command they answer.
 _ENDS_ONLY = ("acked", "started", "aborted", "clock")
 
-__all__ = ["RETRY_S", "Disconnected", "Keeper", "Link", "Pull", "serve"]
-
-
-@dataclass
-class Pull:
-    """One game being pulled from the table's journal: its frames so far, in
-    order, to be stored in one transaction once its last page is in."""
-
-    gid: int
-    seed_commit: str
-    stored_already: bool = False  # acknowledged again, never stored twice
-    next: int = 0  # the entry it waits for
-    frames: list[tuple[str, bytes]] = field(default_factory=list)
-
-    def entry(self, f: dict, raw: bytes) -> None:
-        """An entry kept when it is the next of this game (one asked for again
-        before a retry is not kept twice)."""
-        if f["gid"] == self.gid and f["i"] == self.next:
-            self.frames.append(("entry", raw))
-            self.next += 1
-
-    def whole(self, f: dict) -> bool:
-        """A page says the pull is over: every entry is in, or the rest is
-        damaged on the table (and the entries before it are all here)."""
-        if f.get("damage") is not None and f["next"] == self.next:
-            return True
-        return f["done"] and f["next"] == self.next
+__all__ = ["PHONE_KINDS", "RETRY_S", "Disconnected", "Keeper", "Link", "Pull", "serve"]
 
 
 @dataclass
@@ -106,9 +74,10 @@ class Keeper:
         self.duplicates = 0  # stream frames that came again and were not stored again
         self.pulled: list[int] = []
         self.resyncs = 0  # times frames were asked for again
-        self.asked: queue.SimpleQueue[_Request] = queue.SimpleQueue()  # from other threads
-        self.held: set[int] = set()  # phone seats the table says this laptop holds
-        self.beat = 0.0  # when a held seat was last claimed again
+        self.phones = PhoneSeats()  # asked from other threads; the seats held
+        # ask(word, **fields), from any thread: a phone-seat command (ASKABLE), sent
+        # ahead of the Keeper's own once hello is answered; its answer comes to on_frame.
+        self.ask = self.phones.ask
 
     # ---- driving ------------------------------------------------------------
 
@@ -118,21 +87,9 @@ class Keeper:
         self.waiting = None
         self.pull = None
         self.signing.clear()
-        self.held.clear()  # a table that restarted holds none: they are claimed again
+        self.phones.forget()
         self.session = None
         self.request("hello")
-
-    def ask(self, word: str, **fields: object) -> None:
-        """Queue a phone-seat command (ASKABLE) from any thread; the link's
-        thread sends it, ahead of its own queue, once hello is answered. Its
-        answer (claimed, released, pressed, or an err) comes to on_frame."""
-        if word not in ASKABLE:
-            raise ValueError(f"ask() takes {', '.join(ASKABLE)}, not {word!r}")
-        try:
-            wire.command(word, fields)
-        except wire.WireError as e:
-            raise ValueError(str(e)) from e
-        self.asked.put(_Request(word, dict(fields), asked=True))
 
     def request(self, kind: str, first: bool = False, **fields: object) -> None:
         """Queue a command for the table; `first`: before those queued (the
@@ -146,30 +103,19 @@ class Keeper:
         (its "signed" frame brings the pull)."""
         return self.link.is_open and self.session is not None and self.waiting is None \
             and not self.queue and self.pull is None and not self.signing \
-            and self.asked.empty()
+            and self.phones.empty()
 
     def step(self) -> None:
         """Read what arrived, handle it, send what is due. Disconnected
         passes through: the caller reopens and calls connected()."""
         for item in self.link.read():
             self.handle(item)
-        self._take_asked()
+        if self.session is not None:  # asked commands first, in the order asked
+            asked, beat = self.phones.due(self.clock(), self._asked("claim"))
+            self.queue.extendleft(_Request(w, f, asked=True) for w, f in reversed(asked))
+            if beat is not None:
+                self.queue.append(_Request("claim", beat))
         self._send_due()
-
-    def _take_asked(self) -> None:
-        # Asked commands go first, in the order asked; a held seat is claimed
-        # again now and then, so the table knows this laptop is still there.
-        if self.session is None:
-            return  # until hello is answered
-        asked = []
-        while not self.asked.empty():
-            asked.append(self.asked.get_nowait())
-        for r in reversed(asked):
-            self.queue.appendleft(r)
-        now = self.clock()
-        if self.held and now - self.beat > HEARTBEAT_S and not self._asked("claim"):
-            self.beat = now
-            self.queue.append(_Request("claim", {"seat": min(self.held)}))
 
     def _send_due(self) -> None:
         now = self.clock()
@@ -205,8 +151,13 @@ class Keeper:
             why = wire.message(seq, kind, fields)
             if why is not None:
                 self._malformed(seq, fields, why, raw)
-            elif kind in PHONE_KINDS:
-                self._phone(kind, fields)
+            elif kind in PHONE_KINDS:  # to on_frame alone (serve's seat page), never stored
+                w, beat = self.waiting, False  # beat: the answer to a held seat's claim again
+                if kind != wire.VIEW and w is not None and fields.get("re") == w.cmd:
+                    self.waiting, beat = None, not w.asked
+                self.phones.heard(kind, fields, self.clock())
+                if self.session is not None and not beat:
+                    self.on_frame(kind, fields)
             elif seq:
                 self._stream(seq, kind, fields, raw)
             elif "re" not in fields:
@@ -244,7 +195,7 @@ class Keeper:
             return
         if seq > self.last + 1:
             if not self._asked("resync"):
-                self.request("resync", first=True, **_from(self.last))
+                self.request("resync", first=True, **from_seq(self.last))
             return
         if kind == wire.BEGIN:
             self._resumed(fields)  # before it is stored: what was heard of it until now
@@ -272,23 +223,6 @@ class Keeper:
         if self.session is not None:
             self.on_frame(kind, fields)
             self.store.frame(self.session, 0, kind, gid_of(kind, fields), raw)
-
-    def _phone(self, kind: str, fields: dict) -> None:
-        """A phone seat's view, or an answer about a phone seat: to on_frame
-        alone (serve's seat page). Nothing of it is stored or logged."""
-        w = self.waiting
-        beat = False  # the answer to a held seat's claim again: the Keeper's own
-        if kind != wire.VIEW and w is not None and fields.get("re") == w.cmd:
-            self.waiting = None
-            beat = not w.asked
-        if kind == wire.CLAIMED:
-            if fields["seat"] not in self.held:
-                self.beat = self.clock()
-            self.held.add(fields["seat"])
-        elif kind == wire.RELEASED:
-            self.held.discard(fields["seat"])
-        if self.session is not None and not beat:
-            self.on_frame(kind, fields)
 
     def _asked(self, kind: str) -> bool:
         return (self.waiting is not None and self.waiting.kind == kind) or \
@@ -328,7 +262,7 @@ class Keeper:
             self.notify(f"the table's newest frame is {f.get('last')} but {self.last} are "
                         "stored for this power-up: stored frames are kept as they are")
         elif f.get("last", 0) > self.last:
-            self.request("resync", **_from(self.last))
+            self.request("resync", **from_seq(self.last))
         self.request("clock", time=int(time.time()))  # so the games it journals carry their date
         self.request("snapshot")
         self.request("games")
@@ -341,7 +275,7 @@ class Keeper:
     def _on_synced(self, f: dict, raw: bytes) -> None:
         self.waiting = None
         if f.get("last", 0) > self.last and not self._asked("resync"):
-            self.request("resync", first=True, **_from(self.last))  # some were lost again
+            self.request("resync", first=True, **from_seq(self.last))  # some were lost again
 
     def _on_gap(self, f: dict, raw: bytes) -> None:
         first, last = f["first"], f["last"]
@@ -357,7 +291,7 @@ class Keeper:
         self.signing = {gid for gid, status in f["games"] if status == "signing"}
         for gid, status in f["games"]:
             if status in ("finished", "abandoned", "broken"):  # broken: what can be read
-                self.request("pull", gid=gid, **_from(0))
+                self.request("pull", gid=gid, **from_seq(0))
             elif status == "lost":  # removed to make room: heard (and stored) now
                 self.notify(f"game {gid} was removed from the table's journal to make room "
                             "before a laptop pulled it")
@@ -385,7 +319,7 @@ class Keeper:
         pull.frames.append(("page", raw))
         _pin_key(self, f)
         if not pull.whole(f):
-            self.request("pull", first=True, gid=pull.gid, **_from(pull.next))
+            self.request("pull", first=True, gid=pull.gid, **from_seq(pull.next))
             return
         if f.get("damage") is not None:
             self.notify(f"game {pull.gid} is damaged on the table: its {pull.next} readable "
@@ -403,8 +337,7 @@ class Keeper:
         if w is not None and w.kind == "pull":
             self.pull = None
         if w is not None and w.kind in ASKABLE:
-            if w.kind == "claim":
-                self.held.discard(w.fields["seat"])  # not (or no longer) this laptop's
+            self.phones.refused(w.kind, w.fields)
             if w.asked:
                 self.on_frame(wire.ERR, {"why": f.get("why"), "asked": w.kind, **w.fields})
         self.notify(f"the table refused {w.kind if w else 'a command'}: {f.get('why')}")
@@ -418,19 +351,11 @@ class Keeper:
         self.notify("the app on the table stopped; its REPL is free (mpremote, Thonny)")
 
 
-def _from(seq: int) -> dict[str, Any]:
-    """The field "from" (the first entry or frame wanted), a keyword in Python."""
-    return {"from": seq}
-
-
 def _pin_key(keeper: Keeper, f: dict) -> None:
-    """The table's key, in its hello or a signed game's last page: pinned at
-    first sight, a different one said loudly (catnip_host.signatures)."""
-    from catnip_host.signatures import heard
+    # The table's key, in its hello or a signed game's last page (catnip_host.signatures).
+    from catnip_host.signatures import pin
 
-    warning = heard(keeper.store, str(keeper.hello.get("uid")), f.get("key"))
-    if warning is not None:
-        keeper.notify(warning)
+    pin(keeper.store, str(keeper.hello.get("uid")), f.get("key"), keeper.notify)
 
 
 def serve(keeper: Keeper, until: Callable[[], bool],

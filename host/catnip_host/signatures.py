@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import platformdirs
@@ -122,6 +123,14 @@ def pinned_key(store, uid: str) -> tuple[str | None, str | None]:
 def fingerprint(key_hex: str) -> str:
     """The short fingerprint the table shows beside its key."""
     return record_digest.fingerprint(bytes.fromhex(key_hex))
+
+
+def pin(store, uid: str, key_hex: str | None, notify: Callable[[str], None]) -> None:
+    """The table's key, in its hello or a signed game's last page: pinned at
+    first sight, a different one said loudly (through `notify`)."""
+    warning = heard(store, uid, key_hex)
+    if warning is not None:
+        notify(warning)
 
 
 def heard(store, uid: str, key_hex: str | None) -> str | None:

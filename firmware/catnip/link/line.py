@@ -67,6 +67,7 @@ class Line:
         # A laptop has sent a good frame since power-up; a line that only
         # tells (no input) cannot be asked for a snapshot, so it always pushes.
         self.heard = False
+        self.commands = 0  # good commands read since power-up: a laptop is still there
         # The newest stream frames back to back in one buffer, the oldest
         # overwritten: frames kept a while as objects of their own would
         # leave holes all over the Pico's heap as they go. Taken when a
@@ -325,6 +326,7 @@ class Line:
             return
         if not self.heard:
             self._listened()
+        self.commands = (self.commands + 1) & 0x3FFFFFFF
         try:
             if kind == "resync":
                 self.resync(fields["from"])

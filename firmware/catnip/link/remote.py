@@ -6,15 +6,32 @@ from catnip.flash.journal import JournalError
 from catnip.rules.engine import RuleError
 
 PULL_PAGE = 24  # journal entries per "pull" answer: a burst the line can take
+PHONE_WORDS = ("claim", "release", "press", "away")  # the App's phone seats carry them out
 
 
 class Remote:
-    def __init__(self, app):
+    """What `app` (catnip.table.app.App) does for the commands on its `line`."""
+
+    def __init__(self, app, line):
         self.app = app
+        self.line = line
         self._reading = None  # (gid, next entry, its generator) of the pull in progress
 
     def command(self, word, fields):
-        getattr(self, "_" + word)(self.app.line, fields)
+        if word in PHONE_WORDS:
+            self._phone(word, fields)
+        else:
+            getattr(self, "_" + word)(self.line, fields)
+
+    def _phone(self, word, fields):
+        """A phone seat's command: answered with what the App says, or
+        refused with why (nothing changed)."""
+        try:
+            answer = self.app.phone(word, fields)
+        except ValueError as e:
+            self.line.error("%s: %s" % (word, e))
+            return
+        self.line.send(answer, seat=fields["seat"])
 
     def _hello(self, line, fields):
         from catnip.version import FIRMWARE, build

@@ -18,6 +18,7 @@ from catnip.parts.sound import Sound
 from catnip.table.loop import Loop, PicoClock, hold_room, make_room, tidy, unload
 from catnip.table import scenes
 from catnip.table.out import Out
+from catnip.table.phones import Phones
 from catnip.table.seal import Seal
 from catnip.table.wall import Wall
 from catnip.ui import draw
@@ -52,9 +53,8 @@ class App:
         self.frame = Frame(hw, self.clock)
         self.loop = Loop(hw, self.clock, self.frame, self.sound, self, line, weigh)
         self.out = Out(self)  # the journal's writes, the line, the notices
-        self.game = None
-        self.name = None
-        self.seats = None
+        self.phones = Phones(self)  # the seats played from phones, through the laptop
+        self.game = self.name = self.seats = None  # the game in play, its title, its places
         self.gid = None  # the journal's number for the game in play
         self.back_down = 0  # stations (bits) whose BACK is down and has done nothing yet
         self.remote = None
@@ -89,6 +89,7 @@ class App:
     def _setup(self, problem=None):
         """The setup menu, saying `problem` if given (why a game did not start)."""
         self.game = None
+        self.phones.begin(())
         self.change(scenes.setup, self, self.journal.resumable())
         if problem is not None:
             self.scene.refused(self.loop.pressed, problem)
@@ -179,7 +180,7 @@ class App:
         unload("catnip.flash.journal_scan")  # its records too: recording the game needs none of it
         self.change()
         self.side = scenes.side(name, self)
-        self.change(scenes.play, name, game, seats, self.stations, self.side, names)
+        self.change(scenes.play, name, game, seats, self.phones.begin(seats), self.side, names)
         if self.side is not None:
             self.side.begin(game)
         elif self.weigh is not None:
@@ -210,11 +211,6 @@ class App:
         self.ending()
         self.change(scenes.end, TITLES[self.name], self.game.result(), self.seats)
         self.sound.play("end", self.loop.now)
-
-    def chosen(self):
-        """The settings last chosen on the setup screen for the game in play
-        (the table's own among them: the Clowder's name)."""
-        return flashfile.load(scenes.SETUP_FILE, {}).get("options", {}).get(self.name, {})
 
     # ---- events -------------------------------------------------------------
 
@@ -273,6 +269,7 @@ class App:
         if out is not None:
             self._do(None, out)
         self.frame.expire(now)
+        self.phones.tick(now)  # the phone seats' screens that changed, to the laptop
 
     def chores(self, erase, stop):
         """The loop's idle turn: the journal's erases (`erase`; stop(): a press
@@ -386,8 +383,11 @@ class App:
         if self.remote is None:
             from catnip.link.remote import Remote
 
-            self.remote = Remote(self)
+            self.remote = Remote(self, self.line)
         self.remote.command(word, fields)
+
+    def phone(self, word, fields):  # a phone seat's command (catnip.table.phones.command)
+        return self.phones.command(word, fields)
 
 
 def _journal_log(game, journal, gid):

@@ -53,6 +53,8 @@ class Out:
         line = app.line
         if line is None or not line.wants(kind):
             return
+        if (kind == wire.SNAP or kind == wire.BEGIN) and app.phones.seats:
+            fields["phones"] = list(app.phones.seats)  # the laptop makes a link for each
         if kind == wire.SNAP:
             game = app.game
             fields["gid"] = app.gid if game is not None else None

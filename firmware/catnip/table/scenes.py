@@ -11,7 +11,14 @@ def setup(app, resume):
     from catnip.ui.setup import Setup
 
     return Setup(app.stations, app.hw.answering, flashfile.load(SETUP_FILE), resume,
-                 tray=app.weigh is not None, names=lambda: app.names, key=app.seal.shown)
+                 tray=app.weigh is not None, names=lambda: app.names, key=app.seal.shown,
+                 phones=app.phones.offered)
+
+
+def chosen(name):
+    """The settings last chosen on the setup screen for game `name` (the
+    table's own among them: the Clowder's name)."""
+    return flashfile.load(SETUP_FILE, {}).get("options", {}).get(name, {})
 
 
 def play(name, game, seats, stations, side, names):
@@ -36,4 +43,4 @@ def side(name, app):
         return None
     from catnip.table.stack_side import Side
 
-    return Side(app)
+    return Side(app, lambda: chosen(name))

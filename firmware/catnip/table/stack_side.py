@@ -7,8 +7,11 @@ from catnip import forget
 
 
 class Side:
-    def __init__(self, app):
+    """`chosen()`: the settings last chosen at setup (the Clowder's name)."""
+
+    def __init__(self, app, chosen):
         self.app = app
+        self.chosen = chosen
         self.weigh = app.weigh  # None on a table without a tray
 
     def begin(self, game):
@@ -36,7 +39,7 @@ class Side:
         if result["together"]:
             from catnip.flash import highscores
 
-            name = self.app.chosen().get("clowder", "Clowder")
+            name = self.chosen().get("clowder", "Clowder")
             rank = highscores.add([name], result["scores"][0])
             if rank is not None:
                 self.app.out.say("Clowder high score: rank %d" % rank)

@@ -4,6 +4,10 @@
 # in play, and which screens are due to be drawn again. The app decides what
 # to say and which scene is up (show()), the loop when to draw; the frame
 # draws it, asking the scene (catnip.ui.scene) what it shows.
+#
+# A phone seat (catnip.table.phones) has a place after the stations: its
+# screen is marked for redrawing as theirs are (`dirty` counts it), and
+# drawn by paint() onto a canvas of its own, never onto a panel.
 from catnip.keys import ticks_diff
 from catnip.ui import draw
 
@@ -18,7 +22,8 @@ class Frame:
     def __init__(self, hw, clock):
         self.hw = hw
         self.clock = clock
-        self.dirty = [True] * len(hw.screens)
+        self.dirty = [True] * len(hw.screens)  # the stations', then the phone seats' places
+        self.standing = None  # a short line every station shows until it is taken down
         self.table_dirty = True
         self.notices = []  # table-wide messages (a station lost, a journal problem), oldest first
         self.notice_at = clock.ticks_ms()  # when the first notice went up
@@ -31,6 +36,27 @@ class Frame:
         """`scene` is up: every screen shows it at the next pass."""
         self.scene = scene
         self.all_dirty()
+
+    def places(self, n):
+        """The scene has `n` places: the stations, then phone seats' (a new
+        game); every one is drawn afresh."""
+        dirty = self.dirty
+        del dirty[len(self.hw.screens):]
+        while len(dirty) < n:
+            dirty.append(True)
+        self.all_dirty()
+
+    def stand(self, text):
+        """`text` (a row at most) on every station's last row until taken down (None)."""
+        if text != self.standing:
+            self.standing = text
+            self.all_dirty()
+
+    def drawn(self, k):
+        """Place k is drawn now, elsewhere (a phone seat's): whether it was due."""
+        due = self.dirty[k]
+        self.dirty[k] = False
+        return due
 
     def mark(self, k):
         """Station k's screen is redrawn at the next pass."""
@@ -52,7 +78,7 @@ class Frame:
         """The first station from `first` on (round the table) due to be
         redrawn, or None."""
         dirty = self.dirty
-        n = len(dirty)
+        n = len(self.hw.screens)  # a phone seat's place is drawn elsewhere
         for i in range(n):
             k = (first + i) % n
             if dirty[k]:
@@ -143,12 +169,19 @@ class Frame:
             alike = (alike, self.epoch, self.notices[0] if self.notices else None)
         if alike is None or alike != self._canvas:
             self._begin()
-            scene.draw(k, fb)
-            if self.notices:  # above an announcement, which has the bottom lines
-                draw.notice(fb, self.notices[0], scene.headline() is not None)
+            self.paint(k, fb)
             self._canvas = alike
         self.hw.screens[k].take(fb)
         self.dirty[k] = False
+
+    def paint(self, k, fb):
+        """Place k's whole screen on `fb`: the scene's, the notice up over it."""
+        scene = self.scene
+        scene.draw(k, fb)
+        if self.standing is not None and not scene.headed(k):  # an announcement has the row
+            draw.bar(fb, draw.ROWS - 1, self.standing)
+        if self.notices:  # above an announcement, which has the bottom lines
+            draw.notice(fb, self.notices[0], scene.headline() is not None)
 
     def headline(self):
         """A new announcement, ahead of everything else: drawn once on the
@@ -169,7 +202,7 @@ class Frame:
         draw.clear(fb)
         top = draw.banner(fb, self._headline)
         taken = False
-        for k in range(len(self.dirty)):
+        for k in range(len(self.hw.screens)):
             if self.dirty[k] and scene.headed(k):
                 taken = self.hw.screens[k].take(fb, top) or taken
         return taken

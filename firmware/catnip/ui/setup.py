@@ -4,7 +4,9 @@
 # plays again with one press. "Players" sits just below it and OK counts
 # down (from the fewest back to the most), so any group size is a few
 # presses away; "Seats" picks which stations play when it is not the first
-# ones. A game found unfinished in the journal is offered first. A long BACK
+# ones. With a laptop on the line, seats can also be phones (catnip.table.phones):
+# places numbered after the stations, offered once the stations run out and
+# in "Seats". A game found unfinished in the journal is offered first. A long BACK
 # opens the menu: the table's key (the fingerprint the laptop's `catnip
 # tables` shows, to compare) and the tray's calibration, on a table with a tray.
 from catnip.keys import BACK, LONG, PRESS, REPEAT
@@ -14,6 +16,7 @@ from catnip.rules.about import about, applies, has_start, players
 from catnip.ui import draw
 from catnip.ui.scene import Scene
 from catnip.ui.widgets import CANCEL, DONE, Cursor
+from catnip.wire import PHONES
 
 MENU = ("Back to setup", "Calibrate tray", "Table key")
 
@@ -35,12 +38,13 @@ def shown(game, key, options):
 
 
 def _seats(saved, stations):
-    """Remembered seats, if they are a list of this table's stations."""
+    """Remembered seats, if they are a list of this table's stations and phone places."""
     if not isinstance(saved, list) or not saved:
         return None
     seats = []
     for k in saved:
-        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < stations or k in seats:
+        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < stations + PHONES \
+                or k in seats:
             return None
         seats.append(k)
     seats.sort()
@@ -50,22 +54,23 @@ def _seats(saved, stations):
 class Setup(Scene):
     """The menu's state. `online()` lists the stations that answer; `resume`
     is (gid, header, actions) of an unfinished game, or None; `tray`: the
-    table has one, to calibrate."""
+    table has one, to calibrate; `phones()`: a laptop can carry phone seats."""
 
     kind = "setup"
     lists_stations = True
 
     def __init__(self, stations, online, remembered=None, resume=None, tray=False,
-                 names=lambda: (), key=lambda: None):
+                 names=lambda: (), key=lambda: None, phones=lambda: False):
         self.stations = stations
-        self.online = online
+        self.answering = online
+        self.phones = phones
         self.names = names  # the players' names by station, as the laptop sent them
         self.resume = resume
         self.tray = tray
         self.table_key = key  # the table's key: (fingerprint, public key hex), None while made
         r = remembered or {}
         self.game = r.get("game") if r.get("game") in GAMES else "heist"
-        here = online()
+        here = self.online()
         self.seats = [k for k in _seats(r.get("seats"), stations) or () if k in here]
         self.counted = bool(self.seats)  # the seats were chosen, not every station that answers
         self.seats = self.seats or here
@@ -90,6 +95,14 @@ class Setup(Scene):
         self.cursor.resize(len(self.rows))
         if resume is None:
             self.cursor.at = self.rows.index(("go",))  # "Start game" is one press away
+
+    def online(self):
+        """The places a player may sit at: the stations that answer, then,
+        with a laptop there, the phone places."""
+        here = self.answering()
+        if self.phones():
+            here = here + list(range(self.stations, self.stations + PHONES))
+        return here
 
     def enter(self):
         draw.named(None)  # no game, no players' names
@@ -128,7 +141,9 @@ class Setup(Scene):
         if kind == "players":
             return "Players: %d" % len(self.seats)
         if kind == "seats":
-            return "Seats " + "".join(str(k + 1) for k in self.seats)
+            phones = sum(1 for k in self.seats if k >= self.stations)
+            return "Seats " + "".join(str(k + 1) for k in self.seats if k < self.stations) + (
+                "+%d phone" % phones if phones else "")
         if kind == "start":
             return "First: " + self.who(self.start)
         if kind == "go":
@@ -181,7 +196,7 @@ class Setup(Scene):
             self._fewer()
             self.counted = True
         elif kind == "seats":
-            self.choosing_seats = Cursor(self.stations)
+            self.choosing_seats = Cursor(self.stations + (PHONES if self.phones() else 0))
             self.counted = True
         elif kind == "start":
             self.start = (self.start + 1) % max(1, len(self.seats))
@@ -212,7 +227,7 @@ class Setup(Scene):
         says why.)"""
         lo, hi = player_range(self.game, self.options)
         if not self.counted:
-            self.seats = self.online()  # as many as the game seats, of those here
+            self.seats = self.answering()  # as many as the game seats, of the stations here
         del self.seats[hi:]
         for k in self.online():
             if len(self.seats) >= lo:
@@ -235,6 +250,8 @@ class Setup(Scene):
                 if k not in self.seats:
                     self.seats.append(k)
             self.seats.sort()
+            if len(self.seats) < hi and not self.phones():
+                self.problem = _NO_PHONES % len(self.seats)
         self.start = min(self.start, max(0, len(self.seats) - 1))
 
     def _press_seats(self, button):
@@ -258,6 +275,9 @@ class Setup(Scene):
         if not lo <= n <= hi:
             self.problem = "%s needs %d-%d players, not %d: choose Players" % (
                 TITLES[self.game], lo, hi, n)
+            if n < lo and not self.phones():
+                self.problem = "%s needs %d-%d players. %s" % (
+                    TITLES[self.game], lo, hi, _NO_PHONES % n)
             return None
         return ("start", self.game, self.config(), list(self.seats))
 
@@ -299,9 +319,9 @@ class Setup(Scene):
         if self.choosing_seats is not None:
             online = self.online()
             labels = []
-            for k in range(self.stations):
-                labels.append("%s S%d %s" % ("[x]" if k in self.seats else "[ ]", k + 1,
-                                            "" if k in online else "off"))
+            for k in range(self.choosing_seats.n):
+                labels.append("%s %s %s" % ("[x]" if k in self.seats else "[ ]", _place(
+                    k, self.stations), "" if k in online else "off"))
             draw.items(fb, labels, self.choosing_seats.at, 1, 5)
             draw.hint(fb, "OK tick BACK: ok")
             return
@@ -316,6 +336,15 @@ class Setup(Scene):
         else:
             draw.text(fb, 6, "Not playing")
         draw.hint(fb, "OK choose/change")
+
+
+# Why no more players than stations: said when Players runs out of them.
+_NO_PHONES = "%d stations here; more play on phones with a laptop plugged in"
+
+
+def _place(k, stations):
+    """Place k as the seat chooser names it: a station, or a phone."""
+    return "S%d" % (k + 1) if k < stations else "Phone %d" % (k - stations + 1)
 
 
 def _key_rows(key):
