@@ -175,3 +175,23 @@ class Fed:
         for p in phones:
             wait_for(lambda p=p: p.events and int(p.events[-1].split(b"\n")[0][4:]) ==
                      site.seats.seats[p.seat].version, why=f"P{p.seat + 1}'s stream is behind")
+
+
+class Keypad:
+    """The table's side of the taps, for a Fed game: every command asked
+    is kept; a press moves that seat's cursor (Down, Up) and the seat's new
+    screen is pushed, as the table redraws a station after a press."""
+
+    def __init__(self, fed: Fed) -> None:
+        self.fed = fed
+        self.asked: list[tuple[str, dict]] = []
+        fed.site.seats.table = self
+
+    def ask(self, word: str, **fields) -> None:
+        self.asked.append((word, dict(fields)))
+        if word == "press":
+            seat = fields["seat"]
+            self.fed.cursors[seat] += {"down": 1, "up": -1}.get(str(fields["button"]), 0)
+            self.fed.views([seat])
+        elif word == "claim":
+            self.fed.views([fields["seat"]])
