@@ -158,6 +158,8 @@ def test_tries_are_limited_per_client_and_in_all(rig):
         tried += join(browser(app, f"10.0.0.{n}"), "ABCDEFGH").status_code == 404
     assert tried == ALL_TRIES
     assert join(browser(app, "10.0.1.1"), seats.seats[3].code).status_code == 429
+    # A link's secret is not held off by that flood: it cannot be guessed.
+    assert join(browser(app, "10.0.1.2"), seats.seats[3].token).json()["seat"] == 3
 
 
 def test_a_tap_needs_the_seats_csrf_token_and_reaches_the_table(rig):

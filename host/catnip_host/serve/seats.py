@@ -2,8 +2,8 @@
 
 A phone seat (begin's and snap's `phones`) is a seat of the game with no
 station: the table draws its screen as for a station and the laptop carries
-it to one browser, and that browser's taps back (docs/phones.md is the
-contract with the table). This registry is the laptop's half of that: each
+it to one browser, and that browser's taps back (docs/phones.md; the line
+in docs/link.md, the pages in docs/serve.md). This registry is serve's half: each
 phone seat's join secrets, the browser bound to it, its newest screen and
 whether that browser is watching. It only lives in memory: nothing here is
 stored, logged or put on a public page.
@@ -14,7 +14,8 @@ browser to present either is bound: it is given a binding (a cookie the page
 never reads) and both secrets are spent. Another browser presenting them is
 refused until the host releases the seat, which makes new ones. Tries are
 limited per client (TRIES a minute) and in all (ALL_TRIES a minute), so a
-code cannot be guessed: see docs/serve.md for the arithmetic.
+code cannot be guessed: see docs/serve.md for the arithmetic. A link's
+secret is held to the client's tries only: nothing floods it off.
 
 Every method runs on the server's event loop; the table's side reaches it
 through the loop (Site.follow), so no lock is needed.
@@ -155,25 +156,30 @@ class Seats:
     def join(self, client: str, given: str, binding: str | None) -> tuple[int, str]:
         """A browser presents a link secret or a typed code (`binding`: its
         cookie, if it has one): its seat and its binding, or Refused."""
-        self._count(client)
-        secret = typed(given) if len(given) <= CODE_LENGTH + 4 else given
+        short = len(given) <= CODE_LENGTH + 4
+        self._count(client, short)
+        secret = typed(given) if short else given
         for s in self.seats.values():
             if _same(secret, s.token) or _same(secret, s.code):
                 return s.seat, self._bind(s, binding)
         raise Refused("that code or link is not one of this game's seats (a new game or a "
                       "released seat has new ones): scan the code on the laptop again", 404)
 
-    def _count(self, client: str) -> None:
+    def _count(self, client: str, short: bool) -> None:
+        """A try from `client`; `short`: a typed code, which every client's
+        tries together are held to as well (a link's secret cannot be
+        guessed, so a flood of codes does not hold the links off)."""
         now = self.clock()
         mine = self.tries.setdefault(client, deque())
         for q in (mine, self.all_tries):
             while q and now - q[0] >= WINDOW_S:
                 q.popleft()
-        if len(mine) >= TRIES or len(self.all_tries) >= ALL_TRIES:
+        if len(mine) >= TRIES or (short and len(self.all_tries) >= ALL_TRIES):
             raise Refused(f"too many tries: wait a minute (at most {TRIES} a minute from one "
-                          "phone)", 429)
+                          f"phone, {ALL_TRIES} typed codes from all), or scan the code", 429)
         mine.append(now)
-        self.all_tries.append(now)
+        if short:
+            self.all_tries.append(now)
         for other in [c for c, q in self.tries.items() if not q]:
             del self.tries[other]
 
