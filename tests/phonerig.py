@@ -23,8 +23,9 @@ from pathlib import Path
 from catnip import rules
 from catnip_host.ports import PortError
 from catnip_host.serve.site import Site
-from serverig import get, wait_for
+from serverig import GameTable, get, wait_for
 
+PHONES = [0, 2]  # PhoneTable's phone seats
 CSRF = re.compile(rb'<meta name="csrf" content="[0-9a-f]+">')
 
 
@@ -195,3 +196,53 @@ class Keypad:
             self.fed.views([seat])
         elif word == "claim":
             self.fed.views([fields["seat"]])
+
+
+class PhoneTable(GameTable):
+    """The test table with phone seats: it answers claim, release, press and
+    away as App.phone does, and pushes a claimed seat's screen (its rules
+    view: its secrets) after every move."""
+
+    def __init__(self, folder) -> None:
+        super().__init__(folder)
+        self.claimed: set[int] = set()
+        self.cursors: dict[int, int] = {}
+        self.pressed: list[tuple] = []
+        self.sent_views: list[list[str]] = []
+
+    def phone(self, word: str, fields: dict) -> str:
+        seat = fields["seat"]
+        if word == "claim":
+            self.claimed.add(seat)
+            self.view(seat)
+            return "claimed"
+        if word == "release":
+            self.claimed.discard(seat)
+            return "released"
+        if word == "press":  # Down and Up move the cursor: the screen is drawn anew
+            self.pressed.append((seat, fields["button"], fields["hold"]))
+            self.cursors[seat] = self.cursors.get(seat, 0) + {"down": 1, "up": -1}.get(
+                fields["button"], 0)
+            self.view(seat)
+            return "pressed"
+        return "claimed"  # away
+
+    def view(self, seat: int) -> None:
+        rows, lit = screen(self.game, seat, self.cursors.get(seat, 0))
+        self.sent_views.append(rows)
+        self.line.send("view", seat=seat, rows=rows, lit=lit)
+
+    def begin_phones(self, name: str, config: dict, seed: str) -> None:
+        self.begin(name, config, seed, list(range(config["players"])))
+
+    def send(self, kind: str, **fields) -> None:
+        if kind in ("begin", "snap"):
+            fields["phones"] = PHONES
+        super().send(kind, **fields)
+
+    def act(self, player: int, action: tuple) -> list[dict]:
+        events = super().act(player, action)
+        with self.lock:
+            for seat in sorted(self.claimed):
+                self.view(seat)
+        return events

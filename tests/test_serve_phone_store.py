@@ -11,58 +11,9 @@ import logging
 import sqlite3
 
 from catnip.rules.rng import Rng
-from phonerig import Phone, hang_up, plain, screen
-from serverig import GameTable, Stream, get, serving, wait_for
+from phonerig import PHONES, Phone, PhoneTable, hang_up, plain, screen
+from serverig import Stream, get, serving, wait_for
 from simpresses import POLICIES
-
-PHONES = [0, 2]
-
-
-class PhoneTable(GameTable):
-    """The test table with phone seats: it answers claim, release, press and
-    away as App.phone does, and pushes a claimed seat's screen (its rules
-    view: its secrets) after every move."""
-
-    def __init__(self, folder) -> None:
-        super().__init__(folder)
-        self.claimed: set[int] = set()
-        self.pressed: list[tuple] = []
-        self.sent_views: list[list[str]] = []
-
-    def phone(self, word: str, fields: dict) -> str:
-        seat = fields["seat"]
-        if word == "claim":
-            self.claimed.add(seat)
-            self.view(seat)
-            return "claimed"
-        if word == "release":
-            self.claimed.discard(seat)
-            return "released"
-        if word == "press":
-            self.pressed.append((seat, fields["button"], fields["hold"]))
-            return "pressed"
-        return "claimed"  # away
-
-    def view(self, seat: int) -> None:
-        rows, lit = screen(self.game, seat, 0)
-        self.sent_views.append(rows)
-        self.line.send("view", seat=seat, rows=rows, lit=lit)
-
-    def begin_phones(self, name: str, config: dict, seed: str) -> None:
-        self.begin(name, config, seed, list(range(config["players"])))
-
-    def send(self, kind: str, **fields) -> None:
-        if kind in ("begin", "snap"):
-            fields["phones"] = PHONES
-        super().send(kind, **fields)
-
-    def act(self, player: int, action: tuple) -> list[dict]:
-        events = super().act(player, action)
-        with self.lock:
-            for seat in sorted(self.claimed):
-                self.view(seat)
-        return events
-
 
 def test_a_phone_seats_screen_reaches_its_browser_and_no_store_log_or_page(tmp_path, caplog):
     caplog.set_level(logging.DEBUG)
