@@ -226,3 +226,40 @@ def test_the_join_page_takes_the_secret_from_the_fragment_only(rig):
     script = browser(app).get("/static/join.js").text
     assert "location.hash" in script and "replaceState" in script
     assert phones.join_link(BASE, 2, "abc") == f"{BASE}/join#2.abc"
+
+
+def test_serve_says_at_start_who_can_reach_what(tmp_path):
+    from catnip_host.serve.cli import greeting
+    from catnip_host.serve.site import Site
+
+    alone = Site("unused", tmp_path / "s.sqlite3", "127.0.0.1", 0)
+    shared = Site("unused", tmp_path / "s.sqlite3", "0.0.0.0", 0)
+    try:
+        said = greeting(alone, "127.0.0.1")
+        assert "Only this computer" in said and "Phone seats are unavailable" in said
+        assert "--bind 0.0.0.0" in said and alone.base is None
+        said = greeting(shared, "0.0.0.0")
+        assert "anyone on this network" in said and "never a hidden card" in said
+        assert f"{shared.base}/join" in said and "/host" in said and "this computer only" in said
+        assert shared.base is not None and not shared.base.startswith("http://0.0.0.0")
+    finally:
+        alone.server.sock.close()
+        shared.server.sock.close()
+
+
+def test_the_terminal_shows_each_new_join_code_once(tmp_path):
+    from catnip_host.serve.site import Site
+
+    said: list[str] = []
+    site = Site("unused", tmp_path / "s.sqlite3", "127.0.0.1", 0, phones=True, say=said.append)
+    try:
+        site._seat_frame("begin", {"gid": 3, "phones": [1]})
+        code = site.seats.seats[1].code
+        assert len(said) == 1 and f"{code[:4]}-{code[4:]}" in said[0] and "█" in said[0]
+        assert site.seats.seats[1].token not in said[0]  # drawn as a QR code, not written
+        site._seat_frame("snap", {"gid": 3, "game": "heist", "public": {}, "phones": [1]})
+        assert len(said) == 1
+        site.seats.release(1)
+        assert len(said) == 2 and site.seats.seats[1].code[:4] in said[1]
+    finally:
+        site.server.sock.close()

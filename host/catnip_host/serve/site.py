@@ -19,18 +19,19 @@ from catnip_host.serve.seats import Seats
 
 class Site:
     """`phones`: serve phone seats (by default only when bound beyond this
-    computer: a phone cannot reach 127.0.0.1); `say` prints a line on the
-    laptop's terminal (the join codes)."""
+    computer: a phone cannot reach 127.0.0.1); `say` prints on the laptop's
+    terminal (the join codes, with a QR code to scan unless `qr` is off)."""
 
     def __init__(self, table_port: str | None, store_path: Path, bind: str = "127.0.0.1",
                  port: int = 8000, pause: float = 0.2,
                  opener: Callable = ports.open_port, phones: bool | None = None,
-                 say: Callable[[str], None] = lambda text: None) -> None:
+                 say: Callable[[str], None] = lambda text: None, qr: bool = True) -> None:
         self.hub = Hub()
         self.live = LiveMirror(self.hub.put_threadsafe)
         self.bell = Bell()
         self.seats = Seats(self, changed=self._seats_changed)
         self.say = say
+        self.qr = qr
         self.shown: set[tuple[int, str]] = set()  # the join links said on the terminal
         self.phones = bind not in LOOPBACK if phones is None else phones
         self.follower = Follower(table_port, store_path, self.live, pause, opener,
@@ -99,15 +100,20 @@ class Site:
         waiting = {(n, s.token) for n, s in self.seats.seats.items() if s.binding is None}
         for n, token in sorted(waiting - self.shown):
             s = self.seats.seats[n]
+            link = join_link(base, n, token)
             self.say(f"Phone seat P{n + 1}: scan this, or type {s.code[:4]}-{s.code[4:]} at "
-                     f"{base}/join\n{terminal_qr(join_link(base, n, token))}")
+                     f"{base}/join\n{terminal_qr(link)}" if self.qr else
+                     f"Phone seat P{n + 1}: {link} (or the code {s.code[:4]}-{s.code[4:]})")
         self.shown = waiting
 
 
 def beside(sim_mirror, store_path: Path, port: int = 8000) -> Site:
     """A Site following the virtual table's pty (catnip_host.simlink) in
     place of the SimMirror's own thread; the terminal's laptop view shows
-    the same mirror."""
-    site = Site(sim_mirror.port, store_path, port=port, pause=0.05)
+    the same mirror. Its phone seats are served on 127.0.0.1 too: the
+    terminal shows every screen of a virtual table anyway, and a browser
+    window of this computer can play one (their links are said in the feed:
+    set `say`)."""
+    site = Site(sim_mirror.port, store_path, port=port, pause=0.05, phones=True, qr=False)
     sim_mirror.mirror = site.live
     return site
