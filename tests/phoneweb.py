@@ -100,13 +100,23 @@ class WebPhones(PhonePlayer):
             return
         place = station - 1
         seat = self.app.scene.seats.index(place)
-        screen = Screen()
-        self.app.frame.paint(place, screen)
         self.wanted += 1
-        _write(self.folder + "/want.json", {"n": self.wanted, "seat": seat,
-                                            "button": step["press"], "rows": screen.rows(),
-                                            "lit": screen.lit()})
-        self.idle(lambda: len(self.pressed) >= self.wanted, "tap for seat %d" % seat)
+        want = {"n": self.wanted, "seat": seat, "button": step["press"]}
+
+        def tapped():
+            # The seat's screen as the table draws it now (a notice may time
+            # out while the tap is on its way): the phone must show this one.
+            screen = Screen()
+            self.app.frame.paint(place, screen)
+            drawn = {"rows": screen.rows(), "lit": screen.lit()}
+            if drawn != self.drawn:
+                self.drawn = drawn
+                want.update(drawn)
+                _write(self.folder + "/want.json", want)
+            return len(self.pressed) >= self.wanted
+
+        self.drawn = None
+        self.idle(tapped, "tap for seat %d" % seat)
         assert self.pressed[self.wanted - 1] == seat, (self.pressed, seat)
         self.vt.run(SETTLE_MS)
 

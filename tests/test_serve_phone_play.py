@@ -79,12 +79,16 @@ def test_a_whole_game_with_phone_seats_played_by_taps(browser, tmp_path, name, p
                     time.sleep(0.005)
                     continue
                 page = pages[asked["seat"]]
-                rows = [r.rstrip() for r in asked["rows"]]
+
+                def showing(page=page, n=asked["n"]) -> bool:
+                    now = _read(want)  # the screen the table draws now, for this tap
+                    return now.get("n") == n and shown(page) == [r.rstrip() for r in now["rows"]]
+
                 try:
-                    wait_for(lambda p=page, r=rows: shown(p) == r, 20)
+                    wait_for(showing, 20)
                 except AssertionError:
                     raise AssertionError(f"P{asked['seat'] + 1}'s phone shows {shown(page)}, "
-                                         f"not its screen {rows}") from None
+                                         f"not its screen {_read(want)}") from None
                 page.click(f'button[data-button="{asked["button"]}"]:not([data-hold])')
                 handled = asked["n"]
             result = json.loads(done.read_text())
