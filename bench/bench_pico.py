@@ -15,9 +15,11 @@ Every row says "real RP2040 (emulated)"; without the bench (or node) there
 is one row saying what is missing. Takes tens of minutes, so only the full
 bench runs it whole (`python -m bench --full bench_pico`); the default bench
 runs the parts named in QUICK. CATNIP_BENCH_PICO=stack,evening (any of
-deploy, heist, stack, purrfect, evening, press, tray, repl, display) runs
-only those,
-in either."""
+deploy, heist, stack, purrfect, evening, press, tray, repl, display;
+heist-phones, stack-phones, purrfect-phones: a game's heap with half its
+seats on phones; heist-laptop, ...: with a laptop listening and no phone
+seats, to compare; phones: a phone's press to its view and to the stations)
+runs only those, in either."""
 
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import bench
-from bench import pico_flash, pico_press, pico_rig, pico_run
+from bench import pico_flash, pico_phones, pico_press, pico_rig, pico_run
 from bench.pico_rig import REAL
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,10 +102,18 @@ def rows() -> Iterator[Row]:
         for game, config, draw_every, legal_every in LARGEST:
             if wanted(game):
                 yield from _game_rows(flash, work / game, game, config, draw_every, legal_every)
+            if wanted(game + "-phones"):  # half the seats on phones, a laptop holding them
+                yield from _game_rows(flash, work / f"{game}-phones", game, config, draw_every,
+                                      legal_every, phones=config["players"] // 2)
+            if wanted(game + "-laptop"):  # the same laptop listening, every seat at a station
+                yield from _game_rows(flash, work / f"{game}-laptop", game, config, draw_every,
+                                      legal_every, laptop=True)
         if wanted("evening"):
             yield from _evening_rows(flash, work / "evening")
         if wanted("press"):
             yield from pico_press.press_rows(app, work / "press")
+        if wanted("phones"):
+            yield from pico_phones.phone_rows(app, work / "phones")
         for rate in (10, 80) if wanted("tray") else ():
             yield from _tray_rows(flash, work / f"tray{rate}", rate)
         if wanted("repl"):
@@ -164,17 +174,21 @@ def actions(game: str, config: dict) -> list:
 
 def probe(flash: Path, work: Path, game: str | list[tuple], config: dict | None,
           moves: list | None, ballast: int, timing: bool, draw_every: int,
-          legal_every: int, sample_every: int = 25) -> dict:
+          legal_every: int, sample_every: int = 25, phones: int = 0,
+          laptop: bool = False) -> dict:
     """One run of bench/pico_probe.py: {"ok": bool, ...its figures}. `game`
     is one game (with `config` and `moves`), or the games of one power-up
-    as (game, config, moves, rematch, draw_every) tuples."""
+    as (game, config, moves, rematch, draw_every) tuples. `phones`: the last
+    seats of each game are on phones, claimed by a laptop on the line."""
     games = game if isinstance(game, list) else [(game, config, moves, False, draw_every)]
     files = work / "files"
     shutil.rmtree(files, ignore_errors=True)
     (files / "probe").mkdir(parents=True)
     (files / "probe" / "cfg.json").write_text(json.dumps(
-        {"games": [{"game": g, "config": c, "seats": list(range(c["players"])), "rematch": r,
-                    "draw_every": d} for g, c, _, r, d in games],
+        {"games": [{"game": g, "config": c, "seats": _seats(c["players"], phones), "rematch": r,
+                    "draw_every": d, "phones": list(range(c["players"] - phones, c["players"])),
+                    "laptop": laptop}
+                   for g, c, _, r, d in games],
          "seed": SEED, "ballast": ballast, "timing": timing, "draw_every": draw_every,
          "legal_every": legal_every, "sample_every": sample_every}))
     # Every game's moves, a JSON line each, an empty line after each game.
@@ -202,12 +216,20 @@ def probe(flash: Path, work: Path, game: str | list[tuple], config: dict | None,
     return out
 
 
+def _seats(players: int, phones: int) -> list[int]:
+    """The stations of the bench's world first, then phone places after them."""
+    at = players - phones
+    return list(range(at)) + list(range(pico_rig.STATIONS, pico_rig.STATIONS + phones))
+
+
 def _game_rows(flash: Path, work: Path, game: str, config: dict, draw_every: int,
-               legal_every: int) -> Iterator[Row]:
+               legal_every: int, phones: int = 0, laptop: bool = False) -> Iterator[Row]:
     work.mkdir()
     moves = actions(game, config)
-    label = f"{game} {config['players']}p"
-    first = probe(flash, work, game, config, moves, 0, False, draw_every, legal_every)
+    label = f"{game} {config['players']}p" + (f", {phones} on phones" if phones else "") + (
+        ", a laptop listening" if laptop else "")
+    first = probe(flash, work, game, config, moves, 0, False, draw_every, legal_every,
+                  phones=phones, laptop=laptop)
     if not first["ok"]:
         yield (label, "smallest heap to play the whole game", "does not fit", "",
                f"{REAL}: MemoryError with the whole heap free ({first['memory']})")
@@ -215,7 +237,8 @@ def _game_rows(flash: Path, work: Path, game: str, config: dict, draw_every: int
     # Timed apart: the legal actions of every player, which the app never
     # asks for (its screens work from the view). Purrfect's are walked with
     # each_legal() as a station would: as one list they can outgrow the heap.
-    timed = probe(flash, work, game, config, moves, 0, True, draw_every, legal_every)
+    timed = probe(flash, work, game, config, moves, 0, True, draw_every, legal_every,
+                  phones=phones, laptop=laptop)
     if not timed["ok"]:
         yield (label, "timing run (the legal actions of every player)", "MemoryError", "",
                f"{REAL}: {timed['memory']}; the app never asks for them")
@@ -237,7 +260,7 @@ def _game_rows(flash: Path, work: Path, game: str, config: dict, draw_every: int
     while ok - fail > HEAP_STEP:
         mid = first_try if fail < first_try < ok and tries == 0 else (ok + fail) // 2
         result = probe(flash, work, game, config, moves, free - mid, False, draw_every,
-                       legal_every)
+                       legal_every, phones=phones, laptop=laptop)
         tries += 1
         print(f"{label}: {(free - mid) // 1024} KB of ballast, {mid / 1024:.1f} KB for the app: "
               + ("plays" if result["ok"] else f"MemoryError ({result.get('memory')})"),

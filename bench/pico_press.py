@@ -108,8 +108,8 @@ def p95(values: list[float]) -> float:
 REFRESH_GAP_S = 0.010  # a panel's page writes follow each other within a millisecond
 
 
-def press_to_pixels(run: pico_run.Run) -> list[tuple[float, set[str], float, float | None,
-                                                      float]]:
+def press_to_pixels(run: pico_run.Run, pressed: list[tuple[float, str]] | None = None
+                    ) -> list[tuple[float, set[str], float, float | None, float]]:
     """For each scenario press of a run: its time (s), the station panels that got pixels
     before the next press, ms from the press until each of them showed it
     (the last byte of its first refresh after the press: a panel's refresh
@@ -117,9 +117,12 @@ def press_to_pixels(run: pico_run.Run) -> list[tuple[float, set[str], float, flo
     a move's announcement goes to every station ahead of the screen under
     it, so this is when the move is told), ms until the pressed station's
     own panel did (None if it did not change), and ms until the last byte
-    any station panel took before the next press (every screen whole)."""
-    pressed = sorted((e["t"], e.get("id", "")) for e in run.events()
-                     if e.get("kind") == "scenario" and e.get("do") == "press")
+    any station panel took before the next press (every screen whole).
+    `pressed`: (time, button id) of presses made otherwise (a phone's, over
+    the line) in place of the scenario's."""
+    if pressed is None:
+        pressed = sorted((e["t"], e.get("id", "")) for e in run.events()
+                         if e.get("kind") == "scenario" and e.get("do") == "press")
     writes = sorted((d["t_end"], d["to"][0]) for d in run.i2c()
                     if d.get("rw") == "W" and d.get("to") and d["to"][0].endswith("_oled")
                     and d["to"][0] != "table_oled" and d.get("n", 0) > 2)

@@ -13,7 +13,11 @@
 # With cfg "ballast" bytes held first (1 KB blocks), the games run in what is
 # left of the heap: the last line is "OK ..." or "MEMORY ..."; the live heap
 # after a collection is sampled every `sample_every` actions and at each
-# game's standings. With "timing", game.act(), the legal actions and the
+# game's standings. A game's "phones" are seats played from phones: once it
+# has started, a laptop claims them on the line (which then keeps its ring
+# and sends every snapshot, as with a laptop), and after each action their
+# screens changed are drawn and sent as views; "laptop": a laptop listens, no
+# phone seats (the same line's heap, for comparison). With "timing", game.act(), the legal actions and the
 # journal's write of each action are timed (µs of emulated RP2040 time;
 # every `legal_every`-th action, for every player to act: each_legal()
 # walked where the game has it, as a station would, else legal()), and so is
@@ -78,7 +82,7 @@ def legal(game, p):
     return count
 
 
-def play(app, draw_every):
+def play(app, draw_every, phones):
     global n
     while True:
         line = moves.readline()
@@ -95,6 +99,8 @@ def play(app, draw_every):
         if cfg["timing"]:
             game.act = timed(game.act, times["act"])
         app.act(seat, tuple(action))
+        if phones:
+            app.phones.tick(time.ticks_ms())  # the phone seats' views
         if cfg["timing"]:
             del game.act
         n += 1
@@ -147,12 +153,18 @@ try:
             if app.scene.kind != "setup":
                 app._setup()  # "New game" on the standings
             app.start(g["game"], g["config"], g["seats"])
+        from catnip import wire
+
+        if g.get("laptop"):  # a laptop listens: it asks for the state, as it does on connecting
+            line.feed(wire.encode("snapshot", 1, {}, wire.LAPTOP))
+        for k, seat in enumerate(g.get("phones", ())):  # a laptop claims them
+            line.feed(wire.encode("claim", k + 1, {"seat": seat}, wire.LAPTOP))
         if i == 0:
             note("game started")
             if cfg["timing"]:
                 app.journal.action = timed(app.journal.action, times["journal"])
         stage = "play"
-        play(app, g["draw_every"])
+        play(app, g["draw_every"], g.get("phones"))
     stage = None
 except MemoryError as e:
     # (no SystemExit: at the REPL it soft-resets the board)

@@ -17,8 +17,13 @@ from devsim.virtual_laptop import check_button, check_tray, crash_report
 # optional), {"expect": {"standings": [line, ...]}}, {"snap": NAME, "station": S},
 # {"names": [name, ...]} (the players' names by station, "" for none, sent on
 # the serial line as `catnip names` sends them).
+# Phone seats (docs/phones.md), as the laptop plays them on the serial line:
+# {"laptop": "hello"} (a laptop speaks: setup offers phone places), {"phone": P,
+# "press": B} (seat P, counted from 1, claimed first if it is not yet; "hold":
+# true for the long press), {"expect": {"phone": P, "text": T, ...}} (its last view).
 
-STEP_KINDS = ("press", "hold", "push", "release", "wait", "tray", "expect", "snap", "names")
+STEP_KINDS = ("press", "hold", "push", "release", "wait", "tray", "expect", "snap", "names",
+              "laptop")
 
 
 class ScriptError(Exception):
@@ -38,7 +43,14 @@ def check_step(vt, step):
     if len(kinds) != 1:
         raise Refused("a step does one thing: %s" % ", ".join(STEP_KINDS))
     kind = kinds[0]
-    if kind in ("press", "hold", "push", "release", "snap"):
+    if "phone" in step:
+        if kind not in ("press", "expect") or not isinstance(step["phone"], int) or \
+                isinstance(step["phone"], bool) or step["phone"] < 1:
+            raise Refused("a phone seat (counted from 1) is pressed or expected: "
+                          "{\"phone\": 5, \"press\": \"ok\"}")
+        if kind == "press":
+            check_button(step["press"])
+    elif kind in ("press", "hold", "push", "release", "snap"):
         check_station(vt, step.get("station"))
     if kind in ("press", "hold", "push", "release"):
         check_button(step[kind])
@@ -52,11 +64,13 @@ def check_step(vt, step):
     if kind == "expect":
         e = step["expect"]
         if not isinstance(e, dict) or not ("standings" in e or (
-                "station" in e and ("text" in e or "not" in e))):
-            raise Refused("expect {\"station\": S, \"text\": T} (or \"not\": T), or "
-                          "{\"standings\": [...]}")
+                ("station" in e or "phone" in e) and ("text" in e or "not" in e))):
+            raise Refused("expect {\"station\": S, \"text\": T} (or \"not\": T; or "
+                          "\"phone\": P), or {\"standings\": [...]}")
         if "station" in e:
             check_station(vt, e["station"])
+    if kind == "laptop" and step["laptop"] != "hello":
+        raise Refused("the laptop says hello: {\"laptop\": \"hello\"}")
     if kind == "names":
         try:
             wire.check_names(step["names"], vt.stations)
@@ -66,7 +80,13 @@ def check_step(vt, step):
 
 def do_step(vt, step):
     s = step.get("station")
-    if "press" in step:
+    if "phone" in step:
+        vt.phone_press(step["phone"] - 1, step["press"], step.get("hold") is True)
+        vt.run(SETTLE_MS)
+    elif "laptop" in step:
+        vt.serial_in.feed("hello")
+        vt.run(SETTLE_MS)
+    elif "press" in step:
         for _ in range(step.get("times", 1)):
             vt.tap(s, step["press"])
             vt.run(SETTLE_MS)
@@ -102,16 +122,22 @@ def expect(vt, what):
             raise Refused("standings are %s, expected %s" % (
                 json.dumps(got), json.dumps(what["standings"])))
         return
-    s = what["station"]
-    rows = vt.lines(s)
+    if "phone" in what:
+        s = what["phone"]
+        rows = vt.phone_rows(s - 1)
+        who = "phone seat %d" % s
+    else:
+        s = what["station"]
+        rows = vt.lines(s)
+        who = "station %d" % s
     if "text" in what:
         where = [rows[what["row"]]] if "row" in what and what["row"] < len(rows) else rows
         if not any(what["text"] in row for row in where):
-            raise Refused("station %d does not show %r%s; it shows %s" % (
-                s, what["text"], " on row %d" % what["row"] if "row" in what else "",
+            raise Refused("%s does not show %r%s; it shows %s" % (
+                who, what["text"], " on row %d" % what["row"] if "row" in what else "",
                 json.dumps(rows)))
     if "not" in what and any(what["not"] in row for row in rows):
-        raise Refused("station %d shows %r; it shows %s" % (s, what["not"], json.dumps(rows)))
+        raise Refused("%s shows %r; it shows %s" % (who, what["not"], json.dumps(rows)))
 
 
 def check_steps(vt, steps):

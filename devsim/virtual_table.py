@@ -175,11 +175,14 @@ class VirtualTable:
         if line_fd is None:  # the laptop's side is this process's stdin and stdout
             from catnip.link.line import Line
 
-            line = Line(self.serial_in, SerialOut(send), None)
+            line = Line(self.serial_in, SerialOut(self._heard), None)
         else:  # a pseudo-terminal, which a laptop tool opens as it opens a Pico
             from devsim.link_runner import pty_line
 
             line = pty_line(line_fd)
+        self.views = {}  # phone seat -> its last view's fields (a script's laptop)
+        self.viewed = 0  # views that came
+        self.claimed = set()
         self.app = make_app(board, self.hw, self.journal, line, AppClock(self.table), seed)
         self.pacer = None  # called after each step while a scenario plays in real time
         self.free_at = [0] * n  # when each station's buttons are free for the next tap
@@ -290,6 +293,30 @@ class VirtualTable:
         if t.cells == 4:
             msg["lean"] = list(t.lean())
         self.send(msg)
+
+    def _heard(self, message):
+        # The line, as this process's laptop hears it: a phone seat's view
+        # is kept for the script's checks, and goes no further.
+        m = message.get("m", {})
+        if m.get("t") == "view":
+            self.views[m["seat"]] = m
+            self.viewed += 1
+            return
+        self.send(message)
+
+    def phone_press(self, seat, button, hold=False):
+        """Seat `seat` (from 0) pressed on its phone: claimed first, as the
+        laptop does; refused on the line when it is not a phone seat."""
+        if seat not in self.claimed:
+            self.serial_in.feed('claim {"seat": %d}' % seat)
+            self.claimed.add(seat)
+            self.run(SETTLE_MS)
+        self.serial_in.feed('press {"seat": %d, "button": "%s", "hold": %s}'
+                            % (seat, button, "true" if hold else "false"))
+
+    def phone_rows(self, seat):
+        """The rows of seat `seat`'s last view (none before it is claimed)."""
+        return self.views.get(seat, {}).get("rows", [])
 
     # ---- screens -----------------------------------------------------------------
 

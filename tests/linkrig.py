@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import select
 import subprocess
 import threading
@@ -113,3 +114,57 @@ def sent_stream(folder: Path) -> dict[int, bytes]:
         if item[1]:
             assert out.setdefault(item[1], item[4]) == item[4], item
     return out
+
+
+class PhoneSeat:
+    """A player on a phone, as the page's player plays: it claims `seat`
+    through `keeper` once a game names it among its phones, then presses
+    from what its `view` rows show: nothing while they say it waits (its
+    card locked, another's turn), else OK on what the cursor is on, now and
+    then DOWN or UP to another item; again when its screen changed, or after
+    PATIENCE_S when a press changed nothing. A game's end stops it. Give
+    on_frame to the Keeper (its link's thread); call step() from another."""
+
+    WAITS = ("Locked in", "Waiting for")
+    PATIENCE_S = 0.3
+
+    def __init__(self, keeper, seat: int, seed: str) -> None:
+        self.keeper = keeper
+        self.seat = seat
+        self.rng = random.Random(seed)
+        self.rows: list[str] | None = None
+        self.claimed = self.over = False
+        self.fresh = False  # a view came since the last press
+        self.views = self.presses = 0
+        self.pressed_at = 0.0
+        self.others: list[int] = []  # the seats of every other view that came: none, ever
+
+    def on_frame(self, kind: str, fields: dict) -> None:
+        if kind == "begin" and self.seat in (fields.get("phones") or []):
+            self.keeper.ask("claim", seat=self.seat)
+        elif kind in ("claimed", "released") and fields["seat"] == self.seat:
+            self.claimed = kind == "claimed"
+        elif kind == "view" and fields["seat"] == self.seat:
+            self.rows, self.fresh = fields["rows"], True
+            self.views += 1
+        elif kind == "view":
+            self.others.append(fields["seat"])
+        elif kind == "end":
+            self.over = True
+
+    def step(self) -> bool:
+        """Press once if it is time to; whether it pressed."""
+        rows, now = self.rows, time.monotonic()
+        if not self.claimed or self.over or rows is None:
+            return False
+        if not self.fresh and now - self.pressed_at < self.PATIENCE_S:
+            return False
+        text = " ".join(rows)
+        if any(w in text for w in self.WAITS) and now - self.pressed_at < 4 * self.PATIENCE_S:
+            return False
+        r = self.rng.random()
+        button = "ok" if r < 0.6 else "down" if r < 0.85 else "up"
+        self.fresh, self.pressed_at = False, now
+        self.keeper.ask("press", seat=self.seat, button=button, hold=False)
+        self.presses += 1
+        return True

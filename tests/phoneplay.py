@@ -49,9 +49,7 @@ class PhonePlayer(Recorder):
         self.shots = ()
         self.snapped = set()
         self.steps = []
-        self.kinds = {}  # every frame from the table, counted by kind
-        self.views = {}  # seat -> the views it got
-        self.last = {}  # seat -> the rows and lit spans of the last view
+        self.kinds = {}  # every frame from the table, counted by kind (views: the table's)
         self.phones = []  # the seats on phones, as begin named them
         self.vt = VirtualTable(self.board, ".", self._sent, seed=SEED)
         self.app = self.vt.app
@@ -66,10 +64,7 @@ class PhonePlayer(Recorder):
         m = message["m"]
         kind = m["t"]
         self.kinds[kind] = self.kinds.get(kind, 0) + 1
-        if kind == "view":
-            self.views[m["seat"]] = self.views.get(m["seat"], 0) + 1
-            self.last[m["seat"]] = (m["rows"], m["lit"])
-        elif kind == "begin":
+        if kind == "begin":
             self.phones = m.get("phones") or []
         elif kind == "err":
             raise AssertionError("the table refused: %s" % m["why"])
@@ -100,8 +95,9 @@ class PhonePlayer(Recorder):
         screen = Screen()
         self.app.frame.paint(place, screen)
         now = (screen.rows(), screen.lit())
-        assert self.last.get(seat) == now, "seat %d's phone shows %s, its screen is %s" % (
-            seat, self.last.get(seat), now)
+        view = self.vt.views.get(seat)  # the virtual table keeps each phone seat's last view
+        shown = (view["rows"], view["lit"]) if view else None
+        assert shown == now, "seat %d's phone shows %s, its screen is %s" % (seat, shown, now)
 
     def claim_phones(self):
         stations = self.vt.stations
@@ -176,9 +172,11 @@ def play(board_name, name, phones):
     rec.vt.run(SETTLE_MS)
     for seat in rec.claimed:  # the standings reach the phones too
         rec.check_view(seat, rec.app.scene.seats[seat])
+    if rec.vt.viewed:
+        rec.kinds["view"] = rec.vt.viewed
     return {"standings": [r for r in rec.app.scene.rows if r not in CHOICES],
             "actions": len(rec.app.game.log), "phones": rec.phones,
-            "views": sorted(rec.views), "kinds": rec.kinds}
+            "views": sorted(rec.vt.views), "kinds": rec.kinds}
 
 
 if __name__ == "__main__":

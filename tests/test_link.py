@@ -228,7 +228,7 @@ def test_what_the_table_refuses_is_named(tmp_path):
     for kind, fields in (("pull", {"gid": 7, "from": 0}), ("abort", {}),
                          ("calibrate", {"step": "begin"}),
                          ("start", {"game": "chess", "config": {}, "seats": [0, 1]}),
-                         ("start", {"game": "heist", "config": {}, "seats": [0, 9]})):
+                         ("start", {"game": "heist", "config": {}, "seats": [0, 12]})):
         keeper.request(kind, **fields)
         _settle(keeper)
     refusals = [n for n in notes if n.startswith("the table refused")]

@@ -154,3 +154,19 @@ def test_a_held_seat_is_claimed_again_while_the_laptop_is_there(tmp_path):
         now[0] += 0.25
         keeper.step()
     assert sent == [] and keeper.phones.held == set()
+
+
+def test_the_laptop_may_start_a_game_with_phone_places(tmp_path):
+    from test_link import Table
+
+    table = Table(tmp_path)
+
+    def ask(seats):
+        table.port.to_laptop.clear()
+        table.line.feed(wire.encode("start", 1, {"game": "heist", "config": {}, "seats": seats},
+                                    wire.LAPTOP))
+        return [(f[2], f[3]) for f in wire.Reader().feed(bytes(table.port.to_laptop))]
+
+    assert ask([0, 4, 5])[0][0] == "started"  # two seats on phones: places after the stations
+    (kind, fields), = ask([0, 12])
+    assert kind == "err" and "phone places 4-11" in fields["why"]

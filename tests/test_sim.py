@@ -387,3 +387,4 @@ def test_a_scenario_plays_in_real_time_and_then_the_keys_work(tmp_path, interpre
     term.type(b"2\r")  # station 2 locks its card too
     term.read_until(b"Locked .23.")
     assert term.quit() == 0
+

@@ -1,6 +1,8 @@
 # micropython-only: the table app on the simulated table, its serial line on a
 # pty the laptop side (tests/test_link_e2e.py) reads, playing one game by
-# pressing buttons (tablebot) at a pace the laptop can watch.
+# pressing buttons (tablebot) at a pace the laptop can watch. Seats after the
+# stations are phone seats: the laptop presses for them (tests/linkrig.py's
+# PhoneSeat); the bot waits while it is their turn.
 #
 #   micropython linkplay.py FD GAME OPTIONS_JSON SEATS_JSON FOLDER PACE_MS
 #
@@ -33,10 +35,17 @@ def main():
     line = pty_line(int(fd), log=log, ring=RING)
     rig = AppRig(Journal(folder + "/journal"), line=line, seed=folder.rsplit("/", 1)[-1][-60:])
     try:
+        while max(seats) >= rig.app.stations and not rig.app.phones.offered():
+            rig.run(10)  # setup offers phone places once the laptop has spoken
+            time.sleep_ms(10)
         while True:
             step = tablebot.next_press(rig.app, game, options, seats)
             if step is None:
                 break
+            if step[1] is None:  # a phone seat's turn: its player presses on the phone
+                rig.run(10)
+                time.sleep_ms(10)
+                continue
             rig.tap(step[0], tablebot.NAMES[step[1]])
             time.sleep_ms(pace)
         t0 = time.ticks_ms()

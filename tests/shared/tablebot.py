@@ -32,7 +32,7 @@ def setup_press(setup, game, options, seats):
     and the stations `seats`, then starts it; None when nothing is left."""
     if setup.choosing_seats is not None:
         c = setup.choosing_seats
-        wrong = [k for k in range(setup.stations) if (k in seats) != (k in setup.seats)]
+        wrong = [k for k in range(c.n) if (k in seats) != (k in setup.seats)]
         return BACK if not wrong else toward(c.at, wrong[0])
     rows = setup.rows
     if rows[0][0] == "resume":
@@ -147,7 +147,9 @@ PLANNERS = {"heist": _heist, "stack": _stack, "purrfect": _purrfect}
 
 
 def next_press(app, game_name, options, seats):
-    """(station, button) a player presses now, or None when the game is over."""
+    """(station, button) a player presses now, or None when the game is over.
+    A phone seat's turn (its place is after the stations) is (place, None):
+    its player presses on the phone, over the line."""
     scene = app.scene
     if scene.kind == "setup":
         return 0, setup_press(scene, game_name, options, seats)
@@ -157,6 +159,8 @@ def next_press(app, game_name, options, seats):
         return 0, OK  # the game is over: OK moves its announcements on
     seat, action = choose(app.game, scene.name)
     station = app.seats[seat]
+    if station >= app.stations:
+        return station, None
     return station, press_for(scene, station, action)
 
 

@@ -17,6 +17,7 @@ class Wire:
         self.sent = []
         self.on_command = None
         self.boot = None  # no power-up token: the games stay undated here
+        self.commands = 0  # the laptop's commands read: none, it only listens
 
     def listen(self, on_command):
         self.on_command = on_command

@@ -24,14 +24,12 @@ class Remote:
             getattr(self, "_" + word)(self.line, fields)
 
     def _phone(self, word, fields):
-        """A phone seat's command: answered with what the App says, or
-        refused with why (nothing changed)."""
+        """A phone seat's command: the App carries it out and answers, or it
+        is refused with why (nothing changed)."""
         try:
-            answer = self.app.phone(word, fields)
+            self.app.phone(word, fields)
         except ValueError as e:
             self.line.error("%s: %s" % (word, e))
-            return
-        self.line.send(answer, seat=fields["seat"])
 
     def _hello(self, line, fields):
         from catnip.version import FIRMWARE, build
@@ -116,10 +114,11 @@ class Remote:
             return
         name, config, seats = fields["game"], dict(fields["config"]), fields["seats"]
         online = [k for k in range(app.stations) if app.hw.online(k) is not False]
+        phones = range(app.stations, app.stations + wire.PHONES)  # a laptop is here: it speaks
         if not seats or len(set(seats)) != len(seats) or \
-                any(type(k) is not int or k not in online for k in seats):
-            line.error("seats are the stations that sit in, each once, from those online: %s"
-                       % online)
+                any(type(k) is not int or k not in online and k not in phones for k in seats):
+            line.error("seats are the stations that sit in, each once, from those online: %s; "
+                       "or phone places %d-%d" % (online, phones[0], phones[-1]))
             return
         config["players"] = len(seats)
         try:

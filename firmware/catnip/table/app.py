@@ -387,7 +387,7 @@ class App:
         self.remote.command(word, fields)
 
     def phone(self, word, fields):  # a phone seat's command (catnip.table.phones.command)
-        return self.phones.command(word, fields)
+        self.phones.command(word, fields)
 
 
 def _journal_log(game, journal, gid):

@@ -41,7 +41,7 @@ class Phones:
     def offered(self):
         """Whether setup may seat players on phones: a laptop has spoken."""
         line = self.app.line
-        return line is not None and line.heard
+        return line is not None and line.wants(wire.VIEW)
 
     def begin(self, seats):
         """The game in play seats its players at `seats` (seat -> place; ()
@@ -62,7 +62,7 @@ class Phones:
 
     def command(self, word, fields):
         """A phone-seat command of the laptop's (claim, release, press,
-        away): carried out, the kind of its answer. A refused one raises
+        away): carried out and answered on the line. A refused one raises
         ValueError saying why, and changes nothing."""
         seat = fields["seat"]
         if seat not in self.seats:
@@ -86,8 +86,12 @@ class Phones:
         else:
             self._press(seat, fields["button"], fields["hold"])
         self._stand()
-        return wire.RELEASED if word == "release" else \
-            wire.PRESSED if word == "press" else wire.CLAIMED
+        self.app.line.send(wire.RELEASED if word == "release" else
+                           wire.PRESSED if word == "press" else wire.CLAIMED, seat=seat)
+        if seat in self.seats and self.claimed & bit:
+            # Its player is looking at it: its screen goes first, as a pressed
+            # station's does; the stations follow in the loop's pass.
+            self._due(seat, self.places[self.seats.index(seat)])
 
     def _not_phone(self, seat):
         app = self.app
@@ -139,10 +143,15 @@ class Phones:
             self._stand()
         frame = self.app.frame
         for k in range(self.first, len(frame.dirty)):
-            if frame.drawn(k) and k in self.places:
-                seat = self.seats[self.places.index(k)]
-                if self.claimed >> seat & 1:
-                    self._view(seat, k)
+            if k in self.places:
+                self._due(self.seats[self.places.index(k)], k)
+            else:
+                frame.drawn(k)  # nobody sits there
+
+    def _due(self, seat, place):
+        """The seat's view, if its screen is due and a laptop holds it."""
+        if self.app.frame.drawn(place) and self.claimed >> seat & 1:
+            self._view(seat, place)
 
     def _view(self, seat, place):
         canvas = self.canvas

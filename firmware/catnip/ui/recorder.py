@@ -8,6 +8,8 @@ from catnip.ui.draw import COLS, ROWS
 
 CELLS = COLS * ROWS
 SIZE = CELLS + 2 * ROWS  # the characters, then 16 bits of lit cells a row
+_BLANK = b" " * CELLS + bytes(2 * ROWS)  # a cleared screen
+_LIT = b" " * CELLS + b"\xff" * (2 * ROWS)  # a screen filled lit
 
 
 class Recorder:
@@ -19,20 +21,22 @@ class Recorder:
         """A new picture (as a panel's canvas)."""
 
     def fill(self, c):
-        self.fill_rect(0, 0, COLS * 8, ROWS * 8, c)
+        self.buf[:] = _LIT if c else _BLANK
 
     def fill_rect(self, x, y, w, h, c):
         # A cell counts as covered when the rectangle covers its middle pixel:
         # an announcement's one-pixel rim above it lights no row of text.
         buf = self.buf
-        for r in range(ROWS):
-            if not y <= r * 8 + 4 < y + h:
-                continue
+        c0, c1 = max(0, (x + 3) // 8), min(COLS, (x + w + 3) // 8)
+        if c0 >= c1:
+            return
+        mask = ((1 << (c1 - c0)) - 1) << c0
+        for r in range(max(0, (y + 3) // 8), min(ROWS, (y + h + 3) // 8)):
+            at = r * COLS
+            for col in range(at + c0, at + c1):
+                buf[col] = 32  # filled over: the text under it is gone
             bits = buf[CELLS + 2 * r] << 8 | buf[CELLS + 2 * r + 1]
-            for col in range(COLS):
-                if x <= col * 8 + 4 < x + w:
-                    buf[r * COLS + col] = 32  # filled over: the text under it is gone
-                    bits = bits | 1 << col if c else bits & ~(1 << col)
+            bits = bits | mask if c else bits & ~mask
             buf[CELLS + 2 * r] = bits >> 8
             buf[CELLS + 2 * r + 1] = bits & 0xFF
 

@@ -37,14 +37,14 @@ def shown(game, key, options):
     return applies(about(game), key, options)
 
 
-def _seats(saved, stations):
-    """Remembered seats, if they are a list of this table's stations and phone places."""
+def _seats(saved, places):
+    """Remembered seats, if they are a list of this table's `places` (its
+    stations, and with a laptop its phone places)."""
     if not isinstance(saved, list) or not saved:
         return None
     seats = []
     for k in saved:
-        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < stations + PHONES \
-                or k in seats:
+        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < places or k in seats:
             return None
         seats.append(k)
     seats.sort()
@@ -71,7 +71,8 @@ class Setup(Scene):
         r = remembered or {}
         self.game = r.get("game") if r.get("game") in GAMES else "heist"
         here = self.online()
-        self.seats = [k for k in _seats(r.get("seats"), stations) or () if k in here]
+        places = stations + (PHONES if phones() else 0)
+        self.seats = [k for k in _seats(r.get("seats"), places) or () if k in here]
         self.counted = bool(self.seats)  # the seats were chosen, not every station that answers
         self.seats = self.seats or here
         start = r.get("start")
@@ -142,8 +143,9 @@ class Setup(Scene):
             return "Players: %d" % len(self.seats)
         if kind == "seats":
             phones = sum(1 for k in self.seats if k >= self.stations)
-            return "Seats " + "".join(str(k + 1) for k in self.seats if k < self.stations) + (
-                "+%d phone" % phones if phones else "")
+            if phones:  # how many at stations and on phones: the list would not fit
+                return "Seats %d+%d phone" % (len(self.seats) - phones, phones)
+            return "Seats " + "".join(str(k + 1) for k in self.seats)
         if kind == "start":
             return "First: " + self.who(self.start)
         if kind == "go":
@@ -251,7 +253,7 @@ class Setup(Scene):
                     self.seats.append(k)
             self.seats.sort()
             if len(self.seats) < hi and not self.phones():
-                self.problem = _NO_PHONES % len(self.seats)
+                self.problem = _NO_PHONES % draw.counted(len(self.seats), "station")
         self.start = min(self.start, max(0, len(self.seats) - 1))
 
     def _press_seats(self, button):
@@ -276,8 +278,8 @@ class Setup(Scene):
             self.problem = "%s needs %d-%d players, not %d: choose Players" % (
                 TITLES[self.game], lo, hi, n)
             if n < lo and not self.phones():
-                self.problem = "%s needs %d-%d players. %s" % (
-                    TITLES[self.game], lo, hi, _NO_PHONES % n)
+                self.problem = "%s: %d-%d players. %s" % (
+                    TITLES[self.game], lo, hi, _NO_PHONES % draw.counted(n, "station"))
             return None
         return ("start", self.game, self.config(), list(self.seats))
 
@@ -339,7 +341,7 @@ class Setup(Scene):
 
 
 # Why no more players than stations: said when Players runs out of them.
-_NO_PHONES = "%d stations here; more play on phones with a laptop plugged in"
+_NO_PHONES = "%s here; a laptop adds phones"
 
 
 def _place(k, stations):
