@@ -52,7 +52,7 @@ def rows() -> Iterator[tuple]:
 
     missing = chromium_missing()
     if missing:
-        yield ("phones", "browser figures", "skipped", "", missing)
+        yield ("serve phones", "browser figures", "skipped", "", missing)
         return
     from playwright.sync_api import sync_playwright
 
@@ -77,13 +77,13 @@ def rows() -> Iterator[tuple]:
             page.click("#take-seat")
             taps += 1
             page.wait_for_function("() => document.querySelectorAll('#screen .row').length")
-            yield ("phones", "QR code to the seat's hand on the phone", taps, "taps",
+            yield ("serve phones", "QR code to the seat's hand on the phone", taps, "taps",
                    "the scan opens the join link, one tap takes the seat; target <= 2")
             load = Load()
             times = [page.evaluate(TAP, "down" if k % 2 else "up") for k in range(TAPS)]
             busy, _ = load.done()
             browser.close()
-        yield ("phones", "tap to the seat's own new screen, p95", round(pct(times, 95), 1),
+        yield ("serve phones", "tap to the seat's own new screen, p95", round(pct(times, 95), 1),
                "ms", f"p50 {statistics.median(times):.1f}, max {max(times):.0f}; {TAPS} taps in "
                "Chromium through serve, the Keeper and the table's line in process (host "
                f"only, CPython: the Pico's work is not in it); {busy}")

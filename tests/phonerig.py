@@ -210,22 +210,22 @@ class PhoneTable(GameTable):
         self.pressed: list[tuple] = []
         self.sent_views: list[list[str]] = []
 
-    def phone(self, word: str, fields: dict) -> str:
+    def phone(self, word: str, fields: dict) -> None:
+        """As App.phone: carried out, answered on the line, then the seat's
+        screen (a claimed seat's, or a pressed one's drawn anew) follows."""
         seat = fields["seat"]
         if word == "claim":
             self.claimed.add(seat)
-            self.view(seat)
-            return "claimed"
-        if word == "release":
+        elif word == "release":
             self.claimed.discard(seat)
-            return "released"
-        if word == "press":  # Down and Up move the cursor: the screen is drawn anew
+        elif word == "press":  # Down and Up move the cursor: the screen is drawn anew
             self.pressed.append((seat, fields["button"], fields["hold"]))
             self.cursors[seat] = self.cursors.get(seat, 0) + {"down": 1, "up": -1}.get(
                 fields["button"], 0)
+        self.line.send({"release": "released", "press": "pressed"}.get(word, "claimed"),
+                       seat=seat)
+        if word in ("claim", "press"):
             self.view(seat)
-            return "pressed"
-        return "claimed"  # away
 
     def view(self, seat: int) -> None:
         rows, lit = screen(self.game, seat, self.cursors.get(seat, 0))
