@@ -107,14 +107,15 @@ class Seats:
     # ---- the table's side ---------------------------------------------------
 
     def game(self, gid: int | None, phones: list[int]) -> None:
-        """A begin or snap: the game in play and its phone seats. Another
-        game's seats start afresh (new secrets, no binding); the same game's
-        (a resync) keep theirs."""
-        if gid != self.gid:
-            self.seats = {}
+        """A begin or snap: the game in play and its phone seats. A seat that
+        is a phone seat of this game too keeps its phone, as the table keeps
+        its claim (the host releases it when players change places); a seat
+        that is not is let go, its browser unbound."""
         self.gid = gid
         if gid is None:
             phones = []
+        for n in set(self.seats) - set(phones):
+            self.seats[n].binding = None  # its streams end
         self.seats = {n: self.seats.get(n) or Seat(n) for n in phones}
         self.changed()
 
@@ -162,8 +163,8 @@ class Seats:
         for s in self.seats.values():
             if _same(secret, s.token) or _same(secret, s.code):
                 return s.seat, self._bind(s, binding)
-        raise Refused("that code or link is not one of this game's seats (a new game or a "
-                      "released seat has new ones): scan the code on the laptop again", 404)
+        raise Refused("that code or link is not one of this game's seats (a released seat has "
+                      "new ones): scan the code on the laptop again", 404)
 
     def _count(self, client: str, short: bool) -> None:
         """A try from `client`; `short`: a typed code, which every client's
