@@ -38,6 +38,9 @@ class Wire:
     def poll(self, budget=64):
         return
 
+    def waiting(self):
+        return False  # the laptop only listens
+
 
 def _table(tag, game, options, seats):
     path = _fresh(tag)

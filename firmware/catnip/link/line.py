@@ -262,6 +262,16 @@ class Line:
 
     # ---- in -----------------------------------------------------------------
 
+    def waiting(self):
+        """Whether a laptop's bytes wait to be read: a command (a phone's
+        press) may be coming, and work that holds the loop should let it in."""
+        if self.inp is None:
+            return False
+        if self._poll is None:
+            self._poll = select.poll()
+            self._poll.register(self.inp, select.POLLIN)
+        return bool(self._poll.poll(0))
+
     def poll(self, budget=64):
         """Read what is waiting, at most `budget` bytes, and carry out every
         whole command. Returns at once when nothing is waiting (or there

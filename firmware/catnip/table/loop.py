@@ -236,10 +236,12 @@ class Loop:
 
     def _pressed(self):
         # Between the journal's commits: the buttons read; True if one was
-        # pressed, so it stops and the press is handled (a release waits).
+        # pressed, so it stops and the press is handled (a release waits),
+        # or if the laptop is sending (a phone seat's press comes that way).
         self.sample()
         queue = getattr(getattr(self.hw, "buttons", None), "queue", None)
-        if queue is not None and queue.waiting(PRESS):
+        if queue is not None and queue.waiting(PRESS) or \
+                self.line is not None and self.line.waiting():
             self.flash = None
             return True
         return False
