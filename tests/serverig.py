@@ -130,11 +130,12 @@ def wait_for(what, timeout: float = 20.0, why: str = ""):
 
 @contextmanager
 def serving(store_path: Path, table_port: str | None = "unused", table: GameTable | None = None,
-            pause: float = 0.01, published: list[bytes] | None = None):
+            pause: float = 0.01, published: list[bytes] | None = None, **more):
     """A Site following `table` (in process) or the port `table_port`;
-    `published` gets every state it sends, from its first."""
+    `published` gets every state it sends, from its first; `more`: Site's
+    other arguments."""
     extra = {"opener": table.opener} if table is not None else {}
-    site = Site(table_port, store_path, port=0, pause=pause, **extra)
+    site = Site(table_port, store_path, port=0, pause=pause, **extra, **more)
     if published is not None:
         put = site.hub.put
 

@@ -5,6 +5,7 @@ plainly."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 
 import pytest
@@ -94,9 +95,15 @@ def test_every_answer_carries_the_security_headers(table_site):
 
 def test_the_pages_need_nothing_from_the_internet():
     text = LIVE_PAGE + b"".join(v for k, v in ASSETS.items() if k != "icon.svg")
-    for bad in (b"http://", b"https://", b"//cdn", b"@import", b"url(", b"fetch(", b"eval(",
+    for bad in (b"http://", b"https://", b"//cdn", b"@import", b"url(", b"eval(",
                 b"innerHTML", b"document.write"):
         assert bad not in text, bad
+    # Only the phone seats' pages post, and only to this server's own routes.
+    posting = {"join.js", "seat.js", "host.js"}
+    assert b"fetch(" not in LIVE_PAGE + b"".join(v for k, v in ASSETS.items() if k not in posting)
+    for name in posting:
+        calls = re.findall(rb"fetch\(([^,)]*)", ASSETS[name])
+        assert calls and all(c.startswith(b'"/') for c in calls), (name, calls)
     weight = len(LIVE_PAGE) + len(ASSETS["live.js"]) + len(ASSETS["app.css"])
     assert weight < 100_000, weight
 

@@ -1,9 +1,11 @@
 """The web server: its routes, the headers every answer carries, and the
 port it listens on.
 
-Only GET (and HEAD) is answered; anything else is refused before routing,
-so no request can reach the table or the store's writing side (the store is
-opened read-only anyway). Only the routes below exist: the assets are a
+Only GET (and HEAD) is answered, and POST on the phone seats' few routes
+(phones.POSTS: a join, a seat's tap, the host's release) from a page of
+this server's own (its Origin is its Host); anything else is refused before
+routing, so no request reaches the store's writing side (the store is
+opened read-only anyway) and none reaches the table but a phone seat's. Only the routes below exist: the assets are a
 fixed list read into memory at import, never a path looked up on disk.
 """
 
@@ -23,14 +25,16 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from catnip_host.serve import pages
+from catnip_host.serve import pages, phones
 from catnip_host.serve.evening import Evening, NotFound
 from catnip_host.serve.live import Hub
+from catnip_host.serve.seats import Seats
 from catnip_host.store import StoreError
 
 STATIC = Path(__file__).parent / "static"
 ASSETS = {name: (STATIC / name).read_bytes()
-          for name in ("live.js", "replay.js", "app.css", "icon.svg")}
+          for name in ("live.js", "replay.js", "app.css", "icon.svg", "join.js", "seat.js",
+                       "host.js")}
 TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".svg": "image/svg+xml"}
 LIVE_PAGE = (STATIC / "live.html").read_bytes()
@@ -156,9 +160,10 @@ async def _not_found(request: Request, exc: Exception) -> Response:
 
 
 class Guard:
-    """Before any route: GET and HEAD only, a Host this server answers to
-    (on a loopback address, a web page elsewhere cannot reach it through a
-    name of its own), and the security headers on every answer."""
+    """Before any route: GET and HEAD only (and POST on the phone seats'
+    routes, from a page of this server's), a Host this server answers to (on
+    a loopback address, a web page elsewhere cannot reach it through a name
+    of its own), and the security headers on every answer."""
 
     def __init__(self, app, hosts: frozenset[str] | None) -> None:
         self.app = app
@@ -179,23 +184,33 @@ class Guard:
         await self.app(scope, receive, headed)
 
     def refusal(self, scope) -> Response | None:
-        if scope["method"] not in ("GET", "HEAD"):
+        headers = dict(scope["headers"])
+        host = headers.get(b"host", b"").decode("latin-1")
+        posted = scope["method"] == "POST" and scope["path"] in phones.POSTS
+        if scope["method"] not in ("GET", "HEAD") and not posted:
             return Response(f"catnip serve only shows the table: {scope['method']} is refused, "
                             "nothing was changed\n", status_code=405, media_type="text/plain",
                             headers={"allow": "GET, HEAD"})
-        host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
         name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
         if self.hosts is not None and name.strip("[]") not in self.hosts:
             return Response(f"this server answers to {', '.join(sorted(self.hosts))}, not "
                             f"{host!r}\n", status_code=421, media_type="text/plain")
+        origin = headers.get(b"origin", b"").decode("latin-1")
+        if posted and origin.partition("://")[2] != host:
+            return Response("a tap or a join comes only from catnip's own pages: refused, "
+                            "nothing was changed\n", status_code=403, media_type="text/plain")
         return None
 
 
 def make_app(hub: Hub, store_path: Path, bind: str = "127.0.0.1",
              started: Callable[[], None] = lambda: None,
-             stopping: Callable[[], None] = lambda: None):
+             stopping: Callable[[], None] = lambda: None,
+             seats: Seats | None = None, bell: phones.Bell | None = None,
+             base: Callable[[], str | None] = lambda: None):
     """The ASGI app: `started` runs once the event loop is up (start
-    following the table then), `stopping` as it shuts down."""
+    following the table then), `stopping` as it shuts down; `seats` the
+    phone seats, `bell` rung when one changes, `base()` the address phones
+    open (None: they cannot reach this server)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -205,7 +220,8 @@ def make_app(hub: Hub, store_path: Path, bind: str = "127.0.0.1",
         hub.close()
         stopping()
 
-    inner = Starlette(routes=routes(hub, store_path), lifespan=lifespan,
+    seated = phones.routes(seats or Seats(), bell or phones.Bell(), hub, base)
+    inner = Starlette(routes=routes(hub, store_path) + seated, lifespan=lifespan,
                       exception_handlers={404: _not_found})
     hosts = frozenset(LOOPBACK) if bind in LOOPBACK else None
     return Guard(inner, hosts)

@@ -8,13 +8,20 @@ from click.core import ParameterSource
 
 
 def greeting(site, bind: str) -> str:
-    from catnip_host.serve.app import LOOPBACK
+    """Who can reach what, said at start."""
+    from catnip_host.serve.phones import UNAVAILABLE
 
     lines = [f"catnip serve: {site.url}/ shows the table live, {site.url}/sessions the "
              "evening's games. Ctrl-C stops."]
-    if bind not in LOOPBACK:
-        lines.append(f"Listening on {bind}: anyone on this network can see the table's public "
-                     "state and the stored games (never a hidden card).")
+    if site.base is None:
+        lines.append("Only this computer can open these pages. " + UNAVAILABLE)
+    else:
+        lines.append(f"Listening on {bind}: anyone on this network can open {site.base}/ and "
+                     "see the table's public state and the stored games (never a hidden card).")
+        lines.append(f"Phone seats: each is joined once, from {site.base}/join, by the code "
+                     "printed here when a game with phone seats begins; {site.base}/host, "
+                     "opened on this computer only, shows them too and releases a seat. A phone "
+                     "holds only its own seat's screen.")
     return "\n".join(lines)
 
 
@@ -48,7 +55,7 @@ def serve(http_port: int, old_port: int | None, bind: str, table_port: str | Non
     path = store.path
     store.close()
     try:
-        site = Site(table_port, path, bind, http_port)
+        site = Site(table_port, path, bind, http_port, say=click.echo)
     except ServeError as e:
         raise click.ClickException(str(e)) from None
     click.echo(greeting(site, bind))

@@ -1,7 +1,9 @@
 """The table, followed on a thread of its own exactly as `catnip monitor`
 follows it: the same port discovery (catnip_host.ports), Keeper, session
 store and reconnects (catnip_host.link.serve), with a LiveMirror in place of
-the terminal's picture."""
+the terminal's picture. The phone seats' frames (a seat's view, the answers
+about phone seats) and the game's phone seats go to `seated` instead, and
+never to the mirror."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from pathlib import Path
 
 from catnip import wire
 from catnip_host import ports
-from catnip_host.link import Keeper, Link, serve
+from catnip_host.link import PHONE_KINDS, Keeper, Link, serve
 from catnip_host.monitor import named
 from catnip_host.serve.evening import Evening
 from catnip_host.serve.live import LiveMirror
@@ -20,8 +22,13 @@ from catnip_host.store import Store, StoreError, default_path
 
 class Follower:
     def __init__(self, port: str | None, store_path: Path | str | None, live: LiveMirror,
-                 pause: float = 0.2, opener: Callable = ports.open_port) -> None:
+                 pause: float = 0.2, opener: Callable = ports.open_port,
+                 seated: Callable[[str, dict], None] = lambda kind, fields: None,
+                 plugged: Callable[[bool], None] = lambda up: None) -> None:
         self.port = port
+        self.seated = seated  # the phone seats' frames, on this thread
+        self.plugged = plugged  # the table's port opened (True) or went away
+        self.keeper: Keeper | None = None
         self.opener = opener  # catnip_host.ports.open_port; the tests' tables bring their own
         self.store_path = store_path
         self.live = live
@@ -49,19 +56,28 @@ class Follower:
                                       notify=self.live.note)
         apply = named(self.live, keeper)
         keeper.on_frame = lambda kind, fields: self._frame(kind, fields, apply)
+        self.keeper = keeper
         where = self.port or "the Pico"
 
         def status(text: str) -> None:
             up = text == "connected"
             self.live.connection(f"connected to {where}" if up else text, up)
+            self.plugged(up)
 
         try:
             serve(keeper, lambda: self._stopping, status, pause=self.pause)
         finally:
+            self.keeper = None
+            self.plugged(False)
             keeper.link.close()
             store.close()
 
     def _frame(self, kind: str, fields: dict, apply: Callable[[str, dict], None]) -> None:
+        if kind in PHONE_KINDS or kind == wire.ERR:
+            self.seated(kind, fields)  # one seat's own: never the mirror's
+            return
+        if kind in (wire.BEGIN, wire.SNAP):
+            self.seated(kind, fields)
         if kind == wire.BEGIN and _clowder(fields["header"]):
             self.live.high_scores = _high_scores(self.store_path)
         apply(kind, fields)

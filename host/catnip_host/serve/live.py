@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections import deque
 from collections.abc import Callable
 
+from catnip import wire
 from catnip.rules import NAMES, TITLES
 from catnip.rules.about import about
 from catnip_host.monitor import FEED, Mirror
@@ -47,6 +49,9 @@ class LiveMirror(Mirror):
         self.events: deque[dict] = deque(maxlen=FEED)
         self.told = 0  # lines ever put in the feed: the page keys each line by its number
         self.high_scores: list = []  # the Colonnade, from the store, for a Clowder game
+        self.phones: list[int] = []  # the seats played from phones (begin's, snap's)
+        self.away: list[int] = []  # of those, the ones whose browser stopped watching
+        self.lock = threading.RLock()  # the table's thread and the server's both publish
         super().__init__()
         self.ready = True
 
@@ -65,8 +70,18 @@ class LiveMirror(Mirror):
         self.status = text
 
     def apply(self, kind: str, f: dict) -> None:
-        super().apply(kind, f)
-        self._publish()
+        with self.lock:
+            super().apply(kind, f)
+            if kind in (wire.BEGIN, wire.SNAP) and wire.fields_problem(kind, f) is None:
+                self.phones = list(f.get("phones") or []) if self.gid is not None else []
+            self._publish()
+
+    def seats_away(self, away: list[int]) -> None:
+        """The phone seats whose browser stopped watching (serve's own word,
+        from its seat streams: public, as a station shows it too)."""
+        with self.lock:
+            self.away = list(away)
+            self._publish()
 
     def tell(self, text: str, kind: str, move: int | None = None) -> None:
         super().tell(text, kind, move)
@@ -85,7 +100,7 @@ class LiveMirror(Mirror):
             "game": self.game if playing else None, "title": TITLES.get(self.game or "", ""),
             "gid": self.gid, "seats": self.seats, "moves": self.moves,
             # A label for every seat a game can have, heard from its begin or not.
-            "players": self.words.labels(max(MOST_SEATS, len(self.seats), len(self.names))),
+            "players": self._labels(), "phones": self.phones, "away": self.away,
             "public": self.public if playing else None, "result": self.result,
             "standings": None if standings is None else dict(zip(("end", "head", "rows"),
                                                                  standings)),
@@ -93,12 +108,20 @@ class LiveMirror(Mirror):
             "tray": self.tray if playing and self.game == "stack" else None,
         }
 
+    def _labels(self) -> list[str]:
+        labels = self.words.labels(max(MOST_SEATS, len(self.seats), len(self.names)))
+        for p in self.phones:
+            if p < len(labels):
+                labels[p] += " (away)" if p in self.away else " (phone)"
+        return labels
+
     def _publish(self) -> None:
         if self.ready:
-            data = encode(self.state())
-            if data != self.sent:  # a note within a frame is published once, with the frame
-                self.sent = data
-                self.publish(data)
+            with self.lock:
+                data = encode(self.state())
+                if data != self.sent:  # a note within a frame is published once, with it
+                    self.sent = data
+                    self.publish(data)
 
 
 def encode(state: dict) -> bytes:

@@ -69,8 +69,10 @@ def interactive(board: str | None = None, journal: Path | None = None, seed: str
             except wire.WireError as e:
                 raise SimError(f"--names: {e}") from None
         if site is not None:
+            site.say = state.feed.append  # the phone seats' links, as a game with them begins
             site.start()
-            state.feed.append(f"catnip serve: the table live at {site.url}/")
+            state.feed.append(f"catnip serve: the table live at {site.url}/, phone seats at "
+                              f"{site.url}/join")
         elif mirror is not None:
             mirror.start()
         # Who has the table's line: catnip serve's follower, else the mirror's own thread.

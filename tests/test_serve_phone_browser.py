@@ -1,0 +1,103 @@
+"""Phone seats in Debian's Chromium (launched as tests/test_serve_browser.py
+does): from a seat's join link to its hand on screen in two taps, the
+screen the table drew read back from the page's DOM, every button's tap
+reaching the table and its new screen coming back, a second phone with the
+same link refused, the table unplugged said plainly, a phone put away told
+to the table, and the public page marking the phone seats."""
+
+from __future__ import annotations
+
+import pytest
+
+from catnip_host.serve.phones import join_link
+from phonerig import Fed, Keypad, fed_site, screen
+from serverig import wait_for
+from test_serve_browser import PHONE, browser  # noqa: F401
+
+pytestmark = pytest.mark.xdist_group("browser")
+PHONES = [0, 2, 4]
+
+
+def shown(page) -> list[str]:
+    """The screen's rows as the page shows them, trailing spaces dropped."""
+    return [r.rstrip() for r in page.eval_on_selector_all(
+        "#screen .row", "rows => rows.map(r => r.textContent)")]
+
+
+def lit(page) -> list[str]:
+    return page.eval_on_selector_all("#screen .lit", "spans => spans.map(s => s.textContent)")
+
+
+def open_seat(context, site, seat: int) -> tuple:
+    """A phone scans the seat's code (the first tap opens its link) and
+    takes the seat (the second): returns the page and the taps it took."""
+    page = context.new_page()
+    page.problems = []
+    page.on("pageerror", lambda e: page.problems.append(str(e)))
+    page.on("console", lambda m: m.type == "error" and page.problems.append(m.text))
+    page.goto(join_link(site.url, seat, site.seats.seats[seat].token))
+    page.click("#take-seat")
+    page.wait_for_url("**/seat")
+    return page, 2
+
+
+def test_a_phone_joins_in_two_taps_and_plays_its_own_screen(browser, tmp_path):  # noqa: F811
+    with fed_site(tmp_path / "s.sqlite3") as site:
+        fed = Fed(site, "heist", {"players": 6}, "browser", PHONES)
+        keypad = Keypad(fed)
+        wait_for(lambda: set(site.seats.seats) == set(PHONES))
+        contexts = {seat: browser.new_context(viewport=PHONE) for seat in PHONES}
+        pages = {}
+        for seat in PHONES:
+            pages[seat], taps = open_seat(contexts[seat], site, seat)
+            assert taps <= 2
+            rows = screen(fed.game, seat, fed.cursors[seat])[0]
+            wait_for(lambda p=pages[seat], r=rows: shown(p) == [x.rstrip() for x in r],
+                     why=f"P{seat + 1}'s hand is not on its phone")
+        assert [a for a in keypad.asked if a[0] == "claim"] == [
+            ("claim", {"seat": s}) for s in PHONES]
+        page = pages[2]
+        # Each button: the tap reaches the table, and the seat's new screen comes back.
+        for button, move in (("down", 1), ("down", 1), ("up", -1), ("ok", 0), ("back", 0)):
+            before = fed.cursors[2]
+            page.click(f'button[data-button="{button}"]:not([data-hold])')
+            wait_for(lambda b=button: ("press", {"seat": 2, "button": b, "hold": False})
+                     in keypad.asked[-1:])
+            assert fed.cursors[2] == before + move
+            rows, spans = screen(fed.game, 2, fed.cursors[2])
+            wait_for(lambda r=rows: shown(page) == [x.rstrip() for x in r])
+            assert lit(page)[1] == rows[spans[1][0]]  # the cursor's row shown inverse
+        page.click('button[data-hold="1"]')  # Menu: BACK held
+        wait_for(lambda: keypad.asked[-1] == ("press", {"seat": 2, "button": "back",
+                                                          "hold": True}))
+        # The screen fills the phone's width, all 16 columns in it; the keys are touch-sized.
+        box = page.eval_on_selector("#screen", "s => [s.getBoundingClientRect().width, "
+                                    "s.scrollWidth, s.clientWidth]")
+        assert box[0] >= 0.85 * PHONE["width"] and box[1] <= box[2], box
+        heights = page.eval_on_selector_all("button.key", "bs => bs.map(b => "
+                                            "b.getBoundingClientRect().height)")
+        assert len(heights) == 5 and min(heights) >= 44, heights
+        # Another phone with P3's link: refused, and told what to do.
+        thief = browser.new_context(viewport=PHONE).new_page()
+        thief.goto(join_link(site.url, 2, site.seats.seats[2].token))
+        thief.click("#take-seat")
+        wait_for(lambda: "already open on another phone" in thief.inner_text("#why"))
+        assert thief.url.endswith("/join") or "/join" in thief.url
+        thief.goto(f"{site.url}/seat")
+        assert "holds no seat" in thief.inner_text("body")
+        # The table unplugged: the phone says so.
+        site._plugged(False)
+        wait_for(lambda: "unplugged" in page.inner_text("#link"))
+        site._plugged(True)
+        wait_for(lambda: page.inner_text("#link") == "Your hand")
+        # The public page marks the phone seats; a phone put away is "away".
+        tv = browser.new_page(viewport=PHONE)
+        tv.goto(site.url + "/")
+        wait_for(lambda: "P3 (phone)" in tv.inner_text("#game"))
+        pages[4].close()
+        wait_for(lambda: ("away", {"seat": 4, "away": True}) in keypad.asked)
+        wait_for(lambda: "P5 (away)" in tv.inner_text("#game"))
+        for p in pages.values():
+            assert p.is_closed() or not p.problems, p.problems
+        for c in contexts.values():
+            c.close()
