@@ -289,7 +289,6 @@ class Keeper:
             self.last = last
 
     def _on_games(self, f: dict, raw: bytes) -> None:
-        self.waiting = None
         self.signing = {gid for gid, status in f["games"] if status == "signing"}
         for gid, status in f["games"]:
             if status in ("finished", "abandoned", "broken"):  # broken: what can be read
@@ -298,6 +297,9 @@ class Keeper:
                 self.notify(f"game {gid} was removed from the table's journal to make room "
                             "before a laptop pulled it")
                 self.request("ack", gid=gid)
+        # Answered last, its pulls queued: idle() is read from other threads
+        # (the virtual table's mirror), which must not see nothing asked.
+        self.waiting = None
 
     def _on_game(self, f: dict, raw: bytes) -> None:
         commit = str(f["header"].get("seed_commit"))

@@ -28,7 +28,6 @@ class Follower:
         self.port = port
         self.seated = seated  # the phone seats' frames, on this thread
         self.plugged = plugged  # the table's port opened (True) or went away
-        self.keeper: Keeper | None = None
         self.opener = opener  # catnip_host.ports.open_port; the tests' tables bring their own
         self.store_path = store_path
         self.live = live
