@@ -100,9 +100,10 @@ def _malformed(g: Game) -> str | None:
 
 def _check(g: Game, c: Check) -> Check:
     acts = parsed(g.acts)
-    if any(type(f.get("n")) is not int or type(f.get("events")) is not list for f in acts):
+    numbers, said = _fields(acts, "n", int), _fields(acts, "events", list)
+    if numbers is None or said is None:
         return _fail(c, f"its record is malformed and cannot be checked ({_malformed(g)})")
-    announced = {f["n"]: f["events"] for f in acts}  # move n -> events, latest kept
+    announced = dict(zip(numbers, said))  # move n -> events, latest kept
     other = next((f["commit"] for f in acts if "commit" in f
                   and not names_game(f["commit"], g.seed_commit)), None)
     if other is not None:
@@ -127,11 +128,10 @@ def _check(g: Game, c: Check) -> Check:
     except (RuleError, ValueError, KeyError, TypeError) as e:
         return _fail(c, f"the game cannot be set up from its header: {e}")
     pulled = parsed(g.entries)
-    if any(type(f.get("i")) is not int or type(f.get("e")) is not list or not f["e"]
-           for f in pulled):
+    numbers, journal = _fields(pulled, "i", int), _fields(pulled, "e", list)
+    if numbers is None or journal is None or not all(journal):
         return _fail(c, f"its record is malformed and cannot be checked ({_malformed(g)})")
-    journal = [f["e"] for f in pulled]
-    _whole(c, g, [f["i"] for f in pulled])
+    _whole(c, g, numbers)
     result = None
     act, n, compared, first_wrong = game.act, 0, 0, None
     for entry in journal:
@@ -176,6 +176,13 @@ def _check(g: Game, c: Check) -> Check:
                  "from the frames")
     _status(c, g, h, result, final)
     return c
+
+
+def _fields(frames: list[dict], name: str, kind: type) -> list | None:
+    """Every frame's field `name`, or None where one lacks it or holds no
+    `kind` (bool is no int): a game's frames at once, their types in C."""
+    values = [f.get(name) for f in frames]
+    return values if set(map(type, values)) <= {kind} else None
 
 
 def _bound(c: Check, pulled: dict, live: dict, seats: list | None) -> None:
