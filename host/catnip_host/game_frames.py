@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import orjson
 
 from catnip import wire
-from catnip_host import readable
+from catnip_host import kinds, readable
 from catnip_host.store import frame_fields
 
 # The frames a check reads: a game's own, and those that tell of the stream
@@ -173,7 +173,7 @@ def _read(kind: str, raw: bytes) -> dict | None:
         fields = orjson.loads(frame_fields(raw))
     except ValueError:
         return None
-    return fields if wire.fields_problem(kind, fields) is None else None
+    return fields if kinds.fields_problem(kind, fields) is None else None
 
 
 def names_game(commit: object, seed_commit: str) -> bool:
@@ -209,10 +209,11 @@ class _Stream:
         except wire.WireError as e:
             self._say(session, gid, f"a stored {kind} frame is damaged ({e})")
             return None
+        why: str | None
         if kind == "bad":  # the Keeper kept it so, as it came
-            why = wire.message(seq, kind_sent, fields) or "it was not expected there"
+            why = kinds.message(seq, kind_sent, fields) or "it was not expected there"
         else:
-            why = wire.message(seq, kind_sent, fields) if kind_sent == kind else \
+            why = kinds.message(seq, kind_sent, fields) if kind_sent == kind else \
                 f"it is stored as {kind} but is a {kind_sent} frame"
         if why is not None:
             self._say(session, gid, f"a stored {kind_sent} frame is malformed ({why})")

@@ -22,7 +22,7 @@ from typing import Any
 from dataclasses import dataclass, field
 
 from catnip import wire
-from catnip_host import ports
+from catnip_host import kinds, ports
 from catnip_host.ports import Disconnected, Link
 from catnip_host.store import Store
 
@@ -151,7 +151,7 @@ class Keeper:
     def handle(self, item: tuple) -> None:
         if item[0] == "frame":
             _, seq, kind, fields, raw = item
-            why = wire.message(seq, kind, fields)
+            why = kinds.message(seq, kind, fields)
             if why is not None:
                 self._malformed(seq, fields, why, raw)
             elif seq:

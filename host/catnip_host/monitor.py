@@ -20,6 +20,7 @@ from rich.text import Text
 
 from catnip import wire
 from catnip.rules import TITLES
+from catnip_host import kinds
 from catnip_host.link import Keeper, Link, serve
 from catnip_host.results import common, in_events
 from catnip_host.store import Store
@@ -54,7 +55,7 @@ class Mirror:
         """One frame the table sent (stream frames in order, snapshots), in
         any order of begin, snap and resync: a frame whose fields are not
         what its kind needs (catnip.wire.MESSAGES) is named and skipped."""
-        why = wire.fields_problem(kind, f)
+        why = kinds.fields_problem(kind, f)
         if why is not None:
             self.note(f"a malformed {kind} frame was skipped ({why})")
             return
