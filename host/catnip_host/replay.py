@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from catnip import rules, wire
@@ -99,11 +100,12 @@ def _malformed(g: Game) -> str | None:
 
 
 def _check(g: Game, c: Check) -> Check:
-    acts = parsed(g.acts)
-    numbers, said = _fields(acts, "n", int), _fields(acts, "events", list)
-    if numbers is None or said is None:
+    acts = parsed(g.acts)  # a field missing raises KeyError: check() names the frame
+    announced = {f["n"]: f["events"] for f in acts}  # move n -> events, latest kept
+    if not (_typed(announced, int) and _typed(announced.values(), list)) or \
+            len(announced) < len(acts) and not (  # a number twice: every frame looked at
+                _typed([f["n"] for f in acts], int) and _typed([f["events"] for f in acts], list)):
         return _fail(c, f"its record is malformed and cannot be checked ({_malformed(g)})")
-    announced = dict(zip(numbers, said))  # move n -> events, latest kept
     other = next((f["commit"] for f in acts if "commit" in f
                   and not names_game(f["commit"], g.seed_commit)), None)
     if other is not None:
@@ -128,8 +130,8 @@ def _check(g: Game, c: Check) -> Check:
     except (RuleError, ValueError, KeyError, TypeError) as e:
         return _fail(c, f"the game cannot be set up from its header: {e}")
     pulled = parsed(g.entries)
-    numbers, journal = _fields(pulled, "i", int), _fields(pulled, "e", list)
-    if numbers is None or journal is None or not all(journal):
+    numbers, journal = [f["i"] for f in pulled], [f["e"] for f in pulled]
+    if not (_typed(numbers, int) and _typed(journal, list) and all(journal)):
         return _fail(c, f"its record is malformed and cannot be checked ({_malformed(g)})")
     _whole(c, g, numbers)
     result = None
@@ -178,11 +180,10 @@ def _check(g: Game, c: Check) -> Check:
     return c
 
 
-def _fields(frames: list[dict], name: str, kind: type) -> list | None:
-    """Every frame's field `name`, or None where one lacks it or holds no
-    `kind` (bool is no int): a game's frames at once, their types in C."""
-    values = [f.get(name) for f in frames]
-    return values if set(map(type, values)) <= {kind} else None
+def _typed(values: Iterable, kind: type) -> bool:
+    """Whether every value is a `kind` (a bool is no int): a game's frames'
+    fields at once, their types compared in C."""
+    return set(map(type, values)) <= {kind}
 
 
 def _bound(c: Check, pulled: dict, live: dict, seats: list | None) -> None:
