@@ -165,26 +165,6 @@ def _count():
     return _STEPS[0] % 2000 == 0  # a bound, so a broken keeper fails instead of hanging
 
 
-def test_the_keeper_is_never_idle_while_the_games_answer_queues_its_pulls(tmp_path):
-    # idle is read from another thread (the virtual table's mirror, which
-    # stops at the first idle): a games answer must queue its pulls before
-    # it stops waiting, or a game the table finished is left unpulled.
-    table = Table(tmp_path)
-    table.play(seed="one")
-    keeper = _keeper(table, Store(tmp_path / "s.sqlite3"))
-    seen = []
-    request = keeper.request
-
-    def watched(kind, first=False, **fields):
-        if kind == "pull":
-            seen.append(keeper.idle)
-        request(kind, first, **fields)
-
-    keeper.request = watched
-    _settle(keeper)
-    assert keeper.pulled == [1] and seen and not any(seen)
-
-
 def test_games_played_without_the_laptop_are_pulled_once_then_freed(tmp_path):
     table = Table(tmp_path)
     a, b = table.play(seed="one"), table.play("stack", {"players": 2}, seed="two")

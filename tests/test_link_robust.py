@@ -13,6 +13,7 @@ from catnip_host.link import Keeper, Link
 from catnip_host.monitor import Mirror
 from catnip_host.store import Store
 from laptop_doors import Port
+from test_link import Table, _keeper, _settle
 
 
 def _shown(mirror: Mirror) -> str:
@@ -184,3 +185,23 @@ def test_moves_a_resumed_game_lost_from_its_journal_are_named(tmp_path):
     port.data += wire.encode("begin", seq + 1, dict(begin, moves=7))  # resumed after move 7
     keeper.step()
     assert any("resumed after move 7, but moves 8-10 were announced" in n for n in notes), notes
+
+
+def test_the_keeper_is_never_idle_while_the_games_answer_queues_its_pulls(tmp_path):
+    # idle is read from another thread (the virtual table's mirror, which
+    # stops at the first idle): a games answer must queue its pulls before
+    # it stops waiting, or a game the table finished is left unpulled.
+    table = Table(tmp_path)
+    table.play(seed="one")
+    keeper = _keeper(table, Store(tmp_path / "s.sqlite3"))
+    seen = []
+    request = keeper.request
+
+    def watched(kind, first=False, **fields):
+        if kind == "pull":
+            seen.append(keeper.idle)
+        request(kind, first, **fields)
+
+    keeper.request = watched
+    _settle(keeper)
+    assert keeper.pulled == [1] and seen and not any(seen)

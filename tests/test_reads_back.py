@@ -22,7 +22,7 @@ from recordrig import engine_store
 from test_player_names import GAMES
 
 ODD = [b"NaN", b"Infinity", b"-Infinity", b"1e400", b'"\\ud800"', b'"x\\udfff"',
-       b"123456789012345678901234567890"]
+       b"123456789012345678901234567890", b"18446744073709551616", b"-9223372036854775809"]
 
 
 @pytest.mark.parametrize("value", ODD)
@@ -47,6 +47,22 @@ def test_what_it_takes_reads_back_the_same():
     for text in [b'{"a":"\\ud83d\\ude00","b":-0.0,"c":18446744073709551615,"d":1e308}',
                  b'{"a":[1,2,{"b":null}],"c":"\\u001e"}']:
         assert readable.loads(text) == orjson.loads(text)
+
+
+def test_nesting_is_bounded_as_the_table_counts_it():
+    """readable measures depth in C; wire.nesting (the table's) is the rule."""
+    import random
+
+    rng = random.Random(7)
+    shapes = [b'[[[{{{]}"\\ a', b'[{[{"\\]}a\n', b'[[[[[[[["\\]', b'[{"\\', b"[[[[[[]}}"]
+    for _ in range(3000):
+        shape = rng.choice(shapes)
+        data = bytes(rng.choice(shape) for _ in range(rng.randint(30, 160)))
+        assert readable._deeper(data) == (wire.nesting(data) > wire.MAX_DEPTH), data
+    many = b'{"a":[' + b",".join([b'{"b":[1,"]]]"]}'] * 40) + b"]}"  # many brackets, shallow
+    assert readable.loads(many)["a"][0] == {"b": [1, "]]]"]}
+    with pytest.raises(ValueError, match="nested"):
+        readable.loads(b"[" * 33 + b'"[["' + b"]" * 33)
 
 
 def _keeper(tmp_path):

@@ -125,6 +125,16 @@ def test_malformed_entries_are_named(tmp_path):
     assert out.exit_code == 1 and "malformed" in out.output, out.output
 
 
+@pytest.mark.parametrize("bent", [{"events": "x"}, {"n": True}])
+def test_a_malformed_act_is_named_though_a_later_one_repeats_its_move(tmp_path, bent):
+    """A move's act read twice keeps the later, but the earlier is checked too."""
+    frames = _frames()
+    at, act = next((i, f) for i, (k, f) in enumerate(frames) if k == "act")
+    frames.insert(at, ("act", dict(act, **bent)))
+    out = _replay(_file(tmp_path, frames))
+    assert out.exit_code == 1 and "malformed" in out.output, out.output
+
+
 @pytest.mark.parametrize("gap", [False, True])
 def test_a_table_without_commits_in_its_acts_still_pins_them_to_their_game(tmp_path, gap):
     """Frames of a table from before its acts named their game: a begin taken

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import orjson
 
 from catnip import wire
-from catnip_host import readable
+from catnip_host import kinds, readable
 from catnip_host.store import frame_fields
 
 # The frames a check reads: a game's own, and those that tell of the stream
@@ -73,7 +73,8 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
     games: dict[tuple[int, str], Game] = {}
     current: dict[tuple[int, int | None], tuple[int, str]] = {}  # (session, gid) -> game key
     pulling: Game | None = None
-    orphans: list[tuple[int, str, int | None, bytes]] = []  # acts and ends with no begin
+    # Acts (their bytes) and ends (their fields) with no begin.
+    orphans: list[tuple[int, str, int | None, bytes | dict]] = []
     follow = _Stream(games, current, stray) if stray is not None else None
     last = follow.last if follow is not None else {}  # session -> newest stream number
     for session, kind, gid, raw, at in frames:  # the commonest kinds first
@@ -96,9 +97,8 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
         elif kind == wire.ENTRY:  # its number and fields are checked with its game's
             if pulling is not None and pulling.gid == gid:
                 pulling.entries.append(raw)
-        elif follow is not None and not follow.sound(session, kind, gid, raw):
-            continue
-        elif (f := _read(kind, raw, follow is not None) if kind in READ else {}) is None:
+        elif (f := follow.sound(session, kind, gid, raw) if follow is not None else
+              _read(kind, raw) if kind in READ else {}) is None:
             continue  # stored damaged: a check names it (sound), the rest leave it out
         elif kind in (wire.BEGIN, wire.GAME):
             h = f["header"]
@@ -119,7 +119,7 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
         elif kind == wire.END:
             key = current.get((session, gid))
             if key is None:
-                orphans.append((session, kind, gid, raw))
+                orphans.append((session, kind, gid, f))
             else:
                 games[key].live_result, games[key].ended = f["result"], at
                 games[key].live_signs = games[key].live_signs or f.get("signs") is True
@@ -143,8 +143,8 @@ def _pin(games: dict[tuple[int, str], Game], orphans: list, stray: list[str] | N
     number whose commitment begins with theirs (a frame from before the table
     sent it: the only game of that number). A power-up that lost no frame
     had its begin, so one missing there was removed, and is named."""
-    for session, kind, gid, raw in orphans:
-        fields = _read(kind, raw, stray is not None and kind == wire.END)
+    for session, kind, gid, frame in orphans:
+        fields = frame if type(frame) is dict else _read(kind, frame)
         if fields is None:
             continue  # an act whose fields do not read: its game's check names it
         commit = fields.get("commit")
@@ -154,7 +154,7 @@ def _pin(games: dict[tuple[int, str], Game], orphans: list, stray: list[str] | N
         if g is not None:
             g.sessions.add(session)
             if kind == wire.ACT:
-                g.acts.append(raw)
+                g.acts.append(frame)
             elif g.live_result is None:
                 g.live_result = fields["result"]
         if stray is not None and session not in gapped:
@@ -165,15 +165,15 @@ def _pin(games: dict[tuple[int, str], Game], orphans: list, stray: list[str] | N
                 said.append(why)
 
 
-def _read(kind: str, raw: bytes, checked: bool) -> dict | None:
+def _read(kind: str, raw: bytes) -> dict | None:
     """A stored frame's fields, or None where they do not read or fit its
-    kind (a frame stored by an older, laxer laptop, or damaged in the store).
-    A checked frame's fit was seen when it was decoded (_Stream.sound)."""
+    kind (a frame stored by an older, laxer laptop, or damaged in the store);
+    a check reads them with _Stream.sound instead."""
     try:
         fields = orjson.loads(frame_fields(raw))
     except ValueError:
         return None
-    return fields if checked or wire.fields_problem(kind, fields) is None else None
+    return fields if kinds.fields_problem(kind, fields) is None else None
 
 
 def names_game(commit: object, seed_commit: str) -> bool:
@@ -200,32 +200,36 @@ class _Stream:
         self.last: dict[int, int] = {}  # session -> its newest stream number
         self.gapped: set[int] = set()  # sessions with frames lost (a gap, a hole)
 
-    def sound(self, session: int, kind: str, gid: int | None, raw: bytes) -> bool:
+    def sound(self, session: int, kind: str, gid: int | None, raw: bytes) -> dict | None:
+        """A stored frame's fields, decoded once as they came over the wire,
+        or None, named, where they are damaged or do not fit its kind."""
         raw = raw.rstrip(b"\r\n")
         try:
             seq, kind_sent, fields = readable.decode(raw)
         except wire.WireError as e:
             self._say(session, gid, f"a stored {kind} frame is damaged ({e})")
-            return False
+            return None
+        why: str | None
         if kind == "bad":  # the Keeper kept it so, as it came
-            why = wire.message(seq, kind_sent, fields) or "it was not expected there"
+            why = kinds.message(seq, kind_sent, fields) or "it was not expected there"
         else:
-            why = wire.message(seq, kind_sent, fields) if kind_sent == kind else \
+            why = kinds.message(seq, kind_sent, fields) if kind_sent == kind else \
                 f"it is stored as {kind} but is a {kind_sent} frame"
         if why is not None:
             self._say(session, gid, f"a stored {kind_sent} frame is malformed ({why})")
             if seq:
                 self.last[session] = max(seq, self.last.get(session, 0))
-            return False
+            return None
         if kind == wire.GAP:
             self.gapped.add(session)
             self.last[session] = max(self.last.get(session, 0), fields["last"])
-        return self.numbered(session, gid, seq)
+        self.numbered(session, gid, seq)
+        return fields
 
     def damaged(self, session: int, gid: int | None) -> None:
         self._say(session, gid, "a stored act frame is damaged (its number does not read)")
 
-    def numbered(self, session: int, gid: int | None, seq: int) -> bool:
+    def numbered(self, session: int, gid: int | None, seq: int) -> None:
         """A stream frame must follow the one before it."""
         last = self.last.get(session, 0)
         if seq:
@@ -235,7 +239,6 @@ class _Stream:
                           + (f"frames {last + 1}-{seq - 1} are missing and no gap says so"
                              if seq > last + 1 else "frames were removed, repeated or reordered"))
             self.last[session] = max(seq, last)
-        return True
 
     def _say(self, session: int, gid: int | None, why: str) -> None:
         key = self.current.get((session, gid)) if type(gid) is int else None

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from catnip import wire
-from catnip_host import ports
+from catnip_host import kinds, ports
 from catnip_host.phone_seats import ASKABLE, PHONE_KINDS, PhoneSeats
 from catnip_host.pull import Pull, from_seq
 from catnip_host.ports import Disconnected, Link
@@ -148,7 +148,7 @@ class Keeper:
     def handle(self, item: tuple) -> None:
         if item[0] == "frame":
             _, seq, kind, fields, raw = item
-            why = wire.message(seq, kind, fields)
+            why = kinds.message(seq, kind, fields)
             if why is not None:
                 self._malformed(seq, fields, why, raw)
             elif kind in PHONE_KINDS:  # to on_frame alone (serve's seat page), never stored

@@ -20,6 +20,7 @@ from rich.text import Text
 
 from catnip import wire
 from catnip.rules import TITLES
+from catnip_host import kinds
 from catnip_host.link import PHONE_KINDS, Keeper, Link, serve
 from catnip_host.results import common, in_events
 from catnip_host.store import Store
@@ -58,7 +59,7 @@ class Mirror:
         seat's alone: the mirror takes nothing of them."""
         if kind in PHONE_KINDS or kind == wire.ERR:
             return
-        why = wire.fields_problem(kind, f)
+        why = kinds.fields_problem(kind, f)
         if why is not None:
             self.note(f"a malformed {kind} frame was skipped ({why})")
             return

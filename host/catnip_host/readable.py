@@ -16,25 +16,57 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import accumulate
+
+import orjson
 
 from catnip import wire
 
-# Either may need a closer look: a surrogate's escape, a number of 19 digits.
-_ODD = re.compile(rb"\\u[dD][89a-fA-F]|\d{19}")
+# An integer that may be past 64 bits, which orjson would read as a float.
+_LONG = re.compile(rb"\d{19}")
 MAX_FILE = 64 << 20  # a record or bundle file read whole, in bytes
 
 
 def loads(text: bytes | str) -> object:
     """JSON the store can read back, or ValueError saying why not."""
     data = text.encode(errors="surrogatepass") if isinstance(text, str) else bytes(text)
-    if wire.nesting(data) > wire.MAX_DEPTH:
+    if _deeper(data):
         raise ValueError(f"JSON nested more than {wire.MAX_DEPTH} deep")
+    if _LONG.search(data) is not None:
+        return _strict(data)
+    try:  # the common case, read as the store reads it back (a fifth of _strict's time)
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as e:
+        _strict(data)  # says why in its own words
+        raise ValueError(str(e)) from None  # one only orjson refuses: the store could not read it
+
+
+# A JSON string, escapes and all; and what a bracket does to the depth.
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+
+
+def _deeper(data: bytes) -> bool:
+    """Whether `data` nests deeper than wire.MAX_DEPTH, as wire.nesting()
+    counts (a header's brackets outnumber its quick count), the walk done
+    in C: strings cut out, then the brackets left summed up."""
+    if data.count(b"[") + data.count(b"{") <= wire.MAX_DEPTH:
+        return False
+    bare = _STRING.sub(b"", data)
+    if b'"' in bare:  # a string left open: walked byte by byte, as the table does
+        return wire.nesting(data) > wire.MAX_DEPTH
+    brackets = bare.translate(None, _NOT_BRACKETS)
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0) > wire.MAX_DEPTH
+
+
+def _strict(data: bytes) -> object:
+    """The policy spelled out with the standard library's json, which alone
+    would take more: what orjson reads, with no integer past 64 bits."""
     try:
         body = data.decode()
     except UnicodeError:
         raise ValueError("it is not UTF-8") from None
-    if _ODD.search(data) is None:  # the common case: no hook per integer
-        return json.loads(body, parse_constant=_not_finite, parse_float=_finite)
     value = json.loads(body, parse_constant=_not_finite, parse_float=_finite,
                        parse_int=_int64)
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from catnip import rules, wire
@@ -99,10 +100,12 @@ def _malformed(g: Game) -> str | None:
 
 
 def _check(g: Game, c: Check) -> Check:
-    acts = parsed(g.acts)
-    if any(type(f.get("n")) is not int or type(f.get("events")) is not list for f in acts):
-        return _fail(c, f"its record is malformed and cannot be checked ({_malformed(g)})")
+    acts = parsed(g.acts)  # a field missing raises KeyError: check() names the frame
     announced = {f["n"]: f["events"] for f in acts}  # move n -> events, latest kept
+    if not (_typed(announced, int) and _typed(announced.values(), list)) or \
+            len(announced) < len(acts) and not (  # a number twice: every frame looked at
+                _typed([f["n"] for f in acts], int) and _typed([f["events"] for f in acts], list)):
+        return _fail(c, f"its record is malformed and cannot be checked ({_malformed(g)})")
     other = next((f["commit"] for f in acts if "commit" in f
                   and not names_game(f["commit"], g.seed_commit)), None)
     if other is not None:
@@ -127,11 +130,10 @@ def _check(g: Game, c: Check) -> Check:
     except (RuleError, ValueError, KeyError, TypeError) as e:
         return _fail(c, f"the game cannot be set up from its header: {e}")
     pulled = parsed(g.entries)
-    if any(type(f.get("i")) is not int or type(f.get("e")) is not list or not f["e"]
-           for f in pulled):
+    numbers, journal = [f["i"] for f in pulled], [f["e"] for f in pulled]
+    if not (_typed(numbers, int) and _typed(journal, list) and all(journal)):
         return _fail(c, f"its record is malformed and cannot be checked ({_malformed(g)})")
-    journal = [f["e"] for f in pulled]
-    _whole(c, g, [f["i"] for f in pulled])
+    _whole(c, g, numbers)
     result = None
     act, n, compared, first_wrong = game.act, 0, 0, None
     for entry in journal:
@@ -176,6 +178,12 @@ def _check(g: Game, c: Check) -> Check:
                  "from the frames")
     _status(c, g, h, result, final)
     return c
+
+
+def _typed(values: Iterable, kind: type) -> bool:
+    """Whether every value is a `kind` (a bool is no int): a game's frames'
+    fields at once, their types compared in C."""
+    return set(map(type, values)) <= {kind}
 
 
 def _bound(c: Check, pulled: dict, live: dict, seats: list | None) -> None:
