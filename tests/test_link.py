@@ -53,7 +53,8 @@ class Table:
         self.seal = None  # as App.seal: this table signs nothing (tests/test_signatures.py does)
         self.clock = SimpleNamespace(ticks_ms=lambda: 1000)
         # As App.wall on the RP2040's clock: the games from now on carry the laptop's date.
-        self.wall = Wall(SimpleNamespace(chip_rtc=_chip_rtc()), self.clock)
+        self.wall = Wall(SimpleNamespace(clocks=lambda: [c for c in (_chip_rtc(),) if c]),
+                         self.clock)
 
     def command(self, word, fields):
         self.remote.command(word, fields)

@@ -51,8 +51,9 @@ STATE_READS = {
     # and a calibration going on, to answer and to refuse.
     "link/remote.py": {"calibration", "game", "gid", "name"},
     # The setup menu shows the players' names as the laptop last gave them
-    # (App.rename), read as it draws.
-    "table/scenes.py": {"names"},
+    # (App.rename), read as it draws, and asks the keeper of the seats the
+    # App has (App.phoned) whether a laptop offers phone seats.
+    "table/scenes.py": {"names", "phones"},
     # Setup's name picker offers the names the table knows and adds a
     # station's pick to the names by station it shows (App.rename keeps it).
     "table/naming.py": {"known", "names"},

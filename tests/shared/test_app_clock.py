@@ -72,6 +72,11 @@ def test_the_laptops_clock_is_written_to_the_module_for_the_next_power_up():
         assert rig.app.wall.time() is None  # the module lost the time
         rig.app.wall.set(KEPT)
         assert abs(rig.table.rtc.unix() - KEPT) <= 1 and rig.table.rtc.regs[0x0F] & 0x80 == 0
+        import sys
+
+        # The clocks' drivers are in the heap only while they are read or set.
+        assert "catnip.drivers.ds3231" not in sys.modules
+        assert "catnip.drivers.chip_rtc" not in sys.modules
     finally:
         remove_tree(path)
 

@@ -86,7 +86,8 @@ def test_years_the_clock_cannot_hold_are_refused():
 
 def test_the_wall_lets_the_date_arithmetic_go_once_it_has_read_the_clock():
     # Read once at power-up (the RP2040's clock uses the DS3231 module's
-    # arithmetic): the module leaves the heap until a laptop sets the time.
+    # arithmetic): the module leaves the heap until a laptop sets the time,
+    # and again once it has been set; the clocks' drivers with it.
     import sys
 
     from catnip.table.wall import Wall
@@ -97,9 +98,14 @@ def test_the_wall_lets_the_date_arithmetic_go_once_it_has_read_the_clock():
 
             return to_unix(2026, 12, 3, 8, 45, 0)
 
+        def set(self, t):
+            from catnip.drivers.ds3231 import from_unix
+
+            self.set_to = from_unix(t)
+
     class Hw:
-        rtc = None
-        chip_rtc = Chip()
+        def clocks(self):
+            return [Chip()]
 
     class Clock:
         def ticks_ms(self):
@@ -107,4 +113,7 @@ def test_the_wall_lets_the_date_arithmetic_go_once_it_has_read_the_clock():
 
     wall = Wall(Hw(), Clock())
     assert wall.time() == DEC_3_2026
+    assert "catnip.drivers.ds3231" not in sys.modules
+    wall.set(DEC_3_2026 + 60)
+    assert wall.time() == DEC_3_2026 + 60
     assert "catnip.drivers.ds3231" not in sys.modules

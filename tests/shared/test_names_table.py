@@ -239,5 +239,10 @@ def test_the_name_picker_leaves_the_heap_with_the_setup():
         _to_row(m, "go")
         m.rig.tap(0, "ok")
         assert m.app.scene.kind == "play" and "catnip.ui.names" not in sys.modules
+        # The table's side of it too (the names it keeps, a pick kept on flash).
+        assert "catnip.table.naming" not in sys.modules
+        assert "catnip.flash.tablenames" not in sys.modules
+        m.app.end_game("ended")
+        assert m.app.scene.kind == "setup" and "catnip.table.naming" in sys.modules
     finally:
         m.close()

@@ -98,6 +98,38 @@ def test_a_view_leaves_only_for_a_claimed_phone_seat():
         rig.close()
 
 
+def test_the_phone_seats_keeper_loads_only_when_a_game_seats_a_phone():
+    import sys
+
+    from catnip import forget
+
+    forget("catnip.table.phones")
+    rig, line, out = _table("keeper")
+    try:
+        assert rig.app.phones.offered()  # a laptop is here: setup offers phones
+        _start(rig, "purrfect", {"mode": "stations"}, [0, 1, 2, 3])  # every seat at a station
+        _ask(rig, line, "snapshot")
+        assert rig.app.scene.kind == "play" and "catnip.table.phones" not in sys.modules
+        assert "phones" not in [f[3] for f in out.frames() if f[2] == "snap"][-1]
+        _start(rig, "purrfect", {"mode": "stations"}, [0, 1, 2, 3, 4])  # seat 4 on a phone
+        assert "catnip.table.phones" in sys.modules
+        assert [f[3] for f in out.frames() if f[2] == "begin"][-1]["phones"] == [4]
+    finally:
+        rig.close()
+
+
+def test_a_phone_command_with_no_phone_seat_is_refused_and_loads_the_keeper_to_say_why():
+    rig, line, out = _table("no-phones")
+    try:
+        _start(rig, "purrfect", {"mode": "stations"}, [0, 1, 2, 3])
+        before = rig.app.game.journal()
+        _ask(rig, line, "claim", seat=1)
+        assert out.frames()[-1][2] == "err" and "no phone seats" in out.frames()[-1][3]["why"]
+        assert rig.app.game.journal() == before and rig.app.phones.listed() == []
+    finally:
+        rig.close()
+
+
 def test_a_press_for_a_station_seat_or_no_claim_is_refused_and_changes_nothing():
     rig, line, out = _table("refuse")
     try:

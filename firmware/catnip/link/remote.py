@@ -27,7 +27,7 @@ class Remote:
         """A phone seat's command: the App carries it out and answers, or it
         is refused with why (nothing changed)."""
         try:
-            self.app.phone(word, fields)
+            self.app.phoned().command(word, fields)
         except ValueError as e:
             self.line.error("%s: %s" % (word, e))
 

@@ -131,14 +131,6 @@ class Hardware:
         self.buzzer = None
         if board.buzzer is not None:
             self.buzzer = PWM(Pin(board.buzzer["pin"]), freq=BUZZER_HZ, duty_u16=0)
-        self.rtc = None  # a DS3231 that keeps the date through a power cut, if fitted
-        if board.rtc is not None:
-            from catnip.drivers.ds3231 import DS3231
-
-            self.rtc = DS3231(self._port(board.rtc))
-        from catnip.drivers.chip_rtc import ChipRTC
-
-        self.chip_rtc = ChipRTC()  # the RP2040's: it keeps the time through a soft reset
 
     @property
     def tray(self):
@@ -166,6 +158,22 @@ class Hardware:
             self._buses[bus_id] = I2C(bus_id, scl=Pin(b["scl"]), sda=Pin(b["sda"]),
                                       freq=b["freq"])
         return self._buses[bus_id]
+
+    def clocks(self):
+        """The table's clocks, the one with a battery first: a DS3231 if the
+        board has one, then the RP2040's (catnip.drivers.chip_rtc: it keeps
+        the time through a soft reset). Built when asked, not kept: the wall
+        reads them at power-up and sets them when a laptop sends its time,
+        and their code leaves the heap in between."""
+        found = []
+        if self._board.rtc is not None:
+            from catnip.drivers.ds3231 import DS3231
+
+            found.append(DS3231(self._port(self._board.rtc)))
+        from catnip.drivers.chip_rtc import ChipRTC
+
+        found.append(ChipRTC())
+        return found
 
     def _port(self, place):
         """What a part talks through: its bus, or its channel of the mux."""

@@ -16,9 +16,8 @@ from catnip.keys import BACK, LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, TAB
 from catnip.rules import TITLES, RuleError  # not the engine: a game's start loads it
 from catnip.parts.sound import Sound
 from catnip.table.loop import Loop, PicoClock, hold_room, make_room, tidy, unload
-from catnip.table import naming, scenes
+from catnip.table import scenes
 from catnip.table.out import Out
-from catnip.table.phones import Phones
 from catnip.table.seal import Seal
 from catnip.table.wall import Wall
 from catnip.ui import draw
@@ -52,8 +51,8 @@ class App:
         self.sound = Sound(hw.buzzer)
         self.frame = Frame(hw, self.clock)
         self.loop = Loop(hw, self.clock, self.frame, self.sound, self, line, weigh)
-        self.phones = Phones(self)  # the seats played from phones, through the laptop
-        self.out = Out(self.frame, self.loop, line, self.in_play, self.phones)  # journal, line, notices
+        self.phones = scenes.Stations(self)  # the seats, none on phones yet (phoned())
+        self.out = Out(self.frame, self.loop, line, self.in_play, lambda: self.phones)
         self.game = self.name = self.seats = None  # the game in play, its title, its places
         self.gid = None  # the journal's number for the game in play
         self.back_down = 0  # stations (bits) whose BACK is down and has done nothing yet
@@ -64,7 +63,8 @@ class App:
         self.room = room  # heap held for the first game's code (catnip.start, stock MicroPython)
         self.wall = Wall(hw, self.clock, line.boot if line else None)
         self.seal = Seal(journal, self.clock, self.out.send)  # signs each game it ends
-        self.names, self.known = naming.kept(hw, self.stations)  # by station; all it has seen
+        from catnip.table.naming import kept  # forgotten as a game starts (scenes.play)
+        self.names, self.known = kept(hw, self.stations)  # by station; all it has seen
         if line is not None:
             line.listen(self.command)
         self._setup()
@@ -391,6 +391,10 @@ class App:
             self.remote = Remote(self, self.line)
         self.remote.command(word, fields)
 
-    def phone(self, word, fields):  # a phone seat's command (catnip.table.phones.command)
-        self.phones.command(word, fields)
+    def phoned(self):
+        """The phone seats' keeper (catnip.table.phones), loaded when first needed; then kept."""
+        if type(self.phones) is scenes.Stations:
+            from catnip.table.phones import Phones
+            self.phones = Phones(self)
+        return self.phones
 

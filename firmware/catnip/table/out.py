@@ -10,8 +10,9 @@ class Out:
     """What leaves the table: `frame` (catnip.ui.frame.Frame) shows the
     notices, dated by `loop` (catnip.table.loop.Loop); `line`
     (catnip.link.line.Line, or None) takes the messages; in_play() says
-    which game is in play (catnip.table.app.App's); `phones`
-    (catnip.table.phones.Phones) which of its seats are on phones."""
+    which game is in play (catnip.table.app.App's); phones() the App's
+    keeper of its seats (catnip.table.scenes.Stations, or once a seat is on
+    a phone catnip.table.phones.Phones), which says which are on phones."""
 
     def __init__(self, frame, loop, line, in_play, phones):
         self.frame = frame
@@ -60,7 +61,7 @@ class Out:
         if line is None or not line.wants(kind):
             return
         if kind == wire.SNAP or kind == wire.BEGIN:
-            phones = self.phones.listed()
+            phones = self.phones().listed()
             if phones:
                 fields["phones"] = phones  # the laptop makes a link for each
         if kind == wire.SNAP:

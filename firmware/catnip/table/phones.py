@@ -14,6 +14,7 @@
 # has not pressed yet, and goes on once the laptop is back and claims them.
 from catnip import wire
 from catnip.keys import LONG, PRESS, RELEASE, ticks_diff
+from catnip.table.scenes import Stations
 from catnip.ui import draw
 
 SILENT_MS = 6000
@@ -21,8 +22,9 @@ MAX_PHONES = 8  # places for phone seats after the stations
 BUTTONS = ("up", "down", "ok", "back")  # by button number (catnip.keys)
 
 
-class Phones:
-    """The phone seats of the game `app` (catnip.table.app.App) plays."""
+class Phones(Stations):
+    """The phone seats of the game `app` (catnip.table.app.App) plays: the
+    table's seats once one is on a phone (Stations.offered is theirs too)."""
 
     def __init__(self, app):
         self.app = app
@@ -42,11 +44,6 @@ class Phones:
     def listed(self):
         """The game's seats on phones, for the line's begin and snap."""
         return list(self.seats)
-
-    def offered(self):
-        """Whether setup may seat players on phones: a laptop has spoken."""
-        line = self.app.line
-        return line is not None and line.wants(wire.VIEW)
 
     def begin(self, seats):
         """The game in play seats its players at `seats` (seat -> place; ()

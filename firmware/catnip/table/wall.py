@@ -8,19 +8,16 @@ from catnip.keys import ticks_diff
 
 
 class Wall:
-    """The wall clock of the table's hardware `hw` (its `rtc`, the DS3231,
-    and `chip_rtc`, the RP2040's clock, catnip.drivers.chip_rtc: either may
-    be missing or None) on `clock` (ticks_ms())."""
+    """The wall clock of the table's hardware `hw` (its clocks(), the DS3231
+    and the RP2040's, catnip.drivers.chip_rtc, built when asked) on `clock`
+    (ticks_ms())."""
 
     def __init__(self, hw, clock, boot=None):
-        self.rtc = rtc = getattr(hw, "rtc", None)
-        self.chip = chip = getattr(hw, "chip_rtc", None)
+        self.hw = hw
         self.clock = clock
         self.boot = boot  # this run's token (the hello's): which run of ticks
         self.known = None  # (Unix seconds, ticks) the clock counts from; None: unknown
-        for source in (rtc, chip):  # the battery-backed module first
-            if source is None:
-                continue
+        for source in _clocks(hw):  # the battery-backed module first
             try:
                 t = source.time()
             except OSError:  # the clock module does not answer
@@ -28,22 +25,19 @@ class Wall:
             if t is not None:
                 self.known = (t, clock.ticks_ms())
                 break
-        # The date's arithmetic (ChipRTC's) is needed again only when a
-        # laptop sets the clock: it leaves the heap meanwhile.
-        forget("catnip.drivers.ds3231")
+        _let_go()
 
     def set(self, t):
         """A laptop's clock (Unix seconds, UTC), sent whenever one connects:
         the table keeps it, and sets its clocks: the RP2040's, for the rest
         of this power-up, and the DS3231 if one is fitted."""
         self.known = (t, self.clock.ticks_ms())
-        for source in (self.chip, self.rtc):
-            if source is None:
-                continue
+        for source in _clocks(self.hw):
             try:
                 source.set(t)
             except (OSError, ValueError):
                 pass  # the date holds until the next power cut, as without a module
+        _let_go()
 
     def time(self):
         """Unix seconds now, or None while the table does not know the time."""
@@ -62,3 +56,16 @@ class Wall:
         if self.boot is not None:
             note["boot"] = self.boot
         return note
+
+
+def _clocks(hw):
+    clocks = getattr(hw, "clocks", None)  # (a stand-in for the hardware may have none)
+    return clocks() if clocks is not None else ()
+
+
+def _let_go():
+    # The clocks' drivers and the date's arithmetic (the DS3231 module's,
+    # which the RP2040's clock borrows) are needed only to read or set them:
+    # they leave the heap in between.
+    forget("catnip.drivers.ds3231")
+    forget("catnip.drivers.chip_rtc")
