@@ -275,6 +275,8 @@ class App:
             self._do(None, out)
         self.frame.expire(now)
         self.phones.tick(now)  # the phone seats' screens that changed, to the laptop
+        if self.frame.settled():
+            self.out.settled()
 
     def chores(self, erase, stop):
         """The loop's idle turn: the journal's erases (`erase`; stop(): a press
@@ -368,7 +370,7 @@ class App:
         self.loop.busy()
         self.out.send(wire.ACT, gid=self.gid, commit=self.commit, n=len(self.game.log),
                       events=events)
-        self.out.send(wire.SNAP)
+        self.out.snapshot()  # once the stations show the move
         for tune in self.scene.announce(events, self.loop.now):
             self.sound.play(tune, self.loop.now)
         self.frame.all_dirty()  # a last move's standings follow its announcements (tick)
