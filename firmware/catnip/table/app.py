@@ -373,7 +373,7 @@ class App:
         self.out.snapshot()  # once the stations show the move
         for tune in self.scene.announce(events, self.loop.now):
             self.sound.play(tune, self.loop.now)
-        self.frame.all_dirty()  # a last move's standings follow its announcements (tick)
+        self.frame.moved(self.scene.quiet(events), self.seats[seat])  # a quiet move: its rows
 
     def answer(self, seat, value):
         """A person answered the tray's question (Stack O' Cats): no game
