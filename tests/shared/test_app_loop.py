@@ -287,3 +287,48 @@ def test_a_press_mid_pass_puts_its_screens_ahead_of_what_the_pass_had_left():
         assert order[:n + 1] == [0, 1] + after, order
     finally:
         rig.close()
+
+
+def test_a_move_pressed_as_a_pass_ends_redraws_its_stations_before_the_table_display():
+    # The table display (a whole screen, some 20 ms on the Pico) waits until
+    # no station is due; the next pass starts without a poll's sleep.
+    import asyncio
+
+    rig = _rig("table last", "mux")
+    try:
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1, 2])
+        rig.run(100)
+        app = rig.app
+        frame = app.frame
+        n = app.stations
+        log = []
+        redraw, redraw_table, flush = frame.redraw, frame.redraw_table, frame.flush
+
+        def spy_redraw(k):
+            log.append(k)
+            redraw(k)
+
+        def spy_table():
+            log.append("table")
+            redraw_table()
+
+        def spy_flush(k, now):
+            flush(k, now)
+            if "press" not in log and len(log) >= n and True not in frame.dirty[:n]:
+                log.append("press")  # as the buttons' task handles a move: all due
+                frame.all_dirty()
+
+        frame.redraw, frame.redraw_table, frame.flush = spy_redraw, spy_table, spy_flush
+        frame.all_dirty()
+
+        async def serve():
+            asyncio.create_task(app.loop.run())
+            await rig.live(500)
+
+        asyncio.run(serve())
+        asyncio.new_event_loop()  # MicroPython's: the loop's tasks go with this rig
+        after = log[log.index("press") + 1:]
+        assert "table" not in after[:n] and sorted(after[:n]) == list(range(n)), log
+        assert after[n] == "table", log
+    finally:
+        rig.close()

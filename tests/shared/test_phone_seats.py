@@ -178,6 +178,30 @@ def test_a_phone_press_plays_as_a_station_press():
         rig.close()
 
 
+def test_a_moves_snapshot_follows_the_stations_and_the_phones_view():
+    # Building and sending a snapshot takes the Pico tens of ms: it goes once
+    # every screen shows the move, not ahead of them.
+    rig, line, out = _table("snap")
+    try:
+        _start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1, 4])
+        _ask(rig, line, "claim", seat=2)
+        out.data = bytearray()
+        line.feed(wire.encode("press", 1, {"seat": 2, "button": "ok", "hold": False},
+                              wire.LAPTOP))
+        seen = []  # per loop step: (snapshot sent, both stations show the lock)
+        for _ in range(6):
+            rig.run(10)
+            seen.append(("snap" in out.kinds(),
+                         rig.shows(0, "Locked ..3") and rig.shows(1, "Locked ..3")))
+        kinds = out.kinds()
+        assert kinds.count("act") == 1 and kinds.count("snap") == 1, kinds
+        assert kinds.index("view") < kinds.index("snap")  # the phone's own screen first
+        assert seen[-1] == (True, True)
+        assert all(shown for snap, shown in seen if snap), seen  # never ahead of them
+    finally:
+        rig.close()
+
+
 def test_a_silent_laptop_leaves_its_seats_waiting_and_a_claim_brings_them_back():
     rig, line, out = _table("silent")
     try:

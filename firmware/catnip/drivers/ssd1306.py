@@ -96,6 +96,15 @@ class Canvas(framebuf.FrameBuffer):
             _clear(self.buf, WIDTH * HEIGHT // 32)
 
 
+def _due_below(masks, end, pages):
+    # Whether a page from `end` down has bands due: the canvas holds no
+    # picture of them (a take of some rows only).
+    for page in range(end, pages):
+        if masks[page]:
+            return True
+    return False
+
+
 @micropython.viper
 def _clear(buf, words: int):
     # `words` a multiple of four.
@@ -148,6 +157,7 @@ class SSD1306:
     _canvas = None  # the canvas last taken, while its picture may be sent
     _epoch = 0  # the canvas's epoch at that take
     _top = 0  # the first page that take covered
+    _end = 0  # the page after the last it covered (0: the bottom)
     _window_cost = _WINDOW_COST  # bytes a page's window of its own adds, in show()
 
     def __init__(self, i2c, addr=0x3C, height=64, flip=False, contrast=0xCF, start=True):
@@ -169,17 +179,19 @@ class SSD1306:
         if start:
             self.init_display()
 
-    def take(self, canvas, top=0):
+    def take(self, canvas, top=0, end=0):
         """Make the canvas (its top rows, on a 32-row panel) what the panel is
-        to show, from page `top` down (the pages above stay as they were);
-        True if that changes anything. Sends nothing: the canvas must hold
-        the picture until show() (see Canvas.begin)."""
+        to show, from page `top` down to page `end` (0: the bottom; the pages
+        outside stay as they were); True if that changes anything. Sends
+        nothing: the canvas must hold the picture until show() (see
+        Canvas.begin)."""
         self._canvas = canvas
         self._epoch = canvas.epoch
         self._top = top
-        if top == 0:
+        self._end = end if end < self.pages else 0
+        if top == 0 and not self._end:
             self._due &= ~_PICTURE
-        if digest(canvas.buf, self._digests, self._masks, top, self.pages):
+        if digest(canvas.buf, self._digests, self._masks, top, end or self.pages):
             self._due |= _CHANGED
             return True
         return False
@@ -210,7 +222,7 @@ class SSD1306:
         clear the panel (its GDDRAM holds noise after power-up) and want a
         picture. Call again after the panel lost power."""
         self._configure()
-        if self._picture() is not None and self._top == 0:
+        if self._picture() is not None and self._top == 0 and not self._end:
             self._due |= _WHOLE
             self.show()
         else:
@@ -314,7 +326,7 @@ class SSD1306:
                 masks[pages + page] = 0
                 masks[2 * pages + page] = WIDTH - 1
         canvas = self._picture()
-        if canvas is None:
+        if canvas is None or self._end and _due_below(masks, self._end, pages):
             self._due = _PICTURE | _CHANGED  # nothing to send them from
             return
         self._due = _WHOLE  # stays so if a transfer below fails

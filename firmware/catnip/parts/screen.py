@@ -86,9 +86,9 @@ class Screen:
 
     # ---- what the UI calls: no bus traffic -------------------------------
 
-    def take(self, canvas, top=0):
+    def take(self, canvas, top=0, end=0):
         """The panel's take(): True if the picture changes what it shows."""
-        return self.panel.take(canvas, top)
+        return self.panel.take(canvas, top, end)
 
     def holds(self, canvas):
         return self.panel.holds(canvas)

@@ -56,8 +56,7 @@ class App:
         self.game = self.name = self.seats = None  # the game in play, its title, its places
         self.gid = None  # the journal's number for the game in play
         self.back_down = 0  # stations (bits) whose BACK is down and has done nothing yet
-        self.remote = None
-        self.scene = None
+        self.scene = self.remote = None  # the scene up; the laptop's commands' (command())
         self.calibration = None  # a catnip.table.calibrate.Session while the tray is calibrated
         self.ended = False  # the game in play is over and its end journaled (ending)
         self.room = room  # heap held for the first game's code (catnip.start, stock MicroPython)
@@ -275,6 +274,7 @@ class App:
             self._do(None, out)
         self.frame.expire(now)
         self.phones.tick(now)  # the phone seats' screens that changed, to the laptop
+        self.out.tick()  # a move's snapshot, once its screens are out
 
     def chores(self, erase, stop):
         """The loop's idle turn: the journal's erases (`erase`; stop(): a press
@@ -368,10 +368,10 @@ class App:
         self.loop.busy()
         self.out.send(wire.ACT, gid=self.gid, commit=self.commit, n=len(self.game.log),
                       events=events)
-        self.out.send(wire.SNAP)
+        self.out.snapshot()  # once the stations show the move
         for tune in self.scene.announce(events, self.loop.now):
             self.sound.play(tune, self.loop.now)
-        self.frame.all_dirty()  # a last move's standings follow its announcements (tick)
+        self.frame.moved(self.scene.quiet(events), self.seats[seat])  # a quiet move: its rows
 
     def answer(self, seat, value):
         """A person answered the tray's question (Stack O' Cats): no game

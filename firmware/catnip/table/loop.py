@@ -172,17 +172,17 @@ class Loop:
                 frame.flush(k, clock.ticks_ms())
                 await clock.sleep_ms(0)
             if self.hw.table is not None:
-                if frame.table_dirty:
-                    frame.redraw_table()
+                if frame.table_dirty and frame.due(self.pressed) is None:
+                    frame.redraw_table()  # after the stations: a move pressed meanwhile waits not
                 frame.flush_table(clock.ticks_ms())
             self.table.tick(clock.ticks_ms())
             self._idle()
             # A press handled meanwhile (the buttons' task) makes the other
-            # stations dirty: their pass begins within POLL_MS, not FRAME_MS.
+            # stations due: their pass begins at once, not FRAME_MS later.
             for _ in range(FRAME_MS // POLL_MS):
-                await clock.sleep_ms(POLL_MS)
-                if True in frame.dirty:
+                if frame.due(self.pressed) is not None:
                     break
+                await clock.sleep_ms(POLL_MS)
 
     def _hold(self, event):
         # Which buttons are down, from the events: PRESS sets a button's bit,

@@ -20,6 +20,7 @@ class Out:
         self.line = line
         self.in_play = in_play
         self.phones = phones
+        self.snap_due = False  # a move's snapshot waits for every screen (settled)
 
     def record(self, write, *args):
         """A write to the game's journal: none when the journal could not
@@ -53,6 +54,20 @@ class Out:
             why = "removed to make room before a laptop pulled it"
             self.say("Game %d (%s, %s) was %s" % (gid, TITLES.get(title, title), status, why))
             self.send(wire.LOST, gid=gid, game=title, status=status, why=why)
+
+    def snapshot(self):
+        """A move's snapshot for the laptop, sent once every screen shows
+        the move (settled()): building and sending it takes the Pico some
+        tens of ms, which no player at the table should wait for."""
+        if self.line is not None and self.line.wants(wire.SNAP):
+            self.snap_due = True
+
+    def tick(self):
+        """The snapshot due goes once every screen shows the table as it is
+        (the frame says so)."""
+        if self.snap_due and self.frame.settled():
+            self.snap_due = False
+            self.send(wire.SNAP)
 
     def send(self, kind, **fields):
         """`kind` with `fields` on the line, if a laptop listens for it (with

@@ -8,6 +8,7 @@ from catnip.ui import draw
 from catnip.ui.widgets import CANCEL, DONE, Cursor, Picker
 
 GEM = ("R", "Y", "B")
+LOCKED = 1 << 2  # the Locked row's bit: which seats have locked their cards
 
 
 class Local:
@@ -55,8 +56,7 @@ def draw_screen(fb, v, local):
         draw.paragraph(fb, "Game over", 2)
         return
     draw.text(fb, 1, "Safe %d %s" % (v["safe_card"], loot(v["safe"])))
-    locked = "".join(str(i + 1) if s["committed"] else "." for i, s in enumerate(v["seats"]))
-    draw.text(fb, 2, "Locked " + locked)
+    draw_rows(fb, v, LOCKED)
     if you is None:
         draw.text(fb, 3, "Start " + draw.seat_name(v["start"]))
         return
@@ -91,6 +91,24 @@ def draw_screen(fb, v, local):
             n = len(local.picks)
             draw.text(fb, 5, "Lock %d/%d" % (n, r), inverse=local.cursor.at == len(v["hand"]))
         draw.hint(fb, "OK lock" if r == 1 else "OK pick/lock")
+
+
+def quiet(events, v):
+    """The rows a move changes on every station but its player's: a card
+    locked or taken back while others choose changes the Locked row alone."""
+    if v["phase"] != "play":
+        return 0
+    for ev in events:
+        if ev["type"] != "play" and ev["type"] != "unlock":
+            return 0
+    return LOCKED
+
+
+def draw_rows(fb, v, rows):
+    """The rows quiet() names, alone (as draw_screen draws them)."""
+    if rows & LOCKED:
+        locked = "".join(str(i + 1) if s["committed"] else "." for i, s in enumerate(v["seats"]))
+        draw.text(fb, 2, "Locked " + locked)
 
 
 def _draw_gems(fb, v, local):

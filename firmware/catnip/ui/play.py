@@ -256,6 +256,17 @@ class Play(Scene):
         if self.error[station]:
             draw.overlay(fb, self.error[station], 0)
 
+    def quiet(self, events):
+        quiet = getattr(self.ui, "quiet", None)  # a game's screens that know
+        return quiet(events, self.game.public()) if quiet is not None else 0
+
+    def draw_rows(self, station, fb, rows):
+        if self.ending[station] or self.viewing[station] is not None or \
+                self.menu[station] is not None or self.error[station]:
+            return False  # not the game's view (an announcement keeps below the rows)
+        self.ui.draw_rows(fb, self.view(station), rows)
+        return True
+
     def draw_table(self, fb):
         v = self.game.public()
         self._extra(v, None)

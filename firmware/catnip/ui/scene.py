@@ -43,6 +43,16 @@ class Scene:
     def draw(self, station, fb):
         """Station `station`'s whole screen on `fb`."""
 
+    def quiet(self, events):
+        """The rows (bits) that a move with public `events` alone changed on
+        the stations but its player's, or 0: it may have changed anything."""
+        return 0
+
+    def draw_rows(self, station, fb, rows):
+        """Only `rows` (bits, as quiet() said) of `station`'s screen on `fb`;
+        False if its screen is not the one quiet() spoke for (draw() it)."""
+        return False
+
     def draw_table(self, fb):
         """The table display; False leaves it to the frame (its own page)."""
         return False
