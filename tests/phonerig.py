@@ -19,6 +19,7 @@ import socket
 import threading
 from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 
 from catnip import rules
 from catnip_host.ports import PortError
@@ -200,7 +201,7 @@ class Keypad:
 
 class PhoneTable(GameTable):
     """The test table with phone seats: it answers claim, release, press and
-    away as App.phone does, and pushes a claimed seat's screen (its rules
+    away as the App's phone seats do (App.phoned()), and pushes a claimed seat's screen (its rules
     view: its secrets) after every move."""
 
     def __init__(self, folder) -> None:
@@ -210,8 +211,12 @@ class PhoneTable(GameTable):
         self.pressed: list[tuple] = []
         self.sent_views: list[list[str]] = []
 
+    def phoned(self) -> SimpleNamespace:
+        """The phone seats' keeper, as App.phoned() gives it."""
+        return SimpleNamespace(command=self.phone)
+
     def phone(self, word: str, fields: dict) -> None:
-        """As App.phone: carried out, answered on the line, then the seat's
+        """As the App's phone seats: carried out, answered on the line, then the seat's
         screen (a claimed seat's, or a pressed one's drawn anew) follows."""
         seat = fields["seat"]
         if word == "claim":
