@@ -21,7 +21,10 @@ GAMES = [  # title, config, phone seats (the one whose secret differs first), se
     ("stack", {"players": 6}, [0, 1, 2], ["s1", "s2"]),
     ("stack", {"players": 8, "mode": "clowder"}, [3, 4, 5, 6], ["c1", "c2", "c3"]),
 ]
-COMPARED: list[int] = []
+# The pairs each game must compare at least (a run compared 135, 646, 151 and
+# 68): held per game, so the total is kept however the tests are spread
+# over workers.
+FLOORS = {"heist-6": 100, "purrfect-7": 400, "stack-6": 100, "stack-8": 50}
 
 
 class Side:
@@ -54,7 +57,10 @@ class Side:
                 [(n - self.base, data) for n, data in self.stream.events[self.since:]])
 
     def others(self, secret_seat: int) -> dict:
-        return {p.seat: (p.page(), list(p.events)) for p in self.phones if p.seat != secret_seat}
+        # Each other seat's page and the newest event its stream has (settle()
+        # waits for it): how many older ones a stream passed on depends on
+        # timing alone, as a page that falls behind gets only the newest.
+        return {p.seat: (p.page(), p.events[-1]) for p in self.phones if p.seat != secret_seat}
 
     def close(self) -> None:
         hang_up(self.stream.conn)
@@ -69,8 +75,7 @@ def test_one_phone_seats_secret_reaches_no_other_page(tmp_path, name, config, ph
     for seed in seeds:
         for choose in (True, False) if name != "stack" else (False,):
             compared += _pair(tmp_path / f"{seed}-{choose}", name, config, phones, seed, choose)
-    COMPARED.append(compared)
-    assert compared >= 40, compared
+    assert compared >= FLOORS[f"{name}-{config['players']}"], compared
 
 
 def _pair(folder, name, config, phones, seed, choose: bool) -> int:
@@ -137,7 +142,5 @@ def _play(a: Side, b: Side, name: str, secret_seat: int, rng: Rng, choose: bool)
 
 
 def test_the_pairs_compared_add_up_to_300_or_more():
-    if len(COMPARED) < len(GAMES):
-        pytest.skip("run with the pairs above (the whole module)")
-    print(f"{sum(COMPARED)} pairs of states compared: {COMPARED}")
-    assert sum(COMPARED) >= 300, COMPARED
+    assert set(FLOORS) == {f"{g[0]}-{g[1]['players']}" for g in GAMES}
+    assert sum(FLOORS.values()) >= 300, FLOORS
