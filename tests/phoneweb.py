@@ -59,14 +59,15 @@ class WebPhones(PhonePlayer):
         self.vt = VirtualTable(self.board, ".", lambda message: None, seed=SEED, line_fd=fd)
         self.app = self.vt.app
         self.vt.pacer = self.pace
-        phone = self.app.phone
+        phones = self.app.phoned()  # loaded now, so that its commands can be heard
+        command = phones.command
 
         def heard(word, fields):
             if word == "press":
                 self.pressed.append(fields["seat"])
-            return phone(word, fields)
+            return command(word, fields)
 
-        self.app.phone = heard
+        phones.command = heard
         self.vt.run(SETTLE_MS)
 
     def pace(self):

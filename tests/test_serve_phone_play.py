@@ -46,6 +46,11 @@ def on_stations(name: str) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def _said(table: subprocess.Popen) -> str:
+    """What the table printed before it stopped (its traceback)."""
+    return table.stdout.read()[-3000:] if table.stdout else ""
+
+
 def _read(path: Path) -> dict:
     try:
         return json.loads(path.read_text())
@@ -62,7 +67,9 @@ def test_a_whole_game_with_phone_seats_played_by_taps(browser, tmp_path, name, p
     want = folder / "want.json"
     try:
         with serving(tmp_path / "s.sqlite3", str(relay.path), pause=0.05, phones=True) as site:
-            ready = wait_for(lambda: _read(want).get("ready"), 120, "the game was not set up")
+            ready = wait_for(lambda: table.poll() is not None or _read(want).get("ready"), 120,
+                             "the game was not set up")
+            assert table.poll() is None, _said(table)
             assert len(ready) == phones
             wait_for(lambda: set(site.seats.seats) == set(ready), 30, "serve has no seats")
             pages = {}
@@ -74,8 +81,7 @@ def test_a_whole_game_with_phone_seats_played_by_taps(browser, tmp_path, name, p
             while not done.exists():
                 asked = _read(want)
                 if asked.get("n", 0) <= handled:
-                    assert table.poll() is None, table.stdout.read()[-3000:] if table.stdout \
-                        else ""
+                    assert table.poll() is None, _said(table)
                     time.sleep(0.005)
                     continue
                 page = pages[asked["seat"]]
