@@ -14,7 +14,7 @@ from test_ownership import _assigned
 
 from catnip.table.app import COMMANDS
 from catnip.ui.calibrate import Screen
-from catnip.ui.end import End
+from catnip.ui.end import SETTLE_MS, End
 from catnip.ui.play import Play
 from catnip.ui.scene import Scene
 from catnip.ui.setup import Setup
@@ -68,10 +68,33 @@ def test_the_commands_are_a_small_fixed_set_of_words():
                         "setup")
 
 
+def shown(title: str, lines: list[str], seats: list[int]) -> End:
+    """The standings as every screen has shown them for SETTLE_MS."""
+    end = End(title, lines, seats)
+    end.tick(5000, True)
+    end.tick(5000 + SETTLE_MS, True)
+    return end
+
+
+def test_a_press_before_the_standings_settle_is_not_a_choice():
+    from catnip.keys import OK, PRESS
+
+    end = End("Meow Heist", ["1. P1 3"], [0, 1])
+    assert end.key(0, OK, PRESS) is None  # not yet on every screen
+    end.tick(5000, False)
+    assert end.key(0, OK, PRESS) is None
+    end.tick(5100, True)
+    end.tick(5100 + SETTLE_MS - 1, True)
+    assert end.key(0, OK, PRESS) is None and end.asking is None  # meant for an announcement
+    end.tick(5100 + SETTLE_MS, True)
+    assert end.key(0, OK, PRESS) is None and end.asking == 0  # Rematch, asked once more
+    assert end.key(0, OK, PRESS) == ("rematch",)
+
+
 def test_the_standings_answer_a_command_not_a_label():
     from catnip.keys import DOWN, OK, PRESS
 
-    end = End("Meow Heist", ["1. P1 3"], [0, 1])
+    end = shown("Meow Heist", ["1. P1 3"], [0, 1])
     while end.rows[end.cursor.at] != "Rematch":
         assert end.key(0, DOWN, PRESS) is None
     assert end.key(0, OK, PRESS) is None  # asked once more: a game is not thrown away
@@ -85,7 +108,7 @@ def test_the_standings_open_on_rematch_with_new_game_one_down():
     from catnip.keys import DOWN, PRESS, UP
 
     lines = ["1. P%d %d" % (p + 1, 9 - p) for p in range(7)] + ["first to 5"]
-    end = End("Purrfect", lines, list(range(7)))
+    end = shown("Purrfect", lines, list(range(7)))
     assert end.rows[end.cursor.at] == "Rematch"
     end.key(0, DOWN, PRESS)
     assert end.rows[end.cursor.at] == "New game"
@@ -97,7 +120,7 @@ def test_the_standings_open_on_rematch_with_new_game_one_down():
 def test_the_standings_ask_before_leaving_and_back_keeps_them():
     from catnip.keys import BACK, DOWN, OK, PRESS
 
-    end = End("Meow Heist", ["1. P1 3"], [0, 1])
+    end = shown("Meow Heist", ["1. P1 3"], [0, 1])
     while end.rows[end.cursor.at] != "New game":
         end.key(0, DOWN, PRESS)
     assert end.key(0, OK, PRESS) is None and end.asking == 1

@@ -17,19 +17,13 @@ from checks import clean, journaled_result, resumed_as_planned, standings_shown
 
 # Two workers (.ci/run): the Meow Heist games (here and the power cuts) on one,
 # Stack O' Cats and Purrfect on the other, about the same wall time each.
-# Known to fail today, strictly (a pass fails too, so the mark is taken off):
-# after a power cut the resumed game's last presses open the end screen's
-# "Rematch?" confirm on station 1, where the uninterrupted plan shows the
-# standings (the end screen now opens on Rematch).
-ENDS_ON_REMATCH = pytest.mark.xfail(strict=True, reason="the resumed game's last press "
-                                    "opens Rematch? on station 1")
 GAMES = [
     pytest.param("heist", {"variant": "standard", "gems": "digital"}, [0, 1],
-                 id="heist", marks=[pytest.mark.xdist_group("heist"), ENDS_ON_REMATCH]),
+                 id="heist", marks=pytest.mark.xdist_group("heist")),
     pytest.param("stack", {"mode": "composure", "black_cat": False, "draw": "digital"}, [0, 1],
                  id="stack", marks=pytest.mark.xdist_group("others")),
     pytest.param("purrfect", {"mode": "scorekeeper"}, [0, 1, 2, 3],
-                 id="purrfect", marks=[pytest.mark.xdist_group("others"), ENDS_ON_REMATCH]),
+                 id="purrfect", marks=pytest.mark.xdist_group("others")),
 ]
 
 

@@ -1,13 +1,16 @@
 # The end of a game: standings with the reason for every tie-break on every
 # station, then a rematch (same seats and settings, a new seed) or a new game,
 # each asked once more before it leaves the standings.
-from catnip.keys import OK, PRESS, REPEAT
+from catnip.keys import OK, PRESS, REPEAT, ticks_diff
 from catnip.ui import draw
 from catnip.ui.outcome import reason
 from catnip.ui.scene import Scene
 from catnip.ui.widgets import DONE, Cursor
 
 CHOICES = ("Rematch", "New game")
+# The standings are up on every screen this long before a press counts: OK
+# pressed once more than the last announcements wanted is not a choice.
+SETTLE_MS = 1000
 ASK = ("Rematch: same seats and settings, a new deal?",
        "New game: leave these standings for the game menu?")
 
@@ -35,7 +38,8 @@ class End(Scene):
     in one list. The cursor starts on "Rematch" ("New game" one DOWN away),
     the choices keep the bottom rows and the standings the rows above them,
     from the top; UP from "Rematch" scrolls back through them, so a long
-    table of seven players reads whole."""
+    table of seven players reads whole. A press counts once every screen
+    has shown the standings for SETTLE_MS."""
 
     kind = "end"
 
@@ -49,12 +53,22 @@ class End(Scene):
         self.rows += CHOICES
         self.cursor = Cursor(len(self.rows), self.lines)  # on "Rematch"
         self.asking = None  # the index in CHOICES chosen, asked once more
+        self.shown_at = None  # when every screen first showed the standings
+        self.now = None
+
+    def tick(self, now, settled):
+        if self.shown_at is None and settled:
+            self.shown_at = now
+        self.now = now
+        return None
 
     def key(self, station, button, kind):
         """("rematch",) or ("setup",) (a new game) once chosen and confirmed,
         else None."""
         if kind != PRESS and kind != REPEAT:
             return None
+        if self.shown_at is None or ticks_diff(self.now, self.shown_at) < SETTLE_MS:
+            return None  # meant for what was up before the standings
         if self.asking is not None:
             choice, self.asking = self.asking, None
             if kind == PRESS and button == OK:
