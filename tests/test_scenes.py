@@ -76,11 +76,14 @@ def shown(title: str, lines: list[str], seats: list[int]) -> End:
     return end
 
 
-def test_a_press_before_the_standings_settle_is_not_a_choice():
-    from catnip.keys import OK, PRESS
+def test_ok_before_the_standings_settle_is_not_a_choice():
+    from catnip.keys import DOWN, OK, PRESS, UP
 
     end = End("Meow Heist", ["1. P1 3"], [0, 1])
-    assert end.key(0, OK, PRESS) is None  # not yet on every screen
+    end.key(0, UP, PRESS)  # the standings scroll at once
+    assert end.rows[end.cursor.at] == "1. P1 3"
+    end.key(0, DOWN, PRESS)
+    assert end.key(0, OK, PRESS) is None and end.asking is None  # not yet on every screen
     end.tick(5000, False)
     assert end.key(0, OK, PRESS) is None
     end.tick(5100, True)

@@ -8,7 +8,7 @@ from catnip.ui.scene import Scene
 from catnip.ui.widgets import DONE, Cursor
 
 CHOICES = ("Rematch", "New game")
-# The standings are up on every screen this long before a press counts: OK
+# The standings are up on every screen this long before OK chooses: OK
 # pressed once more than the last announcements wanted is not a choice.
 SETTLE_MS = 1000
 ASK = ("Rematch: same seats and settings, a new deal?",
@@ -38,8 +38,8 @@ class End(Scene):
     in one list. The cursor starts on "Rematch" ("New game" one DOWN away),
     the choices keep the bottom rows and the standings the rows above them,
     from the top; UP from "Rematch" scrolls back through them, so a long
-    table of seven players reads whole. A press counts once every screen
-    has shown the standings for SETTLE_MS."""
+    table of seven players reads whole. OK chooses once every screen has
+    shown the standings for SETTLE_MS."""
 
     kind = "end"
 
@@ -67,8 +67,9 @@ class End(Scene):
         else None."""
         if kind != PRESS and kind != REPEAT:
             return None
-        if self.shown_at is None or ticks_diff(self.now, self.shown_at) < SETTLE_MS:
-            return None  # meant for what was up before the standings
+        if button == OK and self.asking is None and (
+                self.shown_at is None or ticks_diff(self.now, self.shown_at) < SETTLE_MS):
+            return None  # meant for the last announcement, not a choice
         if self.asking is not None:
             choice, self.asking = self.asking, None
             if kind == PRESS and button == OK:
