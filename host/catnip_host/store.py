@@ -243,17 +243,22 @@ class Store:
             yield frame
 
     def game_frames(self, uid: str, kinds: tuple[str, ...]
-                    ) -> Iterator[tuple[int, str, int | None, bytes, float]]:
+                    ) -> Iterator[tuple[int, str, int | None, bytes, float | None]]:
         """(session, kind, gid, raw, at) of every frame of these kinds from one
         table, in the order stored, the frame as the bytes that came over the
-        wire: what replay --verify and the records read and parse. The cursor
-        itself, for speed: an SQLite error while reading it is the caller's to
-        explain (store_errors.explained)."""
+        wire (`at`, when it was stored, for all but acts and entries): what
+        replay --verify and the records read and parse. The cursor itself, for
+        speed: an SQLite error while reading it is the caller's to explain
+        (store_errors.explained)."""
         marks = ", ".join("?" * len(kinds))
         # Read in the table's own (id) order: through an index, SQLite would
-        # sort every row, text and all, to give that order back.
+        # sort every row, text and all, to give that order back. The time is
+        # read only where gather() uses it: a float for every act and entry
+        # would cost a tenth of the query.
         return self.db.execute(
-            "SELECT session, kind, gid, CAST(raw AS BLOB), at FROM frames WHERE +session IN "
+            "SELECT session, kind, gid, CAST(raw AS BLOB), "
+            "CASE WHEN kind IN ('act', 'entry') THEN NULL ELSE at END "
+            "FROM frames WHERE +session IN "
             f"(SELECT id FROM sessions WHERE uid = ?) AND kind IN ({marks}) ORDER BY id",
             (uid, *kinds))
 
