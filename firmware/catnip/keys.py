@@ -52,3 +52,21 @@ def pack(station, kind, button):
 
 def unpack(code):
     return code >> 8, code >> 4 & 15, code & 15
+
+
+class BackOnRelease:
+    """BACK acts when let go, unless held for its long action (the menu),
+    which alone acts: holding it for the menu once unlocked a card."""
+
+    def __init__(self):
+        self.down = 0  # stations (bits) whose BACK is down and has done nothing yet
+
+    def kind(self, station, kind):
+        """What BACK's event of `kind` on `station` acts as: PRESS once let go
+        after a short press, LONG when held; None while nothing acts yet."""
+        bit = 1 << station
+        was = self.down & bit
+        self.down = self.down | bit if kind == PRESS else self.down & ~bit
+        if kind == RELEASE:
+            return PRESS if was else None
+        return None if kind == PRESS else kind

@@ -12,7 +12,8 @@
 # what surrounds the scene (notices, the loading page, the table display).
 from catnip import rules, wire
 from catnip.flash import flashfile
-from catnip.keys import BACK, LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, TABLE, TRAY
+from catnip.keys import (BACK, LONG, OFFLINE, ONLINE, PRESS, RELEASE, REPEAT, TABLE, TRAY,
+                         BackOnRelease)
 from catnip.rules import TITLES, RuleError  # not the engine: a game's start loads it
 from catnip.parts.sound import Sound
 from catnip.table.loop import Loop, PicoClock, hold_room, make_room, tidy, unload
@@ -28,6 +29,8 @@ from catnip.ui.frame import Frame
 # ("resume",), ("calibrate", step: "begin" or the calibration's), ("end",) the
 # game in play, ("over",) its standings are due, ("rematch",), ("setup",).
 COMMANDS = ("act", "answer", "start", "resume", "calibrate", "end", "over", "rematch", "setup")
+# Said when a game's code finds no room in the heap: a power-up leaves it whole.
+NO_ROOM = "Not enough memory to load the game: switch the table off and on, then start it"
 
 
 class App:
@@ -55,7 +58,7 @@ class App:
         self.out = Out(self.frame, self.loop, line, self.in_play, lambda: self.phones)
         self.game = self.name = self.seats = None  # the game in play, its title, its places
         self.gid = None  # the journal's number for the game in play
-        self.back_down = 0  # stations (bits) whose BACK is down and has done nothing yet
+        self.back = BackOnRelease()
         self.scene = self.remote = None  # the scene up; the laptop's commands' (command())
         self.calibration = None  # a catnip.table.calibrate.Session while the tray is calibrated
         self.ended = False  # the game in play is over and its end journaled (ending)
@@ -222,7 +225,7 @@ class App:
         """A button event, a station lost or back, the tray's health."""
         station, kind, button = event
         if button == BACK and station < TRAY:
-            kind = self._back(station, kind)  # None: nothing yet
+            kind = self.back.kind(station, kind)  # None: nothing yet
             if kind is None:
                 return
         if station == TRAY or station == TABLE:
@@ -238,16 +241,6 @@ class App:
         if kind != RELEASE:
             self.loop.busy()  # the loop tidies up once its screens are out
         self.key(station, button, kind)
-
-    def _back(self, station, kind):
-        # BACK acts when let go, unless held for its long action (the menu),
-        # which alone acts: holding it for the menu once unlocked a card.
-        bit = 1 << station
-        was = self.back_down & bit
-        self.back_down = self.back_down | bit if kind == PRESS else self.back_down & ~bit
-        if kind == RELEASE:
-            return PRESS if was else None
-        return None if kind == PRESS else kind
 
     def key(self, station, button, kind):
         """A button event on `station`: the App does what the scene answers."""
@@ -299,19 +292,26 @@ class App:
                 self.calibrate(station, out[1])
             except ValueError as e:  # a step refused: the scene says why
                 self.scene.refused(station, str(e))
-        elif word == "start" or word == "resume":
-            remembered = self.scene.remembered()
-            if word == "resume":
-                self.resume()
-            else:
-                self.start(out[1], out[2], out[3])
-            flashfile.keep(scenes.SETUP_FILE, remembered)  # after: the press's station answers first
-        elif word == "rematch":
-            self.start(self.name, self.game.config, self.seats)
+        elif word == "start" or word == "resume" or word == "rematch":
+            try:
+                self._begin(word, out)
+            except MemoryError:  # stock MicroPython: no piece of its heap takes the game's code
+                self._setup(NO_ROOM)
         elif word == "setup":
             self._setup()
         else:
             raise ValueError("a scene answered %r: not one of %s" % (out, COMMANDS))
+
+    def _begin(self, word, out):
+        if word == "rematch":
+            self.start(self.name, self.game.config, self.seats)
+            return
+        remembered = self.scene.remembered()
+        if word == "resume":
+            self.resume()
+        else:
+            self.start(out[1], out[2], out[3])
+        flashfile.keep(scenes.SETUP_FILE, remembered)  # after: the press's station answers first
 
     def end_game(self, why):
         """The game in play is abandoned (from a station's menu, or the
