@@ -311,6 +311,8 @@ def test_a_game_whose_code_finds_no_room_leaves_the_table_in_setup_saying_so():
                                                             [0, 1])])
         assert tried == ["heist"] and rig.app.scene.kind == "setup"
         assert rig.app.scene.problem == NO_ROOM
+        rig.run(100)
+        assert "try again" in rig.lines(0), rig.lines(0)  # the whole of it fits the screen
         assert rig.app.journal.games() == [] and rig.app.game is None
         rules.new = real_new
         tablebot.start(rig, "heist", options, [0, 1])

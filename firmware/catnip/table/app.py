@@ -30,7 +30,7 @@ from catnip.ui.frame import Frame
 # game in play, ("over",) its standings are due, ("rematch",), ("setup",).
 COMMANDS = ("act", "answer", "start", "resume", "calibrate", "end", "over", "rematch", "setup")
 # Said when a game's code finds no room in the heap: a power-up leaves it whole.
-NO_ROOM = "Not enough memory to load the game: switch the table off and on, then start it"
+NO_ROOM = "Out of memory for the game: turn the table off and on, then try again"
 
 
 class App:
