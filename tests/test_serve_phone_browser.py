@@ -54,8 +54,8 @@ def test_a_phone_joins_in_two_taps_and_plays_its_own_screen(browser, tmp_path): 
             rows = screen(fed.game, seat, fed.cursors[seat])[0]
             wait_for(lambda p=pages[seat], r=rows: shown(p) == [x.rstrip() for x in r],
                      why=f"P{seat + 1}'s hand is not on its phone")
-        assert [a for a in keypad.asked if a[0] == "claim"] == [
-            ("claim", {"seat": s}) for s in PHONES]
+        wait_for(lambda: [a for a in keypad.asked if a[0] == "claim"][:len(PHONES)] == [
+            ("claim", {"seat": s}) for s in PHONES], why="the seats were not claimed in order")
         page = pages[2]
         # Each button: the tap reaches the table, and the seat's new screen comes back.
         for button, move in (("down", 1), ("down", 1), ("up", -1), ("ok", 0), ("back", 0)):
