@@ -142,11 +142,11 @@ def choose(rec, game, options, players, phones):
     assert rec.app.scene.kind == "play", "the game did not start: %s" % rec.vt.lines(1)
 
 
-def play(board_name, name, phones):
-    game_name, options, players = GAMES[name]
-    rec = PhonePlayer(board_name)
-    choose(rec, game_name, options, players, phones)
-    rec.claim_phones()
+def play_out(rec, name):
+    """The game set up on `rec` played to its standings by the seeded
+    policies: each seat's action pressed at its station or tapped on its
+    phone (rec.do)."""
+    game_name = GAMES[name][0]
     rng = Rng("policy:" + name)
     policy, presses = POLICIES[game_name], PRESSES[game_name]
     for _ in range(MAX_ACTIONS):
@@ -169,6 +169,14 @@ def play(board_name, name, phones):
             "%s: the presses for %s of seat %d submitted %s" % (
                 name, action, seat, list(game.log)[before:])
     assert rec.app.scene.kind == "end", "%s did not end" % name
+
+
+def play(board_name, name, phones):
+    game_name, options, players = GAMES[name]
+    rec = PhonePlayer(board_name)
+    choose(rec, game_name, options, players, phones)
+    rec.claim_phones()
+    play_out(rec, name)
     rec.vt.run(SETTLE_MS)
     for seat in rec.claimed:  # the standings reach the phones too
         rec.check_view(seat, rec.app.scene.seats[seat])

@@ -22,13 +22,11 @@ import sys
 import time
 
 from catnip import board as boards
-from catnip.rules.rng import Rng
 from catnip.ui.end import CHOICES
 from catnip.ui.recorder import Recorder as Screen
 from devsim.virtual_script import do_step
 from devsim.virtual_table import SETTLE_MS, VirtualTable
-from phoneplay import GAMES, MAX_ACTIONS, SEED, PhonePlayer, choose
-from simpresses import POLICIES, PRESSES, canonical
+from phoneplay import GAMES, SEED, PhonePlayer, choose, play_out
 
 SPEED = 2  # table ms per wall ms, at most
 WAIT_MS = 60000  # for a tap, or for the phones to join
@@ -134,26 +132,7 @@ def play(fd, board_name, name, phones, folder):
     rec = WebPhones(board_name, fd, folder)
     choose(rec, game_name, options, players, phones)
     rec.claim_phones()
-    rng = Rng("policy:" + name)
-    policy, presses = POLICIES[game_name], PRESSES[game_name]
-    for _ in range(MAX_ACTIONS):
-        scene = rec.app.scene
-        if scene.kind != "play":
-            break
-        if scene.banner and scene.game.result() is not None:
-            rec.press(1, "ok")
-            continue
-        game = scene.game
-        waiting = game.to_act()
-        seat = waiting[rng.below(len(waiting))]
-        action = policy(game, seat, rng)
-        if action is None:
-            rec.do({"wait": SETTLE_MS})
-            continue
-        before = len(game.log)
-        presses(rec, scene.seats[seat] + 1, seat, action)
-        assert len(game.log) == before + 1 and game.log[-1] == (seat, canonical(action))
-    assert rec.app.scene.kind == "end", "%s did not end" % name
+    play_out(rec, name)
     _write(folder + "/done.json", {
         "standings": [r for r in rec.app.scene.rows if r not in CHOICES],
         "actions": len(rec.app.game.log), "taps": rec.wanted})
