@@ -81,7 +81,7 @@ class Played:
         game = new_game(k)
         self.name, self.moves, self.seed_commit = game.NAME, 0, game.seed_commit
         self.frames: list[tuple[str, dict]] = []
-        gid = k + 1
+        gid, commit = k + 1, game.seed_commit[:wire.COMMIT_ID]  # as the table names its game
         send = self._send
         send("begin", gid=gid, header=game.header(), seats=list(range(game.players())), moves=0)
         send("snap", gid=gid, game=self.name, public=game.public())
@@ -90,11 +90,11 @@ class Played:
             seat, action = choose(game, self.name)
             events = game.act(seat, action)
             entries.append(["action", seat, list(action)])
-            send("act", gid=gid, n=len(game.log), events=events)
+            send("act", gid=gid, commit=commit, n=len(game.log), events=events)
             send("snap", gid=gid, game=self.name, public=game.public())
         self.moves = len(game.log)
         entries.append(["end", game.result()])
-        send("end", gid=gid, result=game.result())
+        send("end", gid=gid, commit=commit, result=game.result())
         send("games", games=[[gid, "finished"]])
         header = game.journal()
         del header["log"]

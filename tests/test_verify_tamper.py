@@ -153,7 +153,7 @@ def test_a_table_without_commits_in_its_acts_still_pins_them_to_their_game(tmp_p
 def test_a_begin_taken_from_the_store_is_named(tmp_path, sessions):
     from tampering import _begin_taken, _rewritten
 
-    frames = [(s, k, dict(f)) for s, k, f in sessions["heist"]]
+    frames = [(s, k, json_copy(f)) for s, k, f in sessions["heist"]]  # the fixture's stay as played
     _begin_taken(frames, gap=False)
     _rewritten(frames)
     store = Store(tmp_path / "s.sqlite3")
@@ -183,3 +183,36 @@ def json_copy(x):
     import json
 
     return json.loads(json.dumps(x))
+
+
+def _paged(frames: list, every: int = 5) -> list:
+    """The frames with the pull's pages among its entries, as the table answers."""
+    out, entries = [], [f for _, k, f in frames if k == "entry"]
+    for seq, kind, f in frames:
+        out.append((seq, kind, f))
+        if kind == "entry" and ((f["i"] + 1) % every == 0 or f["i"] + 1 == len(entries)):
+            out.append((0, "page", {"gid": f["gid"], "next": f["i"] + 1,
+                                    "done": f["i"] + 1 == len(entries), "re": 1}))
+    return out
+
+
+@pytest.mark.parametrize("bend", ["crc", "field"])
+def test_a_damaged_page_between_others_is_named(tmp_path, sessions, bend):
+    """A pull's pages are read a game at a time: one that is not right, even
+    where a later page says the pull ended well, is named."""
+    frames = _paged([(s, k, json_copy(f)) for s, k, f in sessions["heist"]])
+    assert sum(k == "page" for _, k, _ in frames) > 2
+    store = Store(tmp_path / "s.sqlite3")
+    sid = store.session("t1", "b1", "direct", "0.1.0")
+    for seq, kind, f in frames:
+        store.frame(sid, seq, kind, f.get("gid"), wire.encode(kind, seq, f)[:-1])
+    assert verify.exit_status(verify.from_store(store, sid)) == 0
+    store.db.execute("DROP TRIGGER frames_no_update")
+    row = store.db.execute("SELECT id, raw FROM frames WHERE kind = 'page' ORDER BY id").fetchone()
+    raw = row[1].replace('"next":5', '"next":6') if bend == "crc" else \
+        wire.encode("page", 0, {"gid": 1, "next": "5", "done": False, "re": 1})[:-1].decode()
+    store.db.execute("UPDATE frames SET raw = ? WHERE id = ?", (raw, row[0]))
+    checks = verify.from_store(store, sid)
+    said = " ".join(p for c in checks for p in c.problems)
+    assert verify.exit_status(checks) == 1
+    assert ("damaged" if bend == "crc" else "malformed") in said and "page" in said, said

@@ -4,13 +4,16 @@ commitment), and, for a check, whether each frame decodes and the stream
 numbers follow each other without a hole that no "gap" accounts for.
 
 The moves' frames ("act", "entry") are kept as the bytes stored; parsed()
-reads one game's worth in one call when the game is checked.
+reads one game's worth in one call when the game is checked. A pull's pages
+are read a game at a time too, the last one kept.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+from zlib import crc32
 
 import orjson
 
@@ -24,10 +27,12 @@ STREAM_KINDS = tuple(k for k, (how, _) in wire.MESSAGES.items() if how == wire.S
 KINDS = tuple(dict.fromkeys(("begin", "act", "end", "game", "entry", "page", "acked", "gap",
                              "bad") + STREAM_KINDS))  # "bad": a malformed frame, as it came
 # The kinds whose fields gather() reads from every frame.
-READ = (wire.BEGIN, wire.GAME, wire.END, wire.PAGE)
+READ = (wire.BEGIN, wire.GAME, wire.END)
 # A stored frame as a check reads it: (session, kind, gid, the frame's bytes,
 # when the laptop stored it: None for frames read from a file).
 Stored = tuple[int, str, int | None, bytes, float | None]
+# A sound page's bytes begin so, after the marker (its stream number is 0).
+_PAGE_HEAD = b"%d 0 page {" % wire.VERSION
 
 
 @dataclass
@@ -48,7 +53,8 @@ class Game:
     began: float | None = None  # when the laptop first heard of it (Unix time)
     ended: float | None = None  # when its end was announced live
     live_headers: list[tuple[dict, list | None]] = field(default_factory=list)  # (header, seats)
-    page: dict | None = None  # the pull's last "page"
+    pages: list[bytes] = field(default_factory=list)  # the pull's "page" frames, in order
+    page: dict | None = None  # the last of them, read
     acked: bool = False  # the laptop told the table it had stored the game
     problems: list[str] = field(default_factory=list)  # its frames that are not right
     live_in: int | None = None  # the power-up it was last begun (or resumed) in, live
@@ -65,11 +71,12 @@ class Game:
 def gather(frames: Iterable[Stored], stray: list[str] | None = None
            ) -> dict[tuple[int, str], Game]:
     """Games from frames (session, kind, gid, the frame, when it was stored)
-    in the order they arrived. With `stray` given (a check), every frame
-    but the acts and entries is decoded again (CRC and fields; those two, most
-    of a store, are checked a game at a time), the table's stream numbers are
-    followed for holes, and what is wrong with a frame lands on its game's
-    problems, or in `stray` when it belongs to none."""
+    in the order they arrived. With `stray` given (a
+    check), every frame but the acts and entries is decoded again (CRC and
+    fields; those two, most of a store, are checked a game at a time, and a
+    pull's pages at its end), the table's stream numbers are followed for
+    holes, and what is wrong with a frame lands on its game's problems, or in
+    `stray` when it belongs to none."""
     games: dict[tuple[int, str], Game] = {}
     current: dict[tuple[int, int | None], tuple[int, str]] = {}  # (session, gid) -> game key
     pulling: Game | None = None
@@ -77,8 +84,9 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
     orphans: list[tuple[int, str, int | None, bytes | dict]] = []
     follow = _Stream(games, current, stray) if stray is not None else None
     last = follow.last if follow is not None else {}  # session -> newest stream number
+    act, entry, page = wire.ACT, wire.ENTRY, wire.PAGE  # locals: compared at every row
     for session, kind, gid, raw, at in frames:  # the commonest kinds first
-        if kind == wire.ACT:
+        if kind == act:
             if follow is not None:  # its number only, inline: most of a store is acts
                 try:
                     seq = int(raw[4:raw.index(b" ", 4)])
@@ -94,9 +102,11 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
                 games[key].acts.append(raw)
             else:  # its begin was lost in a gap, or removed: pinned by its commitment
                 orphans.append((session, kind, gid, raw))
-        elif kind == wire.ENTRY:  # its number and fields are checked with its game's
+        elif kind == entry:  # its number and fields are checked with its game's
             if pulling is not None and pulling.gid == gid:
                 pulling.entries.append(raw)
+        elif kind == page and pulling is not None and pulling.gid == gid:
+            pulling.pages.append(raw)  # read at the end, the game's at once
         elif (f := follow.sound(session, kind, gid, raw) if follow is not None else
               _read(kind, raw) if kind in READ else {}) is None:
             continue  # stored damaged: a check names it (sound), the rest leave it out
@@ -113,7 +123,7 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
                 g.live_headers.append((dict(h, names=f["names"]) if f.get("names") else h,
                                        f.get("seats")))
             else:
-                g.header, g.entries, g.page, pulling = h, [], None, g
+                g.header, g.entries, g.pages, pulling = h, [], [], g
                 g.status, g.pulled_in = f.get("status"), session
                 g.gapless = follow is not None and session not in follow.gapped
         elif kind == wire.END:
@@ -124,15 +134,15 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
                 games[key].live_result, games[key].ended = f["result"], at
                 games[key].live_signs = games[key].live_signs or f.get("signs") is True
                 _same_game(games[key], f, "end")
-        elif kind == wire.PAGE:
-            if pulling is not None and pulling.gid == gid:
-                pulling.page = f
         elif kind == wire.ACKED:  # the game begun in this power-up, else the newest of that number
             key = current.get((session, gid)) or next(
                 (k for k in reversed(games) if k[0] == gid), None)
             if key is not None:
                 games[key].acked = True
     _pin(games, orphans, stray, follow.gapped if follow is not None else set())
+    for g in games.values():
+        if g.pages:
+            g.page = follow.pages(g) if follow is not None else _read(page, g.pages[-1])
     return games
 
 
@@ -229,6 +239,19 @@ class _Stream:
     def damaged(self, session: int, gid: int | None) -> None:
         self._say(session, gid, "a stored act frame is damaged (its number does not read)")
 
+    def pages(self, g: Game) -> dict | None:
+        """The last of a pull's pages read, each page's CRC and fields checked
+        (a page that is not right named, as sound() names it)."""
+        pages = g.pages
+        try:
+            read = parsed(pages)
+        except ValueError:
+            read = []
+        if len(read) == len(pages) and all(map(_sound_page, pages, read)):
+            return read[-1]
+        sound = [self.sound(g.pulled_in or 0, wire.PAGE, g.gid, raw) for raw in pages]
+        return next((f for f in reversed(sound) if f is not None), None)
+
     def numbered(self, session: int, gid: int | None, seq: int) -> None:
         """A stream frame must follow the one before it."""
         last = self.last.get(session, 0)
@@ -246,6 +269,16 @@ class _Stream:
             self.games[key].problems.append(why)
         else:
             self.stray.append(why)
+
+
+def _sound_page(raw: bytes, fields: dict) -> bool:
+    """Whether a stored page is as the table sent it: its head, CRC and
+    fields right (what sound() would find, in a tenth of the time)."""
+    try:
+        return raw[2:].startswith(_PAGE_HEAD) and raw[-9:-8] == b" " and \
+            crc32(raw[2:-9]) == int(raw[-8:], 16) and kinds.message(0, wire.PAGE, fields) is None
+    except ValueError:  # a CRC that is no number: sound() says so
+        return False
 
 
 def parsed(frames: list[bytes]) -> list[dict]:

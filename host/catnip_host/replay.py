@@ -12,6 +12,7 @@ import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import itemgetter, methodcaller
 
 from catnip import rules, wire
 from catnip.rules.engine import RuleError
@@ -101,13 +102,13 @@ def _malformed(g: Game) -> str | None:
 
 def _check(g: Game, c: Check) -> Check:
     acts = parsed(g.acts)  # a field missing raises KeyError: check() names the frame
-    announced = {f["n"]: f["events"] for f in acts}  # move n -> events, latest kept
+    announced = dict(map(_MOVE, acts))  # move n -> events, latest kept
     if not (_typed(announced, int) and _typed(announced.values(), list)) or \
             len(announced) < len(acts) and not (  # a number twice: every frame looked at
                 _typed([f["n"] for f in acts], int) and _typed([f["events"] for f in acts], list)):
         return _fail(c, f"its record is malformed and cannot be checked ({_malformed(g)})")
-    other = next((f["commit"] for f in acts if "commit" in f
-                  and not names_game(f["commit"], g.seed_commit)), None)
+    other = next((x for x in set(map(_COMMIT, acts))  # the same in every act, or none
+                  if x is not None and not names_game(x, g.seed_commit)), None)
     if other is not None:
         _fail(c, f"an act frame of game {g.gid} names the commitment {str(other)[:16]!r}, "
                  f"not its own {g.seed_commit[:16]}")
@@ -130,7 +131,7 @@ def _check(g: Game, c: Check) -> Check:
     except (RuleError, ValueError, KeyError, TypeError) as e:
         return _fail(c, f"the game cannot be set up from its header: {e}")
     pulled = parsed(g.entries)
-    numbers, journal = [f["i"] for f in pulled], [f["e"] for f in pulled]
+    numbers, journal = list(map(_NUMBER, pulled)), list(map(_ENTRY, pulled))
     if not (_typed(numbers, int) and _typed(journal, list) and all(journal)):
         return _fail(c, f"its record is malformed and cannot be checked ({_malformed(g)})")
     _whole(c, g, numbers)
@@ -159,9 +160,9 @@ def _check(g: Game, c: Check) -> Check:
     c.moves, c.compared, c.unseen = n, compared, n - compared
     if first_wrong is not None:
         _fail(c, first_wrong)
-    extra = sorted(k for k in announced if k > c.moves)
-    if extra:
-        _fail(c, f"the table announced move {extra[0]} but the journal holds {c.moves} moves")
+    if max(announced, default=0) > c.moves:
+        _fail(c, f"the table announced move {min(k for k in announced if k > c.moves)} but the "
+                 f"journal holds {c.moves} moves")
     final = _plain(game.result())  # the journal's and the live result were read from JSON too
     live_result = common(g.live_result)
     if result is not None and result != final:
@@ -169,15 +170,21 @@ def _check(g: Game, c: Check) -> Check:
     if live_result is not None and live_result != final:
         _fail(c, f"the result announced live {g.live_result} is not the rules' {final}")
     heard_all = g.gapless and g.live_in == g.pulled_in  # its power-up, every frame stored
-    unheard = [k for k in range(g.live_since or 1, c.moves + 1) if k not in announced]
+    unheard = set(range(g.live_since or 1, c.moves + 1)).difference(announced)
     if heard_all and g.live_since is not None and unheard:
-        _fail(c, f"move {unheard[0]} is missing from the moves announced live, in a power-up "
+        _fail(c, f"move {min(unheard)} is missing from the moves announced live, in a power-up "
                  "that lost no frame: it was removed")
     if g.live_result is None and final is not None and heard_all:
         _fail(c, "it ended while the laptop listened, but its end announced live is missing "
                  "from the frames")
     _status(c, g, h, result, final)
     return c
+
+
+# A parsed act's move number and events, and its game's commitment; a parsed
+# entry's number and entry. (Read in C: a game's every frame comes here.)
+_MOVE, _COMMIT = itemgetter("n", "events"), methodcaller("get", "commit")
+_NUMBER, _ENTRY = itemgetter("i"), itemgetter("e")
 
 
 def _typed(values: Iterable, kind: type) -> bool:

@@ -159,7 +159,9 @@ class Game:
     def admit(self, player, action):
         """`action` as a tuple if `player` may act now and it is shaped like
         an action; RuleError otherwise. The game's own rules come after."""
-        self.seat(player)
+        n = self.config["players"]  # seat(), inlined: every act() comes here
+        if type(player) is not int or not 0 <= player < n:
+            self.seat(player)  # says why
         action = action_tuple(action, self.EXAMPLE)
         if self.result() is not None:
             raise RuleError("the game is over; start a new one")

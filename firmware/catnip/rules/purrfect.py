@@ -182,12 +182,13 @@ class Purrfect(Game):
         """Cards `player` may put face down now, sorted; RuleError if not."""
         if not 1 <= len(cards) <= MAX_OFFER:
             raise RuleError("%s is 1 to %d cards, not %d" % (what, MAX_OFFER, len(cards)))
+        owner, offers = self.owner, self.offers  # locals: every offer and answer comes here
         for card in cards:
-            if type(card) is not int or not 0 <= card < len(self.owner):
+            if type(card) is not int or not 0 <= card < len(owner):
                 raise RuleError("%r is not a card; cards are numbered 0-62" % (card,))
-            if self.owner[card] != player:
+            if owner[card] != player:
                 raise RuleError("%s is not in your hand" % card_name(card))
-            offer = offer_holding(self.offers, card)
+            offer = offer_holding(offers, card) if offers else None
             if offer is not None:
                 raise RuleError(
                     "%s is already in your offer #%d; withdraw that offer to use it"

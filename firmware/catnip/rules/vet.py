@@ -105,13 +105,13 @@ def action_tuple(action, example):
                         % (example, "nothing" if not action else describe(action[0])))
     if len(action) > MAX_ITEMS:
         raise RuleError("an action has at most %d items, not %d" % (MAX_ITEMS, len(action)))
-    for i in range(1, len(action)):
-        item = action[i]
-        if type(item) is int:  # whole(), inlined: this runs for every action
+    for item in action:  # the name too, a word: one loop with no indexing, for every action
+        if type(item) is int:  # whole(), inlined
             if -MAX_INT < item < MAX_INT:
                 continue
         elif isinstance(item, str) and len(item) <= MAX_WORD:
             continue
+        i = next(k for k, x in enumerate(action) if x is item)  # the first that fails
         raise RuleError("%r: item %d is %s, but an action holds words and whole numbers "
                         "only, e.g. %s" % (action[0], i, describe(item), example))
     return tuple(action)
