@@ -142,6 +142,7 @@ class Fed:
         self.game = rules.new(name, config, seed)
         self.name, self.gid = name, 1
         self.cursors = dict.fromkeys(phones, 0)
+        self.shown = dict.fromkeys(phones, 0)  # seat -> views sent, as the table numbers them
         seats = list(range(config["players"]))
         self.frame("begin", gid=self.gid, header=self.game.header(), seats=seats, moves=0,
                    phones=phones)
@@ -166,7 +167,8 @@ class Fed:
     def views(self, bound: list[int]) -> None:
         for seat in bound:
             rows, lit = screen(self.game, seat, self.cursors[seat])
-            self.frame("view", seat=seat, rows=rows, lit=lit)
+            self.shown[seat] += 1
+            self.frame("view", seat=seat, n=self.shown[seat], rows=rows, lit=lit)
 
     def settle(self, phones: list[Phone], stream) -> None:
         """Until every page has what the site holds now."""
@@ -237,7 +239,7 @@ class PhoneTable(GameTable):
     def view(self, seat: int) -> None:
         rows, lit = screen(self.game, seat, self.cursors.get(seat, 0))
         self.sent_views.append(rows)
-        self.line.send("view", seat=seat, rows=rows, lit=lit)
+        self.line.send("view", seat=seat, n=len(self.sent_views), rows=rows, lit=lit)
 
     def begin_phones(self, name: str, config: dict, seed: str) -> None:
         self.begin(name, config, seed, list(range(config["players"])))

@@ -32,6 +32,9 @@ class PhoneTable:
         self.claimed = set()
         self.presses = []
         self.quiet = set()  # commands it reads and never answers
+        self.sent = 0  # seat 4's views, numbered as the table numbers them
+        self.damage = 0  # views to damage on the way (a bit flipped: the CRC fails)
+        self.seen_asked = []  # the "seen" of each claim
 
     def command(self, word, fields):
         line = self.line
@@ -50,16 +53,26 @@ class PhoneTable:
         elif word == "claim":
             again = 4 in self.claimed
             self.claimed.add(4)
+            self.seen_asked.append(fields.get("seen"))
             line.send(wire.CLAIMED, seat=4)
-            if not again:
-                    line.send(wire.VIEW, seat=4, rows=["Hand", SECRET], lit=[[0, 0, 16]])
+            if not again or fields.get("seen", self.sent) != self.sent:  # its last view lost
+                self.view(["Hand", SECRET + "!" * len(self.presses)])
         elif word == "press":
             self.presses.append(fields["button"])
             line.send(wire.PRESSED, seat=4)
-            line.send(wire.VIEW, seat=4, rows=["Hand", SECRET + "!"], lit=[])
+            self.view(["Hand", SECRET + "!"])
         elif word == "release":
             self.claimed.discard(4)
             line.send(wire.RELEASED, seat=4)
+
+    def view(self, rows):
+        self.sent += 1
+        frame = wire.encode(wire.VIEW, 0, {"seat": 4, "n": self.sent, "rows": rows,
+                                           "lit": [[0, 0, 16]]})
+        if self.damage:
+            self.damage -= 1
+            frame[-4] ^= 1
+        self.port.write(frame)
 
 
 def _keeper(table, store, frames, notes):
@@ -154,6 +167,48 @@ def test_a_held_seat_is_claimed_again_while_the_laptop_is_there(tmp_path):
         now[0] += 0.25
         keeper.step()
     assert sent == [] and keeper.phones.held == set()
+
+
+def test_a_view_damaged_on_the_way_comes_again_with_the_next_heartbeat(tmp_path):
+    table, frames, notes = PhoneTable(), [], []
+    now = [0.0]
+    keeper = _keeper(table, Store(tmp_path / "s.db"), frames, notes)
+    keeper.clock = lambda: now[0]
+    _settle(keeper)
+    keeper.ask("claim", seat=4)
+    _settle(keeper)
+    table.damage = 1
+    keeper.ask("press", seat=4, button="ok", hold=False)
+    _settle(keeper)
+    assert [k for k, _ in frames] == ["claimed", "view", "pressed"]  # view 2 lost
+    assert any("damaged" in n for n in notes)
+    for _ in range(int(1.5 * HEARTBEAT_S / 0.25)):
+        now[0] += 0.25
+        keeper.step()
+    views = [f for k, f in frames if k == "view"]
+    assert [v["n"] for v in views] == [1, 3] and views[1]["rows"][1] == SECRET + "!"
+    assert table.seen_asked == [None, 1]
+    for _ in range(int(2.5 * HEARTBEAT_S / 0.25)):  # seen: nothing more comes
+        now[0] += 0.25
+        keeper.step()
+    assert table.seen_asked[2:] == [3] * len(table.seen_asked[2:]) and table.seen_asked[2:]
+    assert len([k for k, _ in frames if k == "view"]) == 2
+
+
+def test_the_heartbeat_claims_each_held_seat_in_turn_with_its_last_view():
+    from catnip_host.phone_seats import PhoneSeats
+
+    phones = PhoneSeats()
+    for seat in (6, 4, 5):
+        phones.heard(wire.CLAIMED, {"seat": seat}, 0.0)
+    phones.heard(wire.VIEW, {"seat": 5, "n": 9, "rows": [], "lit": []}, 0.0)
+    beats = []
+    for k in range(1, 5):
+        beats.append(phones.due(k * (HEARTBEAT_S + 0.1), beating=False)[1])
+    assert beats == [{"seat": 4}, {"seat": 5, "seen": 9}, {"seat": 6}, {"seat": 4}]
+    phones.heard(wire.RELEASED, {"seat": 5}, 0.0)
+    assert phones.due(9 * HEARTBEAT_S, beating=False)[1] == {"seat": 6}
+    assert phones.due(10 * HEARTBEAT_S, beating=True)[1] is None  # one on its way already
 
 
 def test_the_laptop_may_start_a_game_with_phone_places(tmp_path):

@@ -58,7 +58,10 @@ def commands():
         "stop": {},  # stop the app and hand back the REPL
         # Phone seats (docs/phones.md): a seat of the game in play with no station,
         # played from a browser the laptop binds to it.
-        "claim": {"seat": "n"},  # the laptop takes that phone seat: its views follow
+        # claim: the laptop takes that phone seat: its views follow. Claimed again
+        # (every 2 s), `seen` is the number of the last view that reached it: an
+        # older one than the table's last brings the view again (one was lost).
+        "claim": {"seat": "n", "seen": "n?"},
         "release": {"seat": "n"},  # no more views for it
         "press": {"seat": "n", "button": "s", "hold": "b"},  # up/down/ok/back; hold: long
         "away": {"seat": "n", "away": "b"},  # its browser went away, or came back
@@ -84,8 +87,9 @@ def messages():
         SIGNED: (STREAMED, {"gid": "n"}),
         SNAP: (PUSHED, {"gid": "n?", "game": "s?", "public": "d?", "phones": "l?"}),
         # A claimed phone seat's screen as its station would show it: 8 rows of
-        # up to 16 characters, and the lit (inverse) spans [row, col, length].
-        VIEW: (PUSHED, {"seat": "n", "rows": ["s"], "lit": [("n", "n", "n")]}),
+        # up to 16 characters, and the lit (inverse) spans [row, col, length];
+        # n numbers the seat's views as they are sent, from 1.
+        VIEW: (PUSHED, {"seat": "n", "n": "n", "rows": ["s"], "lit": [("n", "n", "n")]}),
         # The Stack O' Cats tray as the stations show it: what it proposes to the active
         # player ("place", "collapse" or "cats"; conf 0: it asks), the lean
         # [r, x, y] of four cells (catnip.tray.lean), what keeps it from weighing.

@@ -1,7 +1,9 @@
 """The laptop's side of phone seats (docs/phones.md): the commands other
 threads (serve's web handlers) ask for, and the seats the table says this
 laptop holds, claimed again every HEARTBEAT_S so the table hears that the
-laptop is still there (it drops a silent laptop's seats after 6 s).
+laptop is still there (it drops a silent laptop's seats after 6 s), in
+turn, each with the number of its last view heard: the table sends a view
+lost on the way again.
 
 The Keeper (catnip_host.link) sends what is due here ahead of its own queue
 and hands `view` and the phone seats' answers to its on_frame alone: none of
@@ -26,7 +28,9 @@ class PhoneSeats:
     def __init__(self) -> None:
         self.asked: queue.SimpleQueue[tuple[str, dict]] = queue.SimpleQueue()
         self.held: set[int] = set()  # the seats the table says this laptop holds
+        self.seen: dict[int, int] = {}  # seat -> the number of its last view heard
         self.beat = 0.0  # when a held seat was last claimed again
+        self.beaten = -1  # the seat last claimed again: the next held one is next
 
     def ask(self, word: str, **fields: object) -> None:
         """Queue `word` with `fields` from any thread; ValueError for a word
@@ -51,17 +55,24 @@ class PhoneSeats:
         beat = None
         if self.held and now - self.beat > HEARTBEAT_S and not beating:
             self.beat = now
-            beat = {"seat": min(self.held)}
+            seat = self.beaten = min((s for s in self.held if s > self.beaten),
+                                     default=min(self.held))
+            beat = {"seat": seat, "seen": self.seen[seat]} if seat in self.seen else \
+                {"seat": seat}
         return asked, beat
 
     def heard(self, kind: str, fields: dict, now: float) -> None:
-        """The table says a seat is held (claimed) or not (released)."""
-        if kind == wire.CLAIMED:
+        """The table says a seat is held (claimed) or not (released), or
+        shows it a view."""
+        if kind == wire.VIEW:
+            self.seen[fields["seat"]] = fields["n"]
+        elif kind == wire.CLAIMED:
             if fields["seat"] not in self.held:
                 self.beat = now
             self.held.add(fields["seat"])
         elif kind == wire.RELEASED:
             self.held.discard(fields["seat"])
+            self.seen.pop(fields["seat"], None)
 
     def refused(self, word: str, fields: dict) -> None:
         """The table refused a command for a seat: a claim means it is not this laptop's."""
@@ -71,3 +82,4 @@ class PhoneSeats:
     def forget(self) -> None:
         """The port is opened again: a table that restarted holds no seat."""
         self.held.clear()
+        self.seen.clear()

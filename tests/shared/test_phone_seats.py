@@ -5,8 +5,9 @@
 # phone seat the laptop has claimed, and only that seat's; a press goes
 # through the scene as a station's does; one for a station's seat or a seat
 # not claimed is refused and changes nothing; a silent laptop's seats wait,
-# and come back with a claim. Two games that differ only in one seat's
-# secret send the same bytes but that seat's own views.
+# and come back with a claim; a view lost on the way comes again. Two games
+# that differ only in one seat's secret send the same bytes but that seat's
+# own views.
 import os
 from binascii import hexlify
 
@@ -228,6 +229,29 @@ def test_a_silent_laptop_leaves_its_seats_waiting_and_a_claim_brings_them_back()
         assert not rig.shows(0, "no laptop") and out.kinds()[-1] == "view"
         _ask(rig, line, "press", seat=2, button="ok", hold=False)
         assert len(rig.app.game.log) == log + 1  # the game goes on where it was
+    finally:
+        rig.close()
+
+
+def test_a_view_lost_on_the_way_comes_again_with_the_next_claim():
+    rig, line, out = _table("lost")
+    try:
+        _start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1, 4])
+        _ask(rig, line, "claim", seat=2)
+        first = out.views()
+        assert [v["n"] for v in first] == [1]
+        _ask(rig, line, "claim", seat=2, seen=1)  # the laptop has seen the last: nothing
+        assert len(out.views()) == 1
+        _ask(rig, line, "press", seat=2, button="down", hold=False)
+        assert [v["n"] for v in out.views()] == [1, 2]
+        _ask(rig, line, "claim", seat=2, seen=1)  # view 2 was damaged on the way
+        again = out.views()
+        assert [v["n"] for v in again] == [1, 2, 3]
+        assert again[2]["rows"] == again[1]["rows"] and again[2]["lit"] == again[1]["lit"]
+        assert out.kinds()[-2:] == ["claimed", "view"]
+        _ask(rig, line, "claim", seat=2, seen=3)
+        rig.run(500)
+        assert len(out.views()) == 3
     finally:
         rig.close()
 

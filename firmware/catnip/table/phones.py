@@ -8,8 +8,10 @@
 # only while the laptop holds (has claimed) that seat, and only when it
 # changed. Nobody else's screen ever leaves the table.
 #
-# The laptop claims a held seat again every 2 s; silent for SILENT_MS, it is
-# gone: its claims drop, and the stations say the phone seats wait for it.
+# The laptop claims a held seat again every 2 s, saying which of its views
+# it has seen last: one lost on the way (a damaged frame) is sent again.
+# Silent for SILENT_MS, the laptop is gone: its claims drop, and the
+# stations say the phone seats wait for it.
 # Nothing else changes: the game waits for those seats as for a player who
 # has not pressed yet, and goes on once the laptop is back and claims them.
 from catnip import wire
@@ -36,6 +38,7 @@ class Phones(Stations):
         self.away = 0  # claimed seats (bits) whose browser went away
         self.down = {}  # seat -> the button a long press holds down until its next press
         self.shown = {}  # seat -> the view last sent (the recorder's bytes)
+        self.sent = {}  # seat -> the number of the view last sent
         self.canvas = None  # a catnip.ui.recorder.Recorder, once a seat is claimed
         self.heard = None  # when the laptop last spoke (ticks), as of its commands so far:
         self.commands = 0
@@ -71,7 +74,9 @@ class Phones(Stations):
             raise ValueError(self._not_phone(seat))
         bit = 1 << seat
         if word == "claim":
-            if not self.claimed & bit:
+            seen = fields.get("seen")
+            lost = seen is not None and seen != self.sent.get(seat)  # its last view
+            if not self.claimed & bit or lost:
                 self.claimed |= bit
                 self.silent = False
                 if seat in self.shown:
@@ -169,7 +174,8 @@ class Phones(Stations):
         if shown is None:
             shown = self.shown[seat] = bytearray(len(canvas.buf))
         shown[:] = canvas.buf
-        self.app.out.send(wire.VIEW, seat=seat, rows=canvas.rows(), lit=canvas.lit())
+        n = self.sent[seat] = self.sent.get(seat, 0) % wire.MAX_SEQ + 1
+        self.app.out.send(wire.VIEW, seat=seat, n=n, rows=canvas.rows(), lit=canvas.lit())
 
     def _stand(self):
         """The line every station shows while a phone seat is not played:
