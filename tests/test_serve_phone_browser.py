@@ -3,7 +3,8 @@ does): from a seat's join link to its hand on screen in two taps, the
 screen the table drew read back from the page's DOM, every button's tap
 reaching the table and its new screen coming back, a second phone with the
 same link refused, the table unplugged said plainly, a phone put away told
-to the table, and the public page marking the phone seats."""
+to the table, the public page marking the phone seats, and a TV let in to
+the host's page by the host code."""
 
 from __future__ import annotations
 
@@ -101,3 +102,54 @@ def test_a_phone_joins_in_two_taps_and_plays_its_own_screen(browser, tmp_path): 
             assert p.is_closed() or not p.problems, p.problems
         for c in contexts.values():
             c.close()
+
+
+def test_a_tv_types_the_host_code_and_shows_the_seats_codes(browser, tmp_path, monkeypatch):  # noqa: F811
+    """The TV is told apart from the laptop by its browser's name here (both
+    run on this computer): the server takes it for another device."""
+    from catnip_host.serve import phones
+
+    here = phones._on_this_computer
+    monkeypatch.setattr(phones, "_on_this_computer", lambda r: "catnip-tv" not in r.headers.get(
+        "user-agent", "") and here(r))
+    with fed_site(tmp_path / "s.sqlite3") as site:
+        Fed(site, "heist", {"players": 6}, "browser", PHONES)
+        wait_for(lambda: set(site.seats.seats) == set(PHONES))
+        tv = browser.new_context(viewport={"width": 1920, "height": 1080},
+                                 user_agent="Mozilla/5.0 catnip-tv").new_page()
+        problems: list[str] = []
+        tv.on("pageerror", lambda e: problems.append(str(e)))
+        tv.goto(f"{site.url}/host")
+        assert "host code" in tv.inner_text("body") and not tv.query_selector("svg")
+        tv.fill("#code", "AAAA-AAAA")
+        tv.click("#send-code")
+        wait_for(lambda: "not the host code" in tv.inner_text("#why"))
+        code = site.seats.hosts.code
+        tv.fill("#code", f"{code[:4].lower()} {code[4:]}")
+        tv.press("#code", "Enter")
+        wait_for(lambda: _body(tv).count("Release P") == len(PHONES))
+        assert len(tv.query_selector_all("section.phone svg")) == len(PHONES)
+        old = site.seats.seats[2].code
+        assert f"{old[:4]}-{old[4:]}" in tv.inner_text("body")
+        assert "On the TV too" not in tv.inner_text("body")
+        tv.click('button[data-seat="2"]')  # releases P3: its new code comes up
+        wait_for(lambda: site.seats.seats[2].code != old and
+                 site.seats.seats[2].code[:4] in _body(tv))
+        laptop = browser.new_page()
+        laptop.goto(f"{site.url}/host")
+        assert "1 other screen shows this page" in laptop.inner_text("body")
+        laptop.click("#sign-out")
+        wait_for(lambda: "On the TV too" in _body(laptop) and "other screen" not in _body(laptop))
+        tv.reload()
+        assert "host code" in tv.inner_text("body") and not tv.query_selector("svg")
+        assert not problems, problems
+
+
+def _body(page) -> str:
+    """The page's text, or "" while it is between two loads."""
+    from playwright.sync_api import Error
+
+    try:
+        return page.inner_text("body")
+    except Error:
+        return ""

@@ -2,7 +2,7 @@
 code, a seat bound to the first browser and refused to any other until the
 host releases it, tries limited, every POST from the seat's own page (CSRF
 token tied to its cookie, Origin its Host), and the host's page on this
-computer only. Through starlette's TestClient, with a table that records
+computer, or on a screen that typed the host code (once). Through starlette's TestClient, with a table that records
 what it is asked."""
 
 from __future__ import annotations
@@ -108,7 +108,9 @@ def test_the_host_releases_a_seat_then_another_phone_joins_by_its_new_code(rig):
     assert laptop.post("/host/release", json={"seat": 1}, headers=ORIGIN).status_code == 403
     assert other.post("/host/release", json={"seat": 1},
                       headers={**ORIGIN, "x-catnip-csrf": key}).status_code == 403
-    assert other.get("/host").status_code == 403
+    elsewhere = other.get("/host")  # asks for the host code, shows none of the seats'
+    assert elsewhere.status_code == 200 and "host code" in elsewhere.text
+    assert seats.seats[3].code not in elsewhere.text and "csrf" not in elsewhere.text
     assert seats.seat_of(phone.cookies["catnip_seat"]) is not None
     done = laptop.post("/host/release", json={"seat": 1}, headers={**ORIGIN, "x-catnip-csrf": key})
     assert done.status_code == 200 and table.asked[-1] == ("release", {"seat": 1})
@@ -120,6 +122,61 @@ def test_the_host_releases_a_seat_then_another_phone_joins_by_its_new_code(rig):
     assert seats.seats[1].code in laptop.get("/host").text.replace("-", "")
     assert join(other, seats.seats[1].code).json()["seat"] == 1
     assert table.asked[-1] == ("claim", {"seat": 1})
+
+
+def _host_token(b: TestClient) -> str:
+    page = b.get("/host")
+    assert page.status_code == 200 and "Release P2" in page.text, page.text
+    return re.search(r'<meta name="csrf" content="([0-9a-f]+)">', page.text).group(1)
+
+
+def test_a_tv_that_types_the_host_code_shows_the_codes_and_releases_a_seat(rig):
+    seats, table, clock, app = rig
+    laptop, tv, guest = browser(app, "127.0.0.1"), browser(app), browser(app, "192.168.1.21")
+    code = seats.hosts.code
+    assert f"{code[:4]}-{code[4:]}" in laptop.get("/host").text  # shown on the laptop alone
+    assert tv.post("/host/join", json={"code": "AAAA-AAAA"}, headers=ORIGIN).status_code == 404
+    assert tv.post("/host/join", json={"code": code}).status_code == 403  # no Origin: refused
+    admitted = tv.post("/host/join", json={"code": code.lower()}, headers=ORIGIN)
+    assert admitted.status_code == 200 and admitted.json() == {"go": "/host"}
+    cookie = admitted.headers["set-cookie"]
+    assert "catnip_host=" in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
+    key = _host_token(tv)
+    assert seats.seats[1].code in tv.get("/host").text.replace("-", "")
+    assert "On the TV too" not in tv.get("/host").text  # the host code is the laptop's to show
+    # The code is spent: another screen with it is refused, and the laptop shows a new one.
+    assert guest.post("/host/join", json={"code": code}, headers=ORIGIN).status_code == 404
+    assert seats.hosts.code != code and seats.hosts.code[:4] in laptop.get("/host").text
+    # The TV releases a seat with its own page's token, never with another's.
+    assert guest.post("/host/release", json={"seat": 1},
+                      headers={**ORIGIN, "x-catnip-csrf": key}).status_code == 403
+    done = tv.post("/host/release", json={"seat": 1}, headers={**ORIGIN, "x-catnip-csrf": key})
+    assert done.status_code == 200 and done.json() == {"released": 1}
+    # Only the laptop signs the other screens out; then the TV asks for a code again.
+    assert tv.post("/host/out", json={}, headers={**ORIGIN, "x-catnip-csrf": key}
+                   ).status_code == 403
+    mine = _host_token(laptop)
+    assert "1 other screen shows this page" in laptop.get("/host").text
+    assert laptop.post("/host/out", json={}, headers=ORIGIN).status_code == 403  # no token
+    assert laptop.post("/host/out", json={}, headers={**ORIGIN, "x-catnip-csrf": mine}
+                       ).json() == {"out": True}
+    assert "host code" in tv.get("/host").text and seats.seats[1].code not in tv.get("/host").text
+    assert tv.post("/host/release", json={"seat": 3},
+                   headers={**ORIGIN, "x-catnip-csrf": key}).status_code == 403
+
+
+def test_host_code_tries_count_with_the_seats_codes(rig):
+    seats, _, clock, app = rig
+    tv = browser(app)
+    for _ in range(TRIES):
+        assert tv.post("/host/join", json={"code": "AAAA-AAAA"}, headers=ORIGIN
+                       ).status_code == 404
+    refused = tv.post("/host/join", json={"code": seats.hosts.code}, headers=ORIGIN)
+    assert refused.status_code == 429 and "too many tries" in refused.json()["why"]
+    assert join(tv, seats.seats[1].code).status_code == 429  # one budget for both
+    clock.now += 61
+    assert tv.post("/host/join", json={"code": seats.hosts.code}, headers=ORIGIN
+                   ).status_code == 200
 
 
 def test_the_table_releasing_a_seat_unbinds_its_browser(rig):
@@ -243,7 +300,9 @@ def test_serve_says_at_start_who_can_reach_what(tmp_path):
         assert "--bind 0.0.0.0" in said and alone.base is None
         said = greeting(shared, "0.0.0.0")
         assert "anyone on this network" in said and "never a hidden card" in said
-        assert f"{shared.base}/join" in said and "/host" in said and "this computer only" in said
+        assert f"{shared.base}/join" in said and f"{shared.base}/host," in said
+        code = shared.seats.hosts.code
+        assert f"{code[:4]}-{code[4:]}" in said and "{" not in said
         assert shared.base is not None and not shared.base.startswith("http://0.0.0.0")
     finally:
         alone.server.sock.close()

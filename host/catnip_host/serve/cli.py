@@ -18,10 +18,14 @@ def greeting(site, bind: str) -> str:
     else:
         lines.append(f"Listening on {bind}: anyone on this network can open {site.base}/ and "
                      "see the table's public state and the stored games (never a hidden card).")
+        code = site.seats.hosts.code
         lines.append(f"Phone seats: each is joined once, from {site.base}/join, by the code "
-                     "printed here when a game with phone seats begins; {site.base}/host, "
-                     "opened on this computer only, shows them too and releases a seat. A phone "
+                     f"printed here when a game with phone seats begins; {site.base}/host, "
+                     "opened on this computer, shows them too and releases a seat. A phone "
                      "holds only its own seat's screen.")
+        lines.append(f"To show the seats' codes on a TV: open {site.base}/host on it and type "
+                     f"the host code {code[:4]}-{code[4:]} (it works once; this computer's "
+                     "host page shows the next one).")
     return "\n".join(lines)
 
 

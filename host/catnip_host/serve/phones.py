@@ -1,6 +1,8 @@
 """The phone seats' pages: joining (/join), a seat's own screen and buttons
 (/seat, its stream /seat/events, its taps /seat/press) and the host's page
-of join codes (/host, /host/release), which only this computer opens.
+of join codes (/host, /host/release), which opens on this computer, and on
+another screen (a TV) once it has typed the host code (/host/join; the
+laptop's host page shows the code and signs such screens out, /host/out).
 
 The secrets never travel in an address: a join link carries its secret in
 the fragment (after #), which a browser never sends; the page posts it. So
@@ -30,7 +32,7 @@ from catnip_host.serve.seats import Refused, Seats
 
 SEAT_COOKIE = "catnip_seat"
 HOST_COOKIE = "catnip_host"
-POSTS = frozenset({"/join", "/seat/press", "/host/release"})
+POSTS = frozenset({"/join", "/seat/press", "/host/release", "/host/join", "/host/out"})
 MAX_BODY = 1024  # bytes a POST may carry: a code, a button
 PING_S = 15.0
 WAKE_S = 1.0  # a seat's stream looks for a change, or the server stopping, this often
@@ -161,23 +163,62 @@ def routes(seats: Seats, bell: Bell, hub: Hub, base: Callable[[], str | None]) -
             return _refused(e)
         return JSONResponse({"pressed": True})
 
+    def host_of(request: Request) -> str | None:
+        """The host page's key (its cookie) if this browser may see it: on
+        this computer (a key made here when it has none), or a screen that
+        typed the host code."""
+        key = request.cookies.get(HOST_COOKIE)
+        if _on_this_computer(request):
+            return key or secrets.token_urlsafe(32)
+        return key if seats.hosts.admitted(key) else None
+
+    def host_asked(request: Request) -> bool:
+        """A POST from a host page: its browser may see it, and the token is its."""
+        key = host_of(request)
+        return key is not None and seats.csrf_ok("host:" + key, request.headers.get(
+            "x-catnip-csrf"))
+
     async def host_page(request: Request) -> Response:
-        if not _on_this_computer(request):
-            return _refused(Refused("the host's page opens only on the laptop running catnip "
-                                    "serve"))
-        key = request.cookies.get(HOST_COOKIE) or secrets.token_urlsafe(32)
-        body = host_view(seats, base(), seats.csrf("host:" + key))
+        key = host_of(request)
+        if key is None:
+            body = HOST_CODE if base() is not None else f'<p class="big">{escape(UNAVAILABLE)}</p>'
+            return HTMLResponse(pages.page("The host's page", body, ("host.js",)),
+                                headers={"cache-control": "no-store"})
+        reached = base()
+        body = host_view(seats, reached, seats.csrf("host:" + key))
+        if _on_this_computer(request) and reached is not None:
+            body += other_screens(seats, reached)
         answer = HTMLResponse(pages.page("Phone seats", body, ("host.js",)),
                               headers={"cache-control": "no-store"})
         answer.set_cookie(HOST_COOKIE, key, httponly=True, samesite="strict", path="/host",
                           secure=request.url.scheme == "https")
         return answer
 
+    async def host_join(request: Request) -> Response:
+        given = (await _body(request)).get("code")
+        if base() is None:
+            return _unavailable()
+        if not isinstance(given, str) or not given:
+            return _refused(Refused("type the host code the laptop shows", 400))
+        try:
+            key = seats.hosts.admit(_client(request), given[:100])
+        except Refused as e:
+            return _refused(e)
+        answer = JSONResponse({"go": "/host"})
+        answer.set_cookie(HOST_COOKIE, key, httponly=True, samesite="strict", path="/host",
+                          secure=request.url.scheme == "https")
+        return answer
+
+    async def host_out(request: Request) -> Response:
+        if not _on_this_computer(request) or not host_asked(request):
+            return _refused(Refused("only the host's page on the laptop signs other screens out"))
+        seats.hosts.sign_out()
+        return JSONResponse({"out": True})
+
     async def host_release(request: Request) -> Response:
-        key = request.cookies.get(HOST_COOKIE)
-        if not _on_this_computer(request) or not key or not seats.csrf_ok(
-                "host:" + key, request.headers.get("x-catnip-csrf")):
-            return _refused(Refused("only the host's page on the laptop releases a seat"))
+        if not host_asked(request):
+            return _refused(Refused("only a host's page releases a seat: the laptop's, or a "
+                                    "screen that typed the host code"))
         seat = (await _body(request)).get("seat")
         try:
             if not isinstance(seat, int) or isinstance(seat, bool):
@@ -190,7 +231,9 @@ def routes(seats: Seats, bell: Bell, hub: Hub, base: Callable[[], str | None]) -
     return [Route("/join", join_page, methods=["GET"]), Route("/join", join, methods=["POST"]),
             Route("/seat", seat_page), Route("/seat/events", seat_events),
             Route("/seat/press", press, methods=["POST"]), Route("/host", host_page),
-            Route("/host/release", host_release, methods=["POST"])]
+            Route("/host/release", host_release, methods=["POST"]),
+            Route("/host/join", host_join, methods=["POST"]),
+            Route("/host/out", host_out, methods=["POST"])]
 
 
 def host_view(seats: Seats, base: str | None, csrf: str) -> str:
@@ -216,6 +259,20 @@ def host_view(seats: Seats, base: str | None, csrf: str) -> str:
     return out + '</div><p><a href="/host">Look again</a></p>'
 
 
+def other_screens(seats: Seats, base: str) -> str:
+    """On the laptop's host page: how another screen (a TV) opens it too,
+    and a button that signs every such screen out."""
+    code = seats.hosts.code
+    out = (f'<section class="screens"><h2>On the TV too</h2><p>Open <b>{escape(base)}/host</b> '
+           f'on it and type <span class="code">{code[:4]}-{code[4:]}</span> (once: the '
+           "next screen gets a new code here).</p>")
+    if seats.hosts.keys:
+        n = len(seats.hosts.keys)
+        out += (f"<p>{n} other screen{'s' if n > 1 else ''} show{'' if n > 1 else 's'} this page."
+                '</p><button type="button" id="sign-out">Sign the other screens out</button>')
+    return out + "</section>"
+
+
 UNAVAILABLE = ("Phone seats are unavailable: catnip serve listens on this computer only, so a "
                "phone cannot reach it. Start it with --bind 0.0.0.0 (or this computer's "
                "address on your network).")
@@ -233,6 +290,12 @@ class="key" type="button" data-button="down">Down</button><button class="key" ty
 data-button="ok">OK</button><button class="key" type="button" data-button="back">Back</button>
 <button class="key menu" type="button" data-button="back" data-hold="1">Menu</button></div>
 <p id="why" class="notice" role="alert"></p></main>
+"""
+HOST_CODE = """<main class="join"><section><label for="code" class="big">The host code the
+laptop shows (on its terminal, and on its own host page)</label><input id="code" autocomplete="off"
+autocapitalize="characters" spellcheck="false" maxlength="12"><button id="send-code" class="key"
+type="button">Open the host's page</button></section><p id="why" class="notice" role="alert"></p>
+</main>
 """
 NO_SEAT = ('<p class="big">This browser holds no seat. Scan your seat\'s code on the laptop, '
            'or type it at <a href="/join">/join</a>.</p>')

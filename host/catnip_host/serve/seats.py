@@ -17,6 +17,10 @@ limited per client (TRIES a minute) and in all (ALL_TRIES a minute), so a
 code cannot be guessed: see docs/serve.md for the arithmetic. A link's
 secret is held to the client's tries only: nothing floods it off.
 
+The host's page (every seat's codes) opens on the laptop itself, and on
+another screen (a TV) that types the host code (Hosts): the same kind of
+code, spent at first use, its tries counted with the seats' codes.
+
 Every method runs on the server's event loop; the table's side reaches it
 through the loop (Site.follow), so no lock is needed.
 """
@@ -89,6 +93,64 @@ class Seat:
                 "why": self.why}
 
 
+class Tries:
+    """The join tries of the last minute: each client's, and the typed codes
+    of every client together."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self.by_client: dict[str, deque[float]] = {}
+        self.typed: deque[float] = deque()
+
+    def count(self, client: str, short: bool) -> None:
+        """A try from `client`, or Refused when it is one too many; `short`:
+        a typed code, which every client's tries together are held to as well
+        (a link's secret cannot be guessed, so a flood of codes does not hold
+        the links off)."""
+        now = self.clock()
+        mine = self.by_client.setdefault(client, deque())
+        for q in (mine, self.typed):
+            while q and now - q[0] >= WINDOW_S:
+                q.popleft()
+        if len(mine) >= TRIES or (short and len(self.typed) >= ALL_TRIES):
+            raise Refused(f"too many tries: wait a minute (at most {TRIES} a minute from one "
+                          f"phone, {ALL_TRIES} typed codes from all), or scan the code", 429)
+        mine.append(now)
+        if short:
+            self.typed.append(now)
+        for other in [c for c, q in self.by_client.items() if not q]:
+            del self.by_client[other]
+
+
+class Hosts:
+    """The screens besides the laptop's own that may open the host's page
+    (a TV showing the join codes): each typed the host code, which is then
+    spent and made anew (the laptop's own host page shows the new one)."""
+
+    def __init__(self, tries: Tries) -> None:
+        self.tries = tries
+        self.code = _code()
+        self.keys: list[str] = []  # the cookies of the screens let in
+
+    def admit(self, client: str, given: str) -> str:
+        """The cookie of a screen that typed the host code, or Refused."""
+        self.tries.count(client, True)
+        if len(given) > CODE_LENGTH + 4 or not _same(typed(given), self.code):
+            raise Refused("that is not the host code: it is on the laptop's terminal and on "
+                          "its host page (a code works once)", 404)
+        self.code = _code()
+        self.keys.append(secrets.token_urlsafe(32))
+        return self.keys[-1]
+
+    def admitted(self, key: str | None) -> bool:
+        return bool(key) and any(_same(key or "", k) for k in self.keys)
+
+    def sign_out(self) -> None:
+        """Every other screen loses the host's page; a new code is made."""
+        self.keys.clear()
+        self.code = _code()
+
+
 class Seats:
     """The phone seats of the game in play, for one server run."""
 
@@ -101,8 +163,8 @@ class Seats:
         self.gid: int | None = None
         self.seats: dict[int, Seat] = {}
         self.connected = False
-        self.tries: dict[str, deque[float]] = {}
-        self.all_tries: deque[float] = deque()
+        self.tries = Tries(clock)
+        self.hosts = Hosts(self.tries)  # the screens besides the laptop with the host's page
 
     # ---- the table's side ---------------------------------------------------
 
@@ -158,31 +220,13 @@ class Seats:
         """A browser presents a link secret or a typed code (`binding`: its
         cookie, if it has one): its seat and its binding, or Refused."""
         short = len(given) <= CODE_LENGTH + 4
-        self._count(client, short)
+        self.tries.count(client, short)
         secret = typed(given) if short else given
         for s in self.seats.values():
             if _same(secret, s.token) or _same(secret, s.code):
                 return s.seat, self._bind(s, binding)
         raise Refused("that code or link is not one of this game's seats (a released seat has "
                       "new ones): scan the code on the laptop again", 404)
-
-    def _count(self, client: str, short: bool) -> None:
-        """A try from `client`; `short`: a typed code, which every client's
-        tries together are held to as well (a link's secret cannot be
-        guessed, so a flood of codes does not hold the links off)."""
-        now = self.clock()
-        mine = self.tries.setdefault(client, deque())
-        for q in (mine, self.all_tries):
-            while q and now - q[0] >= WINDOW_S:
-                q.popleft()
-        if len(mine) >= TRIES or (short and len(self.all_tries) >= ALL_TRIES):
-            raise Refused(f"too many tries: wait a minute (at most {TRIES} a minute from one "
-                          f"phone, {ALL_TRIES} typed codes from all), or scan the code", 429)
-        mine.append(now)
-        if short:
-            self.all_tries.append(now)
-        for other in [c for c, q in self.tries.items() if not q]:
-            del self.tries[other]
 
     def _bind(self, s: Seat, binding: str | None) -> str:
         if s.binding is not None:
