@@ -80,6 +80,16 @@ def _keeper(table, store, frames, notes):
     return Keeper(link, store, notify=notes.append, on_frame=lambda k, f: frames.append((k, f)))
 
 
+def _clocked(tmp_path):
+    """A Keeper on the phone table whose clock the test moves (now[0]), settled."""
+    table, frames, notes = PhoneTable(), [], []
+    now = [0.0]
+    keeper = _keeper(table, Store(tmp_path / "s.db"), frames, notes)
+    keeper.clock = lambda: now[0]
+    _settle(keeper)
+    return table, frames, notes, now, keeper
+
+
 def test_asked_commands_reach_on_frame_and_nothing_of_a_view_is_kept(tmp_path):
     table, frames, notes = PhoneTable(), [], []
     store = Store(tmp_path / "s.db")
@@ -125,11 +135,7 @@ def test_ask_refuses_other_words_and_bad_fields(tmp_path):
 
 
 def test_a_press_is_never_sent_twice(tmp_path):
-    table, frames, notes = PhoneTable(), [], []
-    now = [0.0]
-    keeper = _keeper(table, Store(tmp_path / "s.db"), frames, notes)
-    keeper.clock = lambda: now[0]
-    _settle(keeper)
+    table, frames, notes, now, keeper = _clocked(tmp_path)
     table.quiet.add("press")
     keeper.ask("press", seat=4, button="ok", hold=False)
     sent = []
@@ -143,11 +149,7 @@ def test_a_press_is_never_sent_twice(tmp_path):
 
 
 def test_a_held_seat_is_claimed_again_while_the_laptop_is_there(tmp_path):
-    table, frames, notes = PhoneTable(), [], []
-    now = [0.0]
-    keeper = _keeper(table, Store(tmp_path / "s.db"), frames, notes)
-    keeper.clock = lambda: now[0]
-    _settle(keeper)
+    table, frames, notes, now, keeper = _clocked(tmp_path)
     keeper.ask("claim", seat=4)
     keeper.step()
     keeper.step()
@@ -170,11 +172,7 @@ def test_a_held_seat_is_claimed_again_while_the_laptop_is_there(tmp_path):
 
 
 def test_a_view_damaged_on_the_way_comes_again_with_the_next_heartbeat(tmp_path):
-    table, frames, notes = PhoneTable(), [], []
-    now = [0.0]
-    keeper = _keeper(table, Store(tmp_path / "s.db"), frames, notes)
-    keeper.clock = lambda: now[0]
-    _settle(keeper)
+    table, frames, notes, now, keeper = _clocked(tmp_path)
     keeper.ask("claim", seat=4)
     _settle(keeper)
     table.damage = 1

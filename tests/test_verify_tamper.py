@@ -18,6 +18,15 @@ from test_verify import _file, _frames
 GAMES = {"heist": None, "stack": None, "purrfect": {"players": 4}}
 
 
+def _stored(tmp_path, frames: list) -> tuple[Store, int]:
+    """A store of one session holding `frames` as the Keeper stores them."""
+    store = Store(tmp_path / "s.sqlite3")
+    sid = store.session("t1", "b1", "direct", "0.1.0")
+    for seq, kind, f in frames:
+        store.frame(sid, seq, kind, f.get("gid"), wire.encode(kind, seq, f)[:-1])
+    return store, sid
+
+
 def _replay(path: str, *more: str):
     return CliRunner().invoke(main, ["replay", path, "--verify", *more])
 
@@ -51,10 +60,7 @@ def test_every_named_tamper_of_a_file_exits_1_and_says_what_changed(tmp_path, se
 
 def test_a_tampered_store_exits_1(tmp_path, sessions):
     frames = sessions["heist"]
-    store = Store(tmp_path / "s.sqlite3")
-    sid = store.session("t1", "b1", "direct", "0.1.0")
-    for seq, kind, f in frames:
-        store.frame(sid, seq, kind, f.get("gid"), wire.encode(kind, seq, f)[:-1])
+    store, sid = _stored(tmp_path, frames)
     assert verify.exit_status(verify.from_store(store, sid)) == 0
     store.db.execute("DROP TRIGGER frames_no_update")
     row = store.db.execute("SELECT id, raw FROM frames WHERE kind = 'game'").fetchone()
@@ -156,10 +162,7 @@ def test_a_begin_taken_from_the_store_is_named(tmp_path, sessions):
     frames = [(s, k, json_copy(f)) for s, k, f in sessions["heist"]]  # the fixture's stay as played
     _begin_taken(frames, gap=False)
     _rewritten(frames)
-    store = Store(tmp_path / "s.sqlite3")
-    sid = store.session("t1", "b1", "direct", "0.1.0")
-    for seq, kind, f in frames:
-        store.frame(sid, seq, kind, f.get("gid"), wire.encode(kind, seq, f)[:-1])
+    store, sid = _stored(tmp_path, frames)
     checks = verify.from_store(store, sid)
     assert verify.exit_status(checks) == 1
     said = " ".join(p for c in checks for p in c.problems)
@@ -202,10 +205,7 @@ def test_a_damaged_page_between_others_is_named(tmp_path, sessions, bend):
     where a later page says the pull ended well, is named."""
     frames = _paged([(s, k, json_copy(f)) for s, k, f in sessions["heist"]])
     assert sum(k == "page" for _, k, _ in frames) > 2
-    store = Store(tmp_path / "s.sqlite3")
-    sid = store.session("t1", "b1", "direct", "0.1.0")
-    for seq, kind, f in frames:
-        store.frame(sid, seq, kind, f.get("gid"), wire.encode(kind, seq, f)[:-1])
+    store, sid = _stored(tmp_path, frames)
     assert verify.exit_status(verify.from_store(store, sid)) == 0
     store.db.execute("DROP TRIGGER frames_no_update")
     row = store.db.execute("SELECT id, raw FROM frames WHERE kind = 'page' ORDER BY id").fetchone()
