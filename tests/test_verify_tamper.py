@@ -216,3 +216,31 @@ def test_a_damaged_page_between_others_is_named(tmp_path, sessions, bend):
     said = " ".join(p for c in checks for p in c.problems)
     assert verify.exit_status(checks) == 1
     assert ("damaged" if bend == "crc" else "malformed") in said and "page" in said, said
+
+
+@pytest.mark.parametrize("bend, said", [
+    ("swapped", "frames were removed, repeated or reordered"),
+    ("removed", "are missing and no gap says so"),
+    ("unnumbered", "its number does not read"),
+])
+def test_an_act_out_of_the_streams_order_is_named(tmp_path, sessions, bend, said):
+    """Acts are followed a run at a time: one whose stream number is not the
+    next is named for what it is, however many acts in a row are right."""
+    frames = [(s, k, json_copy(f)) for s, k, f in sessions["stack"]]
+    acts = [i for i, (_, k, _) in enumerate(frames) if k == "act"]
+    assert len(acts) > 6
+    if bend == "swapped":
+        frames[acts[3]], frames[acts[4]] = frames[acts[4]], frames[acts[3]]
+    elif bend == "removed":
+        del frames[acts[3]]
+    store, sid = _stored(tmp_path, frames)
+    if bend == "unnumbered":
+        store.db.execute("DROP TRIGGER frames_no_update")
+        row = store.db.execute("SELECT id, raw FROM frames WHERE kind = 'act' ORDER BY id "
+                               "LIMIT 1 OFFSET 3").fetchone()
+        store.db.execute("UPDATE frames SET raw = ? WHERE id = ?",
+                         (row[1][:4] + "x" + row[1][4:], row[0]))
+    checks = verify.from_store(store, sid)
+    problems = [p for c in checks for p in c.problems]
+    assert verify.exit_status(checks) == 1
+    assert any(said in p for p in problems), problems

@@ -4,14 +4,17 @@ commitment), and, for a check, whether each frame decodes and the stream
 numbers follow each other without a hole that no "gap" accounts for.
 
 The moves' frames ("act", "entry") are kept as the bytes stored; parsed()
-reads one game's worth in one call when the game is checked. A pull's pages
-are read a game at a time too, the last one kept.
+reads one game's worth in one call when the game is checked. They come in
+runs (one game's, in a row), and a run is filed, its acts' stream numbers
+compared, in one go. A pull's pages are read a game at a time too, the last
+one kept.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import repeat
 from zlib import crc32
 
 import orjson
@@ -81,29 +84,42 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
     # Acts (their bytes) and ends (their fields) with no begin.
     orphans: list[tuple[int, str, int | None, bytes | dict]] = []
     follow = _Stream(games, current, stray) if stray is not None else None
-    last = follow.last if follow is not None else {}  # session -> newest stream number
-    act, entry, page = wire.ACT, wire.ENTRY, wire.PAGE  # locals: compared at every row
-    for session, kind, gid, raw, at in frames:  # the commonest kinds first
-        if kind == act:
-            if follow is not None:  # its number only, inline: most of a store is acts
-                try:
-                    seq = int(raw[4:raw.index(b" ", 4)])
-                except ValueError:
-                    follow.damaged(session, gid)
-                    continue
-                if seq == last.get(session, 0) + 1:
-                    last[session] = seq
-                else:
-                    follow.numbered(session, gid, seq)
-            key = current.get((session, gid))
-            if key is not None:
-                games[key].acts.append(raw)
-            else:  # its begin was lost in a gap, or removed: pinned by its commitment
-                orphans.append((session, kind, gid, raw))
-        elif kind == entry:  # its number and fields are checked with its game's
+
+    def file(kind: str, session: int, gid: int | None, run: list[bytes]) -> None:
+        """A run of acts or entries, one game's in a row in one power-up,
+        filed with their game at once (an act's numbers followed at once in
+        a check; an entry's are checked with its game's)."""
+        if kind == wire.ENTRY:
             if pulling is not None and pulling.gid == gid:
-                pulling.entries.append(raw)
-        elif kind == page and pulling is not None and pulling.gid == gid:
+                pulling.entries += run
+            return
+        if follow is not None:
+            run = follow.acts(session, gid, run)
+        key = current.get((session, gid))
+        if key is not None:
+            games[key].acts += run
+        else:  # its begin was lost in a gap, or removed: pinned by its commitment
+            orphans.extend((session, kind, gid, raw) for raw in run)
+
+    # Most of a store is acts and entries, in runs: each costs three
+    # compares and an append, and its run is filed at once.
+    run: list[bytes] = []
+    run_kind, run_session, run_gid = "", 0, None  # "": no run
+    key: tuple[int, str] | None
+    page = wire.PAGE
+    for session, kind, gid, raw, at in frames:
+        if kind == run_kind and gid == run_gid and session == run_session:
+            run.append(raw)
+            continue
+        if run:  # any other frame ends the run: the frames before it are filed first
+            file(run_kind, run_session, run_gid, run)
+            run = []
+        if kind == wire.ACT or kind == wire.ENTRY:
+            run.append(raw)
+            run_kind, run_session, run_gid = kind, session, gid
+            continue
+        run_kind = ""
+        if kind == page and pulling is not None and pulling.gid == gid:
             pulling.pages.append(raw)  # read at the end, the game's at once
         elif (f := follow.sound(session, kind, gid, raw) if follow is not None else
               _read(kind, raw) if kind in READ else {}) is None:
@@ -137,6 +153,8 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
                 (k for k in reversed(games) if k[0] == gid), None)
             if key is not None:
                 games[key].acked = True
+    if run:
+        file(run_kind, run_session, run_gid, run)
     _pin(games, orphans, stray, follow.gapped if follow is not None else set())
     for g in games.values():
         if g.pages:
@@ -234,8 +252,26 @@ class _Stream:
         self.numbered(session, gid, seq)
         return fields
 
-    def damaged(self, session: int, gid: int | None) -> None:
-        self._say(session, gid, "a stored act frame is damaged (its number does not read)")
+    def acts(self, session: int, gid: int | None, run: list[bytes]) -> list[bytes]:
+        """A run of acts in a row, numbered on from the frame before them,
+        less any whose number does not read (named). Their numbers are
+        compared at once, in C; only a run that is not right is read act by
+        act, to name what is wrong."""
+        first = self.last.get(session, 0) + 1
+        if all(map(bytes.startswith, run, map(b"%d ".__mod__, range(first, first + len(run))),
+                   repeat(4))):  # "MARK V SEQ ": the number begins at byte 4
+            self.last[session] = first + len(run) - 1
+            return run
+        sound = []
+        for raw in run:
+            try:
+                seq = int(raw[4:raw.index(b" ", 4)])
+            except ValueError:
+                self._say(session, gid, "a stored act frame is damaged (its number does not read)")
+                continue
+            self.numbered(session, gid, seq)
+            sound.append(raw)
+        return sound
 
     def pages(self, g: Game) -> dict | None:
         """The last of a pull's pages read, each page's CRC and fields checked

@@ -57,7 +57,8 @@ class Game:
         """Build the initial state from self.config and self.rng."""
 
     def to_act(self):
-        """Players who may act now (several in simultaneous phases)."""
+        """Players who may act now (several in simultaneous phases); none
+        once result() is not None."""
         return []
 
     def options(self, player):
@@ -163,12 +164,13 @@ class Game:
         if type(player) is not int or not 0 <= player < n:
             self.seat(player)  # says why
         action = action_tuple(action, self.EXAMPLE)
+        if action[0] != CORRECT and player in self.to_act():
+            return action  # nobody is to act once the game is over: no result() to ask
         if self.result() is not None:
             raise RuleError("the game is over; start a new one")
         if action[0] == CORRECT:
             check_correct(player, action, self.last, self.CORRECTS)
-            return action
-        if player not in self.to_act() and not self.takes_back(player, action[0]):
+        elif not self.takes_back(player, action[0]):
             raise RuleError(
                 "player %d cannot act now; waiting for %s"
                 % (player, _names(self.to_act()))
