@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from operator import itemgetter, methodcaller
 
+import orjson
+
 from catnip import rules, wire
 from catnip.rules.engine import RuleError
 from catnip_host.game_frames import Game, names_game, parsed
@@ -158,7 +160,7 @@ def _check(g: Game, c: Check) -> Check:
             continue  # else a tray note: not part of the rules' state
         n += 1
         try:
-            events = act(entry[1], tuple(entry[2]))
+            events = act(entry[1], entry[2])  # a list: act() makes it a tuple
         except RuleError as e:
             c.moves, c.compared, c.unseen = n, compared, n - 1 - compared
             return _fail(c, f"move {n} ({_move(entry)}) is refused by the rules: {e}")
@@ -273,8 +275,9 @@ def _incomplete(c: Check, why: str) -> None:
 
 
 def _plain(x):
-    """As it reads back from JSON (tuples become lists)."""
-    return json.loads(json.dumps(x))
+    """As it reads back from JSON (tuples become lists, keys words), as
+    orjson writes and reads it: a game's result comes here once per game."""
+    return orjson.loads(orjson.dumps(x, option=orjson.OPT_NON_STR_KEYS))
 
 
 def _first_difference(live: list, rules_say: list) -> str:
