@@ -25,9 +25,13 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+
+import platformdirs
 
 from catnip_host import bundle, tree
 
@@ -213,9 +217,46 @@ def _compile(manifest: Path, out: Path, quiet: bool, board: str) -> Path:
         raise ImageError(f"{', '.join(missing)} not installed: the image needs the ARM "
                          f"toolchain (Debian: sudo apt-get install {' '.join(TOOLCHAIN)})")
     args = [str(MPBUILD), "--out", str(out), "--manifest", str(manifest), "--board", board]
-    if subprocess.run(args + (["--quiet"] if quiet else []), stdout=log).returncode != 0:
+    env = dict(os.environ, MPBUILD_DIR=str(build_folder(os.environ)))
+    if subprocess.run(args + (["--quiet"] if quiet else []), stdout=log, env=env).returncode:
         raise ImageError(f"the MicroPython build failed: see {out / 'build.log'}")
     return out / "firmware.bin"
+
+
+# MicroPython's build names a file in its genhdr folders after a source's
+# whole path, each "/" made "__" (py/makeqstrdefs.py), and a file's name has
+# at most 255 bytes. At these sources the longest such name is 58 bytes
+# longer than the build folder's own ("__micropython__shared__tinyusb__
+# mp_usbd_runtime.c.compress"); build.sh adds "/" and a 12-digit digest.
+NAME_MAX = 255
+LONGEST_SOURCE = 58 + 13 + 10  # the source, the digest, ten to spare
+
+
+def build_folder(environ: Mapping[str, str]) -> Path:
+    """Where build.sh unpacks and builds MicroPython: MPBUILD_DIR if set,
+    else the temporary folder's catnip-mpbuild, unless that path is too long
+    for MicroPython's file names (a long TMPDIR), then the user's cache."""
+    def fits(folder: Path) -> bool:
+        path = str(folder.absolute())
+        return len(path.encode()) + path.count("/") + LONGEST_SOURCE <= NAME_MAX
+
+    given = environ.get("MPBUILD_DIR")
+    if given:
+        if not fits(Path(given)):
+            raise ImageError(f"MPBUILD_DIR={given} is too long a path for MicroPython's build, "
+                             "which names files after it: choose a shorter folder")
+        return Path(given)
+    temporary = Path(environ.get("TMPDIR") or tempfile.gettempdir()) / "catnip-mpbuild"
+    if fits(temporary):
+        return temporary
+    cache = Path(platformdirs.user_cache_dir("catnip", appauthor=False)) / "mpbuild"
+    if not fits(cache):
+        raise ImageError(f"the temporary folder {temporary.parent} is too long a path for "
+                         "MicroPython's build, which names files after it, and so is "
+                         f"{cache}: set MPBUILD_DIR to a shorter folder")
+    print(f"catnip: building MicroPython in {cache}: the temporary folder's path is too long "
+          "for its build, which names files after it", file=sys.stderr)
+    return cache
 
 
 def ship(out: Path = OUT, shipped: Path = SHIPPED) -> list[Image]:
