@@ -85,7 +85,7 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
     orphans: list[tuple[int, str, int | None, bytes | dict]] = []
     follow = _Stream(games, current, stray) if stray is not None else None
 
-    def file(kind: str, session: int, gid: int | None, run: list[bytes]) -> None:
+    def file(kind: str | None, session: int, gid: int | None, run: list[bytes]) -> None:
         """A run of acts or entries, one game's in a row in one power-up,
         filed with their game at once (an act's numbers followed at once in
         a check; an entry's are checked with its game's)."""
@@ -99,12 +99,14 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
         if key is not None:
             games[key].acts += run
         else:  # its begin was lost in a gap, or removed: pinned by its commitment
-            orphans.extend((session, kind, gid, raw) for raw in run)
+            orphans.extend((session, wire.ACT, gid, raw) for raw in run)
 
     # Most of a store is acts and entries, in runs: each costs three
     # compares and an append, and its run is filed at once.
     run: list[bytes] = []
-    run_kind, run_session, run_gid = "", 0, None  # "": no run
+    run_kind: str | None = None  # None: no run (a stored kind is never None)
+    run_session = -1  # no power-up's number
+    run_gid: int | None = None
     key: tuple[int, str] | None
     page = wire.PAGE
     for session, kind, gid, raw, at in frames:
@@ -118,7 +120,7 @@ def gather(frames: Iterable[Stored], stray: list[str] | None = None
             run.append(raw)
             run_kind, run_session, run_gid = kind, session, gid
             continue
-        run_kind = ""
+        run_kind = None
         if kind == page and pulling is not None and pulling.gid == gid:
             pulling.pages.append(raw)  # read at the end, the game's at once
         elif (f := follow.sound(session, kind, gid, raw) if follow is not None else
