@@ -66,8 +66,11 @@ def test_a_phone_joins_in_two_taps_and_plays_its_own_screen(browser, tmp_path): 
                      in keypad.asked[-1:])
             assert fed.cursors[2] == before + move
             rows, spans = screen(fed.game, 2, fed.cursors[2])
-            wait_for(lambda r=rows: shown(page) == [x.rstrip() for x in r])
-            assert lit(page)[1] == rows[spans[1][0]]  # the cursor's row shown inverse
+            # The rows alike at every cursor: the new screen is the one whose
+            # cursor's row is shown inverse.
+            wait_for(lambda r=rows, s=spans: shown(page) == [x.rstrip() for x in r]
+                     and lit(page)[1:2] == [r[s[1][0]]],
+                     why=f"after {button}, the phone does not show the cursor's row inverse")
         page.click('button[data-hold="1"]')  # Menu: BACK held
         wait_for(lambda: keypad.asked[-1] == ("press", {"seat": 2, "button": "back",
                                                           "hold": True}))
