@@ -236,7 +236,7 @@ def build_folder(environ: Mapping[str, str]) -> Path:
     """Where build.sh unpacks and builds MicroPython: MPBUILD_DIR if set,
     else the temporary folder's catnip-mpbuild, unless that path is too long
     for MicroPython's file names (a long TMPDIR), then the user's cache."""
-    def fits(folder: Path) -> bool:
+    def fits(folder: Path) -> bool:  # as build.sh is given it: whole, from the root
         path = str(folder.absolute())
         return len(path.encode()) + path.count("/") + LONGEST_SOURCE <= NAME_MAX
 
@@ -245,8 +245,8 @@ def build_folder(environ: Mapping[str, str]) -> Path:
         if not fits(Path(given)):
             raise ImageError(f"MPBUILD_DIR={given} is too long a path for MicroPython's build, "
                              "which names files after it: choose a shorter folder")
-        return Path(given)
-    temporary = Path(environ.get("TMPDIR") or tempfile.gettempdir()) / "catnip-mpbuild"
+        return Path(given).absolute()
+    temporary = Path(environ.get("TMPDIR") or tempfile.gettempdir()).absolute() / "catnip-mpbuild"
     if fits(temporary):
         return temporary
     cache = Path(platformdirs.user_cache_dir("catnip", appauthor=False)) / "mpbuild"
