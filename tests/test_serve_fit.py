@@ -9,11 +9,13 @@ the end reads as the end."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from catnip.rules.rng import Rng
 from playout import any_legal
-from serverig import GameTable, serving
+from serverig import GameTable, serving, wait_for
 from test_serve_browser import browser  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.xdist_group("browser")
@@ -95,11 +97,24 @@ def _open(chromium, url: str) -> dict:
     return pages
 
 
-def _shown(pages: dict, text: str) -> None:
+def _shown(site, table: GameTable, pages: dict) -> None:
+    """Wait until every page has drawn the table's newest move whole. A move
+    reaches the page as two states, its act (the title's move number, the
+    feed) and then its snap (the public state): the title alone can be a
+    move ahead of the board."""
+    want = json.loads(json.dumps(table.game.public()))  # as the wire carries it
+    moves = len(table.game.log)
+
+    def heard():
+        state = json.loads(site.hub.data)
+        return state["moves"] == moves and state["public"] == want
+
+    wait_for(heard, 15, f"the site never heard move {moves} and its state")
+    version = site.hub.version
     for page in pages.values():
-        page.wait_for_function("(t) => document.getElementById('title').textContent.endsWith(t)"
+        page.wait_for_function("(v) => window.catnipShown.some(([n]) => n >= v)"
                                " && document.getElementById('link').className.includes('up')",
-                               arg=text, timeout=15000)
+                               arg=version, timeout=15000)
 
 
 def _play(table: GameTable, until, seed: str, choose=any_legal) -> None:
@@ -151,7 +166,7 @@ def test_what_a_player_needs_is_on_every_screen(browser, tmp_path, name, config,
             _track_events(table)
         _play(table, _midgame(name, config), "fit " + name,
               _offering if name == "purrfect" else any_legal)
-        _shown(pages, f"move {len(table.game.log)}")
+        _shown(site, table, pages)
         for size, page in pages.items():
             page.screenshot(path=str(tmp_path / f"{size}-mid.png"))
             assert_fits(page, f"{name} {players} players, mid-game, {size}")
@@ -212,7 +227,7 @@ def test_purrfect_shows_only_this_rounds_swaps(browser, tmp_path):  # noqa: F811
         _track_events(table)
         _play(table, lambda g: any(ev.get("type") == "swap" for *_, evs in g.seen
                                    for ev in evs), "swaps", _offering)
-        _shown({"phone": page}, f"move {len(table.game.log)}")
+        _shown(site, table, {"phone": page})
         assert page.locator(".swaps li").count() >= 1, page.evaluate("document.body.innerText")
         # The round ends: P1 is dealt a hand of one cat (the test's own hand
         # on the rules' state; the table sends what the rules then say) and
@@ -221,7 +236,7 @@ def test_purrfect_shows_only_this_rounds_swaps(browser, tmp_path):  # noqa: F811
         _one_cat(game, 0)
         table.act(0, ("declare",))
         assert game.public()["round"] == 2
-        _shown({"phone": page}, f"move {len(game.log)}")
+        _shown(site, table, {"phone": page})
         assert page.locator(".swaps").count() == 0, page.text_content(".swaps")
         assert "Swaps" not in page.text_content("#game")
         first = page.locator("#game table.need tbody tr").first  # two pawprints, drawn
