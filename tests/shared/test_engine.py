@@ -157,6 +157,22 @@ def test_actions_hold_only_words_and_whole_numbers():
     assert list(g.log) == [(p, ("add", 1))]
 
 
+def test_an_action_of_subclassed_types_is_taken_as_a_plain_one():
+    class Name(str):
+        pass
+
+    class Move(tuple):
+        pass
+
+    g = Race({}, "s1")
+    p = g.to_act()[0]
+    g.act(p, Move((Name("add"), 1)))
+    assert list(g.log) == [(p, ("add", 1))] and type(g.log[0][1]) is tuple
+    # A plain list whose third item is no word and no whole number: named.
+    assert "item 2 is 2.5" in message(RuleError, g.act, g.to_act()[0], ["add", 1, 2.5])
+    assert len(g.log) == 1
+
+
 def test_seeds_are_checked_before_anything_is_computed():
     for bad in (1, b"seed", 1.5, ["s"], "", "x" * 65, "caf\u00e9", "tab\there"):
         assert "seed must be" in message(RuleError, Race, {}, bad)
