@@ -1,13 +1,21 @@
 """The rules' act() and `replay --verify` now and at an earlier commit (THEN,
 before the rules' checks, corrections and the record's binding were added),
 timed side by side in one run: each checkout's own bench games played and
-verified by its own code (bench/act_probe.py in a subprocess), in turns, the
-best kept. The earlier tree comes from `git archive`; without the history
-(a shallow clone) the rows say so."""
+verified by its own code, in a worker process of its own
+(bench/act_probe.py), the two asked for one run each in turns, the best of
+each kept. The earlier tree comes from `git archive`; without the history
+(a shallow clone) the rows say so.
+
+Why workers in turns: on a shared machine one run's speed moves by a tenth
+from one minute to the next, so the two sides are timed as close together
+as can be, many times over, and compared by their best runs (the runs the
+machine disturbed least); the median of the turns' own ratios is given too.
+"""
 
 from __future__ import annotations
 
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -19,16 +27,14 @@ import bench
 ROOT = Path(__file__).resolve().parent.parent
 THEN = "14c6fa8"
 PARTS = ["firmware", "bench", "tests/shared", "host"]
-# What is timed: act() alone over the first third of bench_link's session,
-# in three turns; verify over the whole 1,000-game session, best of three
-# runs inside each of three turns (one turn let a burst of load on the
-# machine move the ratio by some 0.07 from run to run). The default bench
-# times fewer games, once.
-RUNS = {"act": (333, 3, "the rules' act() alone, its first 333 bench games"),
-        "verify": (1000, 3, "replay --verify of a session of 1,000 games (best of 3 x 3)")} \
+# (games, turns, what): act() alone over the first bench games, verify over
+# a whole session; each turn times one run of each side, the order of the
+# two sides swapped every turn. The default bench times fewer games, fewer times.
+RUNS = {"act": (333, 15, "the rules' act() alone, its first 333 bench games"),
+        "verify": (1000, 15, "replay --verify of a session of 1,000 games")} \
     if bench.full() else \
-    {"act": (100, 1, "the rules' act() alone, its first 100 bench games"),
-     "verify": (200, 1, "replay --verify of a session of 200 games (best of 3)")}
+    {"act": (100, 5, "the rules' act() alone, its first 100 bench games"),
+     "verify": (200, 5, "replay --verify of a session of 200 games")}
 
 Row = tuple[str, str, object, str, str]
 
@@ -42,12 +48,51 @@ def _then(folder: Path) -> bool:
     return True
 
 
-def _speed(root: Path, what: str, count: int, folder: Path) -> int:
-    with tempfile.TemporaryDirectory(dir=folder) as where:
-        out = subprocess.run([sys.executable, str(ROOT / "bench" / "act_probe.py"), str(root),
-                              what, str(count), where], capture_output=True, text=True,
-                             check=True)
-    return int(out.stdout.split()[-1])
+class _Probe:
+    """One checkout's worker (bench/act_probe.py), ready to time a run once it
+    has made one untimed."""
+
+    def __init__(self, root: Path, what: str, count: int, folder: Path) -> None:
+        folder.mkdir()
+        self.process = subprocess.Popen(
+            [sys.executable, str(ROOT / "bench" / "act_probe.py"), str(root), what, str(count),
+             str(folder)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        if self._line() != "ready":
+            raise RuntimeError(f"the {what} worker for {root} did not get ready")
+        self.run()  # the first run warms caches and imports: not one of the turns
+
+    def _line(self) -> str:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline().strip()
+        if not line:
+            self.process.wait()
+            raise RuntimeError(f"the worker stopped (exit {self.process.returncode})")
+        return line
+
+    def run(self) -> int:
+        """Moves per second of one run."""
+        assert self.process.stdin is not None
+        self.process.stdin.write("run\n")
+        self.process.stdin.flush()
+        return int(self._line())
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
+
+
+def _turns(then: _Probe, now: _Probe, turns: int) -> tuple[list[int], list[int]]:
+    old: list[int] = []
+    new: list[int] = []
+    for turn in range(turns):
+        if turn % 2:
+            new.append(now.run())
+            old.append(then.run())
+        else:
+            old.append(then.run())
+            new.append(now.run())
+    return old, new
 
 
 def rows() -> Iterator[Row]:
@@ -59,13 +104,21 @@ def rows() -> Iterator[Row]:
             yield ("rules", f"act() at {THEN}", "-", "", "not measured: no git history here")
             return
         for what, (count, turns, about) in RUNS.items():
-            now = then = 0
-            for _ in range(turns):
-                then = max(then, _speed(old, what, count, folder))
-                now = max(now, _speed(ROOT, what, count, folder))
-            yield ("rules", f"{what} at {THEN}", then, "moves/s",
-                   f"{about}, that commit's code, in turns with now")
-            yield ("rules", f"{what} now", now, "moves/s",
-                   f"the same, this checkout: {now / then:.2f}x {THEN}'s")
+            then = _Probe(old, what, count, folder / f"{what}-then")
+            try:
+                now = _Probe(ROOT, what, count, folder / f"{what}-now")
+                try:
+                    before, after = _turns(then, now, turns)
+                finally:
+                    now.close()
+            finally:
+                then.close()
+            paired = sorted(b / a for a, b in zip(before, after))
+            yield ("rules", f"{what} at {THEN}", max(before), "moves/s",
+                   f"{about}, that commit's code: the best of {turns} runs, in turns with now")
+            yield ("rules", f"{what} now", max(after), "moves/s",
+                   f"the same, this checkout: {max(after) / max(before):.2f}x {THEN}'s (each "
+                   f"turn's own ratio {paired[0]:.2f}x to {paired[-1]:.2f}x, median "
+                   f"{statistics.median(paired):.2f}x)")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
