@@ -18,6 +18,7 @@ from catnip.tray.calibrator import Calibrator
 from devsim.table import Table
 from devsim.sessions import Session
 from tablerig import load
+from scratch import scratch
 
 PER_CAT = 4300
 OFFSET = 61000
@@ -60,7 +61,7 @@ class Hands:
 
 
 def folder(tag):
-    path = "/tmp/catnip-calib-%s-%s" % (tag, "".join("%02x" % b for b in os.urandom(4)))
+    path = scratch("catnip-calib-" + tag)
     remove_tree(path)
     os.mkdir(path)
     return path

@@ -11,8 +11,9 @@ from apprig import AppRig, remove_tree
 from catnip.flash.journal import Journal
 from devsim.table import Table
 from tablerig import load
+from scratch import scratch
 
-ROOT = "/tmp/catnip-clock-" + "".join("%02x" % b for b in os.urandom(6))
+ROOT = scratch("catnip-clock")
 KEPT = 1796287500  # 2026-12-03 08:45:00 UTC, what the module's battery kept
 
 

@@ -12,9 +12,10 @@ import tablebot
 from apprig import AppRig, remove_tree
 from catnip.rules import rebuild
 from catnip.flash.journal import Journal
+from scratch import scratch
 
 # A folder of this run's own: several runs may share the machine's /tmp.
-ROOT = "/tmp/catnip-app-" + "".join("%02x" % b for b in os.urandom(6))
+ROOT = scratch("catnip-app")
 
 GAMES = (
     ("heist", {"variant": "standard", "gems": "digital"}, [0, 1, 2]),

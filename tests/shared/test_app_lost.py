@@ -4,14 +4,14 @@
 # every station and on the line when it happens, and again on the line at
 # every power-up until a laptop acknowledges it.
 import os
-from binascii import hexlify
 
 from apprig import AppRig, remove_tree
 from catnip import wire
 from catnip.flash.journal import Journal
 from catnip.link.line import Line
+from scratch import scratch
 
-ROOT = "/tmp/catnip-lost-" + hexlify(os.urandom(6)).decode()
+ROOT = scratch("catnip-lost")
 HEADER = {"game": "heist", "config": {"players": 3}, "seed": "s", "seed_commit": "c",
           "seats": [0, 1, 2]}
 

@@ -1,13 +1,13 @@
 # Board configs: the shipped layouts are valid, and every mistake a person
 # can make in board.json is refused with a message saying where and what to do.
 import json
-import os
 
 from boardcheck import BOARDS, ODD_VALUES, only_problem, paths, problems, shipped
 from catnip import board
 from catnip.rules.rng import Rng
 from check import message
 from devsim import machine
+from scratch import scratch
 
 
 def test_shipped_boards_are_valid():
@@ -234,7 +234,7 @@ def test_a_deeply_nested_file_is_refused_by_name():
     d["tray"] = deep
     assert problems(d)
     # A file of this run's own: both interpreters' runs may go at once.
-    path = "/tmp/catnip-deep-board-%s.json" % "".join("%02x" % b for b in os.urandom(6))
+    path = scratch("catnip-deep-board") + ".json"
     with open(path, "w") as f:
         f.write("[" * 3000 + "]" * 3000)
     found = message(board.BoardError, board.load, path)

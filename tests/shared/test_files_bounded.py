@@ -6,10 +6,11 @@ import os
 
 from catnip import wire
 from catnip.flash import flashfile
+from scratch import scratch
 
 # A folder of this run's own: MicroPython's os has no getpid, and two runs
 # sharing one would read each other's half-written files.
-FOLDER = "/tmp/catnip-files-%s" % "".join("%02x" % b for b in os.urandom(6))
+FOLDER = scratch("catnip-files")
 
 
 def _write(name, data):

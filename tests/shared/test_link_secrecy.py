@@ -10,7 +10,6 @@
 # frame fits catnip.wire.MESSAGES, the table both ends check frames by.
 # (The laptop's store keeps exactly these bytes: tests/test_link_e2e.py.)
 import os
-from binascii import hexlify
 
 from apprig import AppRig, remove_tree
 from catnip import wire
@@ -19,9 +18,10 @@ from catnip.link.line import Line
 from catnip.rules.rng import Rng
 from playout import any_legal
 from secretpair import secret_pair
+from scratch import scratch
 
 # A folder of its own: runs of this module on one machine never share flash.
-ROOT = "/tmp/catnip-secrecy-" + hexlify(os.urandom(6)).decode()
+ROOT = scratch("catnip-secrecy")
 TITLES = (
     ("heist", {"variant": "standard", "gems": "digital"}, [0, 1, 2]),
     ("heist", {"variant": "original", "gems": "digital"}, [0, 1, 2]),

@@ -9,7 +9,6 @@
 # that differ only in one seat's secret send the same bytes but that seat's
 # own views.
 import os
-from binascii import hexlify
 
 from apprig import AppRig, remove_tree
 from catnip import wire
@@ -20,8 +19,9 @@ from catnip.table.phones import SILENT_MS
 from catnip.ui.frame import NOTICE_MS
 from playout import any_legal
 from secretpair import secret_pair
+from scratch import scratch
 
-ROOT = "/tmp/catnip-phones-" + hexlify(os.urandom(6)).decode()
+ROOT = scratch("catnip-phones")
 
 
 class Out:

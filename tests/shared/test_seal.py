@@ -10,8 +10,9 @@ from catnip.flash import flashfile, seals
 from catnip.flash.journal import Journal
 from catnip.link.line import _uid
 from catnip.table.seal import KEY_FILE, Seal
+from scratch import scratch
 
-ROOT = "/tmp/catnip-seal-" + "".join("%02x" % b for b in os.urandom(6))
+ROOT = scratch("catnip-seal")
 HOME = os.getcwd()  # each test works in a folder of its own (the key file is relative), then back
 
 

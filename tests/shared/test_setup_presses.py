@@ -10,10 +10,11 @@ import setupplay
 from apprig import AppRig, remove_tree
 from catnip.flash import flashfile
 from catnip.flash.journal import Journal
+from scratch import scratch
 
 PREVIOUS_MOST = 8
 FACTORY_MOST = 12
-ROOT = "/tmp/catnip-setup-" + "".join("%02x" % b for b in os.urandom(6))
+ROOT = scratch("catnip-setup")
 
 
 def _all(previous):

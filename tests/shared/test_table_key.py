@@ -16,8 +16,9 @@ from catnip.link.line import _uid
 from catnip.link.line import Line
 from catnip.table.seal import KEY_FILE
 from test_app_lost import Out
+from scratch import scratch
 
-ROOT = "/tmp/catnip-key-" + "".join("%02x" % b for b in os.urandom(6))
+ROOT = scratch("catnip-key")
 
 
 def _fresh(name):
