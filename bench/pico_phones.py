@@ -2,7 +2,8 @@
 the catnip image in the bench's world of seven stations, and a laptop on its
 USB serial (socket://) that starts a Meow Heist for three with every seat on
 a phone, claims the seats and presses for them as the phone page does (OK
-most of the time, DOWN or UP now and then). Each press is timed in emulated
+most of the time, DOWN or UP now and then), a few seconds apart and the first
+once every seat is claimed and the game drawn. Each press is timed in emulated
 time from its command's last byte reaching the Pico to that seat's `view`
 wholly sent back, and, for a press that made a move (its `act` frame went
 out), to the last byte of every station panel's first refresh after it."""
@@ -25,6 +26,7 @@ GAME, OPTIONS, PLAYERS = "heist", {"variant": "standard", "gems": "digital"}, 3
 PRESSES = 45  # presses made, a seat at a time in turn, until the game ends
 TARGET_P95 = 150  # ms, from a phone's press to its own screen and to every station's
 WAIT_S = 60.0  # wall seconds for an answer: the emulator is slower than a Pico
+BETWEEN_TAPS_S = 3.0  # wall seconds from a press (or the last claim) to the next press
 
 
 def phone_rows(flash: Path, work: Path) -> Iterator[Row]:
@@ -94,9 +96,19 @@ def _play(link, running) -> None:
     seats = list(range(pico_rig.STATIONS, pico_rig.STATIONS + PLAYERS))
     link.send("start", game=GAME, config=dict(OPTIONS), seats=seats)
     wait(lambda kind, f: kind == "started")
+
+    def settle() -> None:
+        # A player looks at the screen before the next tap: the table has
+        # time to send the frames a press or a claim brought and to draw
+        # every station (the game's first screens, some 150 ms of bus time).
+        end = time.monotonic() + BETWEEN_TAPS_S
+        while running() and time.monotonic() < end:
+            over.extend(item[2] for item in link.read() if item[0] == "frame" and item[2] == "end")
+
     for seat in range(PLAYERS):
         link.send("claim", seat=seat)
         wait(lambda kind, f, seat=seat: kind == "view" and f["seat"] == seat)
+    settle()  # the players read their hands: the first tap is not made at the game's start
     rng = random.Random("phones")
     for n in range(PRESSES):
         if over:
@@ -106,9 +118,7 @@ def _play(link, running) -> None:
         button = "ok" if r < 0.7 else "down" if r < 0.85 else "up"
         link.send("press", seat=seat, button=button, hold=False)
         wait(lambda kind, f, seat=seat: kind == "pressed" and f["seat"] == seat)
-        end = time.monotonic() + 3.0  # its view and the move's frames, if any
-        while running() and time.monotonic() < end:
-            over.extend(item[2] for item in link.read() if item[0] == "frame" and item[2] == "end")
+        settle()
 
 
 def _line(out: Path) -> tuple[list[tuple[float, int]], list[tuple[float, int]], list[float]]:
