@@ -8,8 +8,9 @@ each kept. The earlier tree comes from `git archive`; without the history
 
 Why workers in turns: on a shared machine one run's speed moves by a tenth
 from one minute to the next, so the two sides are timed as close together
-as can be, many times over, and compared by their best runs (the runs the
-machine disturbed least); the median of the turns' own ratios is given too.
+as can be, many times over, and compared by their best, pieced from each
+game's fastest time over the turns (bench/act_probe.py says why); the median
+of the turns' own ratios is given too.
 """
 
 from __future__ import annotations
@@ -69,12 +70,13 @@ class _Probe:
             raise RuntimeError(f"the worker stopped (exit {self.process.returncode})")
         return line
 
-    def run(self) -> int:
-        """Moves per second of one run."""
+    def run(self) -> tuple[int, int]:
+        """Moves per second of one run, and of the best pieced so far."""
         assert self.process.stdin is not None
         self.process.stdin.write("run\n")
         self.process.stdin.flush()
-        return int(self._line())
+        this, best = map(int, self._line().split())
+        return this, best
 
     def close(self) -> None:
         if self.process.stdin is not None:
@@ -82,9 +84,10 @@ class _Probe:
         self.process.wait()
 
 
-def _turns(then: _Probe, now: _Probe, turns: int) -> tuple[list[int], list[int]]:
-    old: list[int] = []
-    new: list[int] = []
+def _turns(then: _Probe, now: _Probe, turns: int
+           ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    old: list[tuple[int, int]] = []
+    new: list[tuple[int, int]] = []
     for turn in range(turns):
         if turn % 2:
             new.append(now.run())
@@ -113,12 +116,14 @@ def rows() -> Iterator[Row]:
                     now.close()
             finally:
                 then.close()
-            paired = sorted(b / a for a, b in zip(before, after))
-            yield ("rules", f"{what} at {THEN}", max(before), "moves/s",
-                   f"{about}, that commit's code: the best of {turns} runs, in turns with now")
-            yield ("rules", f"{what} now", max(after), "moves/s",
-                   f"the same, this checkout: {max(after) / max(before):.2f}x {THEN}'s (each "
-                   f"turn's own ratio {paired[0]:.2f}x to {paired[-1]:.2f}x, median "
+            paired = sorted(b[0] / a[0] for a, b in zip(before, after))
+            at_then, at_now = before[-1][1], after[-1][1]
+            yield ("rules", f"{what} at {THEN}", at_then, "moves/s",
+                   f"{about}, that commit's code: each game's best of {turns} runs, in turns "
+                   "with now")
+            yield ("rules", f"{what} now", at_now, "moves/s",
+                   f"the same, this checkout: {at_now / at_then:.2f}x {THEN}'s (each turn's own "
+                   f"ratio {paired[0]:.2f}x to {paired[-1]:.2f}x, median "
                    f"{statistics.median(paired):.2f}x)")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
