@@ -48,9 +48,11 @@ ROOMS = dict(PURE, **{
     "catnip.table": ("catnip.rules", "catnip.tray", "catnip.ui", "catnip.flash", "catnip.link",
                      "catnip.parts.sound", "catnip.drivers.hx711", "catnip.keys", "catnip.wire",
                      "catnip.ed25519", "catnip.record_digest"),
-    # Entry points: power-up reads the board and builds the rest.
+    # Entry points: power-up reads the board and builds the rest; on stock
+    # MicroPython it holds a room of heap for the first game's code.
     "catnip.boot": ("catnip",),
-    "catnip.start": ("catnip.boot",),
+    "catnip.room": (),
+    "catnip.start": ("catnip.boot", "catnip.room"),
 })
 # Outside the package: the flash's main.py and the image's, which hand over to
 # catnip.start, and the image build's manifest.

@@ -8,10 +8,12 @@ from catnip import forget
 # free heap in pieces of 1-4 KB, and the game's rules and screens (some 20 KB
 # of code, a file opened for each module) no longer load. This room is taken
 # first, at the bottom of an empty heap, and let go as the game's code loads
-# (App.start and App.resume), so that code loads into one piece. The catnip image runs its
+# (App.start and App.resume), so that code loads into one piece, or sooner
+# if a scene's code finds no other room (catnip.room.Room.spare: the setup scene
+# at a power-up that found a game to resume). The catnip image runs its
 # code from flash and takes no room. 24 KB: with 28 the setup scene no longer
-# loads at power-up (measured on the emulated RP2040, docs/pico.md), with 12
-# or none a Stack O' Cats game's code does not.
+# loads at a first power-up (measured on the emulated RP2040, docs/pico.md),
+# with 12 or none a Stack O' Cats game's code does not.
 ROOM = 24 * 1024
 # Said on the serial line once, when the app first reads the buttons: a
 # press released before it is never seen (stock MicroPython takes longer
@@ -23,7 +25,7 @@ def run():
     """catnip.boot reads the board and builds the app, then leaves the heap
     (its code is needed only now); the app serves until the power goes."""
     _unboot()
-    room = bytearray(ROOM) if _from_files() else None
+    room = _room()
     from catnip.boot import main
 
     try:
@@ -53,6 +55,15 @@ def _unboot():
 
     __main__.__dict__.pop("rp2", None)
     sys.modules.pop("rp2", None)
+
+
+def _room():
+    """The room, held from now on where catnip's code runs from files."""
+    if not _from_files():
+        return None
+    from catnip.room import Room
+
+    return Room(ROOM)
 
 
 def _from_files():

@@ -55,9 +55,6 @@ def test_deploy_onto_the_image_removes_what_an_mpy_deploy_left(pico, tmp_path):
 
 
 @pytest.mark.xdist_group("others")
-@pytest.mark.xfail(strict=True, reason="stock MicroPython boots and starts the game, but the "
-                   "power-up that resumes it runs out of heap importing the setup scene: 70 KB "
-                   "free in pieces of at most 2.3 KB, 1,280 bytes wanted")
 def test_stock_micropython_takes_the_mpy_files_boots_and_plays(tmp_path):
     """For a maker who already runs MicroPython: the firmware deployed as .mpy
     files onto the stock image, then a short game to its standings."""

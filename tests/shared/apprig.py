@@ -29,7 +29,7 @@ def remove_tree(path):
 
 class AppRig:
     def __init__(self, journal, board="direct", line=None, weigh=None, seed="table", table=None,
-                 panel=None):
+                 panel=None, room=None):
         if table is not None:
             self.board = table.board
         else:  # (tests/pico/plan.py stands its own load(name) in for load)
@@ -42,7 +42,7 @@ class AppRig:
 
             weigh = Weigh(self.hw, weigh)
         self.app = App(self.hw, journal, line=line, weigh=weigh, clock=AppClock(self.table),
-                       seeds=lambda: seed)
+                       seeds=lambda: seed, room=room)
         self.run(100)
 
     def run(self, ms):

@@ -62,7 +62,7 @@ class App:
         self.scene = self.remote = None  # the scene up; the laptop's commands' (command())
         self.calibration = None  # a catnip.table.calibrate.Session while the tray is calibrated
         self.ended = False  # the game in play is over and its end journaled (ending)
-        self.room = room  # heap held for the first game's code (catnip.start, stock MicroPython)
+        self.room = room  # a catnip.room.Room for the first game's code (catnip.start), or None
         self.wall = Wall(hw, self.clock, line.boot if line else None)
         self.seal = Seal(journal, self.clock, self.out.send)  # signs each game it ends
         from catnip.table.naming import kept  # forgotten as a game starts (scenes.play)
@@ -84,7 +84,7 @@ class App:
             self.scene.leave()
             self.scene = None
         if make is not None:
-            self.scene = make(*args)
+            self.scene = make(*args) if self.room is None else self.room.spare(make, *args)
             self.scene.enter()
             self.frame.show(self.scene)
 
