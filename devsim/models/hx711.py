@@ -64,11 +64,14 @@ class HX711Model:
     for that conversion: DOUT stays high (a load-cell trace's silent sensor). channel_b(t_us) -> int is channel B
     at gain 32, a separate input (0 if not given). phase_us delays the first
     conversion; period_us overrides the rate's period (oscillator spread): the
-    time from one word being ready to the next.
+    time from one word being ready to the next. first_us: when the first word
+    after a power-up or reset is ready (default one period); a chip that holds
+    DOUT high through its whole settling gives the first word only then (four
+    periods: rp2emu's HX711 does so).
     """
 
     def __init__(self, clock, sck, dout, counts_at, rate=10, channel_b=None,
-                 phase_us=0, period_us=None):
+                 phase_us=0, period_us=None, first_us=None):
         if rate not in (10, 80):
             raise ValueError("rate must be 10 or 80 samples/s (the RATE pin), not %r" % (rate,))
         self.clock = clock
@@ -78,6 +81,7 @@ class HX711Model:
         self.counts_at = counts_at
         self.channel_b = channel_b or constant(0)
         self.period_us = period_us or (100000 if rate == 10 else 12500)
+        self.first_us = first_us or self.period_us
         self.fault = None
         # What happened, for tests and benchmarks.
         self.violations = []  # (t_us, what)
@@ -110,7 +114,7 @@ class HX711Model:
         self._counted = False
         self._epoch += 1
         self._drive(1)
-        self._next_conversion(t_us + self.period_us)
+        self._next_conversion(t_us + self.first_us)
 
     def set_fault(self, fault):
         """DEAD, DISCONNECTED, SHORTED or None. A dead chip that comes back has

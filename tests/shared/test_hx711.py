@@ -56,6 +56,21 @@ def test_first_reading_after_power_up_is_the_settled_fourth_conversion():
         no_violations(chip)
 
 
+def test_a_chip_that_holds_its_first_word_until_settled_is_waited_for():
+    # rp2emu's HX711 holds DOUT high through the 400 ms of settling after a
+    # power-up, and a chip whose oscillator runs 1 % slow settles 4 ms later
+    # still: a read at power-up, or after the chips are restarted in step,
+    # waits for that word rather than calling the cell missing.
+    with VirtualClock() as clock:
+        chip = HX711Model(clock, SCK, DOUTS[0], Level(7), period_us=101000, first_us=404000)
+        hx = HX711(SCK, DOUTS[0], clock=clock)
+        assert hx.read() == 7 and hx.fault == 0
+        hx.power_down()
+        hx.power_up()  # as _restart() does
+        assert hx.read() == 7 and hx.fault == 0
+        no_violations(chip)
+
+
 def test_channel_switch_takes_effect_on_the_next_conversion():
     with VirtualClock() as clock:
         chip, hx = _single(clock, a=5000, b=-700)
@@ -167,8 +182,8 @@ def test_dead_sensor_times_out_with_a_clear_fault():
         fault = raises(SensorFault, hx.read)
         assert fault.code == hx711.NO_DATA and fault.cells == 1
         text = str(fault)
-        assert "load cell 0" in text and "GPIO3" in text and "400 ms" in text
-        assert 399000 <= clock.now_us() - start < 402000  # ticks_ms resolution
+        assert "load cell 0" in text and "GPIO3" in text and "500 ms" in text
+        assert 499000 <= clock.now_us() - start < 502000  # ticks_ms resolution
         assert hx.fault == hx711.NO_DATA
         chip.set_fault(None)  # power comes back: the chip starts from reset
         assert hx.read() == 5 and hx.fault == 0
@@ -219,7 +234,7 @@ def test_rate_80_reads_at_12_5_ms_per_conversion():
         for _ in range(10):
             hx.read()
         assert 125000 - 1000 <= clock.now_us() - t <= 125000 + 1000
-        assert hx.timeout_ms == 52
+        assert hx.timeout_ms == 65
         no_violations(chip)
 
 

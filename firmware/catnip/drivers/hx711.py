@@ -93,7 +93,9 @@ class HX711Group(Loops):
     rate: 10 or 80 samples/s, as the RATE pins are wired.
     input: A128, B32 or A64, selected on every chip.
     timeout_ms: how long DOUT may stay high before the cell counts as
-      missing; default four conversion periods.
+      missing; default five conversion periods: a chip may hold DOUT high
+      through its four periods of settling after a power-up or a restart,
+      and its oscillator may run slow.
 
     Raises ValueError if one pass takes too long on this board for `rate`.
     pass_us is how long a pass takes here (measured); restarts counts the
@@ -125,7 +127,7 @@ class HX711Group(Loops):
         self.rate = rate
         period_us = 100000 if rate == 10 else 12500
         self.period_ms = (period_us + 999) // 1000
-        self.timeout_ms = timeout_ms or 4 * self.period_ms
+        self.timeout_ms = timeout_ms or 5 * self.period_ms
         self.poll_us = min(1000, period_us // 32)
         self._window_us = period_us * _QUIET_PERCENT // 100
         self.input = input

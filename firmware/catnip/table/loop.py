@@ -98,6 +98,11 @@ class Loop:
         self.headline()  # a new announcement first, as a press's handling sends it
         for i in range(n):  # the station pressed last first: its player waits
             self.refresh((self.pressed + i) % n, now)
+            if self.weigh is not None:
+                # As run() lets the tray's task in between panels: a 10 SPS
+                # word must be read within its conversion period, and seven
+                # panels take longer on the Pico.
+                self.weigh.poll()
         if self.hw.table is not None:
             if self.frame.table_dirty:
                 self.frame.redraw_table()
