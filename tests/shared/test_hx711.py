@@ -174,6 +174,29 @@ def test_power_down_and_up():
         no_violations(chip)
 
 
+def test_a_fault_with_no_heap_for_its_words_is_still_reported():
+    # Late in a long game the heap may have no piece for a fault's message:
+    # the fault is reported all the same, its code and cells intact, and
+    # the next read tries the chips again.
+    from catnip.drivers import hx711_faults
+
+    def no_room(*args):
+        raise MemoryError("memory allocation failed")
+
+    with VirtualClock() as clock:
+        chip, hx = _single(clock, a=5)
+        chip.set_fault(DEAD)
+        describe, hx711_faults.describe = hx711_faults.describe, no_room
+        try:
+            fault = raises(SensorFault, hx.read)
+        finally:
+            hx711_faults.describe = describe
+        assert fault.code == hx711.NO_DATA and fault.cells == 1
+        assert "load cell" in str(fault) and hx.fault == hx711.NO_DATA
+        chip.set_fault(None)
+        assert hx.read() == 5 and hx.fault == 0
+
+
 def test_dead_sensor_times_out_with_a_clear_fault():
     with VirtualClock() as clock:
         chip, hx = _single(clock, a=5)

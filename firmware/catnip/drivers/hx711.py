@@ -363,9 +363,19 @@ class HX711Group(Loops):
         from catnip.drivers.hx711_faults import describe  # the words, for a fault only
 
         self.fault = code
-        self._said = said = describe(code, cells, self._douts, self.timeout_ms, self.pass_us,
-                                     self._window_us, self.rate)
+        try:
+            said = describe(code, cells, self._douts, self.timeout_ms, self.pass_us,
+                            self._window_us, self.rate)
+        except MemoryError:  # a long game's heap with no piece for the words: the code says it
+            said = SensorFault(_NO_ROOM, code, cells)
+        self._said = said
         return said
+
+# A fault's words when the heap has no room for them (a dead cell late in a
+# long game): the fault is still reported, with its code and cells, and the
+# reading loop goes on.
+_NO_ROOM = "a load cell fault (no memory left to word it): check the tray's cells and wires"
+
 
 class HX711(HX711Group):
     """One HX711: read() and read_async() return its signed count."""
