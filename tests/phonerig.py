@@ -173,12 +173,24 @@ class Fed:
     def settle(self, phones: list[Phone], stream) -> None:
         """Until every page has what the site holds now."""
         site = self.site
+        applied(site)  # a seat's view is applied on the server's loop, not as it is fed
         wait_for(lambda: site.live.moves == len(self.game.log))
         wait_for(lambda: stream.events and stream.events[-1][1] == site.live.sent,
                  why="the public stream is behind")
         for p in phones:
             wait_for(lambda p=p: p.events and int(p.events[-1].split(b"\n")[0][4:]) ==
                      site.seats.seats[p.seat].version, why=f"P{p.seat + 1}'s stream is behind")
+
+
+def applied(site) -> None:
+    """Wait until the server's loop has run what was handed to it so far: the
+    table's seat frames are applied there, in order (Site._from_table)."""
+    loop = site.hub.loop
+    if loop is None:
+        return
+    done = threading.Event()
+    loop.call_soon_threadsafe(done.set)
+    assert done.wait(20), "the server's loop does not answer"
 
 
 class Keypad:
