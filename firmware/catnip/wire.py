@@ -106,16 +106,16 @@ def encode(kind, seq, fields, mark=TABLE):
     copy, which a long game's fragmented heap may not have. The JSON text is
     the only other copy made."""
     head = "%d %d %s " % (VERSION, seq, kind)
-    text = _utf8(json.dumps(fields, separators=(",", ":")))
+    text = utf8(json.dumps(fields, separators=(",", ":")))
     at = len(mark) + len(head)
     end = at + len(text)
     frame = bytearray(end + _TAIL_BYTES)
     frame[:len(mark)] = mark
     view = memoryview(frame)
-    view[len(mark):at] = _utf8(head)
+    view[len(mark):at] = utf8(head)
     view[at:end] = text
     crc = crc32(view[len(mark):end]) & 0xFFFFFFFF
-    view[end:] = _utf8(_TAIL % crc)
+    view[end:] = utf8(_TAIL % crc)
     return frame
 
 
@@ -125,10 +125,12 @@ _TAIL_BYTES = 10
 try:  # MicroPython: a str is its own UTF-8 buffer, so it goes into a frame uncopied
     memoryview("")
 
-    def _utf8(text):
+    def utf8(text):
+        """`text`'s UTF-8 bytes as a buffer (uncopied on MicroPython)."""
         return memoryview(text)
 except TypeError:  # CPython
-    def _utf8(text):
+    def utf8(text):
+        """`text`'s UTF-8 bytes as a buffer (uncopied on MicroPython)."""
         return text.encode()
 
 

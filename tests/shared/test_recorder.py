@@ -42,7 +42,18 @@ def test_the_same_picture_is_told_apart_from_another():
     a, b = Recorder(), Recorder()
     draw.title(a, "Stack")
     draw.title(b, "Stack")
-    shown = bytearray(a.buf)
-    assert b.same(shown)
+    shown = a.digest()
+    assert b.digest() == shown
     draw.text(b, 3, "x")
-    assert not b.same(shown)
+    assert b.digest() != shown
+    b.fill(0)
+    draw.title(b, "Stack")
+    assert b.digest() == shown  # cleared and drawn again: the same picture
+
+
+def test_a_character_past_ascii_takes_a_cell_per_byte_as_on_the_panel():
+    # The panel's framebuf draws a string byte by byte, each byte past ASCII
+    # as a box: "Zoë" is four cells there, and four here.
+    r = Recorder()
+    draw.text(r, 2, "Zo\u00eb!")
+    assert r.rows()[2] == "Zo??!"

@@ -37,7 +37,7 @@ class Phones(Stations):
         self.claimed = 0  # the seats (bits) a laptop holds
         self.away = 0  # claimed seats (bits) whose browser went away
         self.down = {}  # seat -> the button a long press holds down until its next press
-        self.shown = {}  # seat -> the view last sent (the recorder's bytes)
+        self.shown = {}  # seat -> the digest of the view last sent
         self.sent = {}  # seat -> the number of the view last sent
         self.canvas = None  # a catnip.ui.recorder.Recorder, once a seat is claimed
         self.heard = None  # when the laptop last spoke (ticks), as of its commands so far:
@@ -79,8 +79,7 @@ class Phones(Stations):
             if not self.claimed & bit or lost:
                 self.claimed |= bit
                 self.silent = False
-                if seat in self.shown:
-                    self.shown[seat][0] = 0  # no picture has it: the view goes at once
+                self.shown.pop(seat, None)  # its view goes at once, changed or not
                 self.app.frame.mark(self.places[self.seats.index(seat)])
         elif word == "release":
             self._drop(seat)
@@ -168,12 +167,10 @@ class Phones(Stations):
             canvas = self.canvas = Recorder()
         canvas.fill(0)
         self.app.frame.paint(place, canvas)
-        shown = self.shown.get(seat)
-        if shown is not None and canvas.same(shown):
+        digest = canvas.digest()
+        if self.shown.get(seat) == digest:
             return
-        if shown is None:
-            shown = self.shown[seat] = bytearray(len(canvas.buf))
-        shown[:] = canvas.buf
+        self.shown[seat] = digest
         n = self.sent[seat] = self.sent.get(seat, 0) % wire.MAX_SEQ + 1
         self.app.out.send(wire.VIEW, seat=seat, n=n, rows=canvas.rows(), lit=canvas.lit())
 

@@ -3,13 +3,16 @@
 # and keeps what a station would show in words: the 8 rows of 16 characters
 # and which cells are lit (inverse: the title bar, a cursor). What text
 # cannot say is left out, but for a list's scroll marks, shown as ^ and v.
-# One buffer, written in place: drawing a screen allocates nothing.
+# One buffer, written in place: drawing a screen keeps nothing on the heap
+# (a text is read through a memoryview of its bytes, dropped at once).
+from binascii import crc32
+
 from catnip.ui.draw import COLS, ROWS
+from catnip.wire import utf8
 
 CELLS = COLS * ROWS
 SIZE = CELLS + 2 * ROWS  # the characters, then 16 bits of lit cells a row
-_BLANK = b" " * CELLS + bytes(2 * ROWS)  # a cleared screen
-_LIT = b" " * CELLS + b"\xff" * (2 * ROWS)  # a screen filled lit
+_SPACES = b" " * COLS  # a row cleared
 
 
 class Recorder:
@@ -21,7 +24,12 @@ class Recorder:
         """A new picture (as a panel's canvas)."""
 
     def fill(self, c):
-        self.buf[:] = _LIT if c else _BLANK
+        buf = self.buf
+        for at in range(0, CELLS, COLS):
+            buf[at:at + COLS] = _SPACES
+        bits = 0xFF if c else 0
+        for k in range(CELLS, SIZE):
+            buf[k] = bits
 
     def fill_rect(self, x, y, w, h, c):
         # A cell counts as covered when the rectangle covers its middle pixel:
@@ -45,9 +53,11 @@ class Recorder:
         if not 0 <= r < ROWS:
             return
         col, buf = x // 8, self.buf
-        for ch in s:
+        # Byte by byte, as the panel's framebuf draws (a character past ASCII
+        # takes a cell per byte there too). A str iterated would give each
+        # character as a string of its own, interned: heap kept for good.
+        for n in utf8(s):
             if 0 <= col < COLS:
-                n = ord(ch)
                 buf[r * COLS + col] = n if 32 <= n < 127 else 63  # "?": the panel's font has none
             col += 1
 
@@ -65,9 +75,10 @@ class Recorder:
     def rect(self, x, y, w, h, c):
         pass  # a gauge's box: nothing to say in text
 
-    def same(self, shown):
-        """Whether `shown` (a bytearray of SIZE) holds this very picture."""
-        return shown == self.buf
+    def digest(self):
+        """A 32-bit digest of the picture: a view is sent when it changes
+        (kept instead of a copy, as a panel keeps its bands' digests)."""
+        return crc32(self.buf)
 
     def rows(self):
         """The 8 rows as text, their trailing spaces cut."""
