@@ -297,6 +297,24 @@ def test_one_dead_cell_of_four_is_named():
         chips[2].set_fault(DEAD)
         fault = raises(SensorFault, group.read)
         assert fault.cells == 0b0100
-        assert "load cell 2 (DOUT Pin(GPIO5))" in str(fault)
+        assert "load cell 2 (DOUT GPIO5)" in str(fault)
         assert "load cell 0" not in str(fault)
         no_violations(*chips)
+
+
+def test_a_fault_names_each_cell_by_its_pins_name_not_its_whole_repr():
+    # The rp2 port's Pin repr carries its mode and pull: a four-cell fault
+    # worded with it ran to some 300 characters.
+    from catnip.drivers.hx711_faults import NO_DATA, describe
+
+    class Rp2Pin:
+        def __init__(self, n):
+            self.n = n
+
+        def __repr__(self):
+            return "Pin(GPIO%d, mode=IN, pull=PULL_UP)" % self.n
+
+    douts = [Rp2Pin(n) for n in (16, 17, 18, 19)]
+    text = describe(NO_DATA, 0b1111, douts, 500, 0, 0, 10).args[0]
+    assert "0 (DOUT GPIO16), 1 (DOUT GPIO17), 2 (DOUT GPIO18), 3 (DOUT GPIO19)" in text
+    assert "mode" not in text and len(text) < 200

@@ -91,7 +91,7 @@ def test_a_board_too_slow_for_drifting_chips_says_so_instead_of_misreading():
         assert fault.code == hx711.TOO_SLOW and fault.cells == 0b1111
         text = str(fault)
         assert "load cell 0" in text and "load cell 3" not in text  # named once each
-        assert "3 (DOUT Pin(GPIO6))" in text and "rate=10" in text
+        assert "3 (DOUT GPIO6)" in text and "rate=10" in text
         assert group.fault == hx711.TOO_SLOW
         no_violations(*chips)
 

@@ -39,7 +39,7 @@ def describe(code, cells, douts, timeout_ms, pass_us, window_us, rate):
     pins), its message worded from the group's timing. The message is
     formatted in one piece: on a fragmented heap a fault must not need room
     for its words twice."""
-    names = ", ".join("%d (DOUT %s)" % (i, douts[i])
+    names = ", ".join("%d (DOUT %s)" % (i, _pin(douts[i]))
                       for i in range(len(douts)) if cells >> i & 1)
     if code == NO_DATA:
         text = ("load cell %s gave no conversion within %d ms: check the HX711's power and "
@@ -58,3 +58,10 @@ def describe(code, cells, douts, timeout_ms, pass_us, window_us, rate):
                 "check the RATE pin (low: 10, high: 80 samples/s) and the clock source"
                 % (names, window_us, rate))
     return SensorFault(text, code, cells)
+
+
+def _pin(pin):
+    # A pin by its name: the rp2 port's repr, "Pin(GPIO16, mode=IN,
+    # pull=PULL_UP)", would take a fifth of a four-cell message.
+    text = "%s" % (pin,)
+    return text[text.find("(") + 1:].split(",")[0].rstrip(")")
