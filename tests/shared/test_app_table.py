@@ -37,6 +37,20 @@ def _lines(panel):
     return glyphs.lines(panel.screen(), panel.height)
 
 
+def test_a_games_description_leaves_the_heap_once_its_game_is_under_way():
+    # Its rules' settings and the play scene read it as the game starts;
+    # Stack O' Cats's alone is some 850 bytes of the Pico's heap in play.
+    rig = _rig("about")
+    try:
+        tablebot.start(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        assert "catnip.rules.heist_about" not in sys.modules
+        tablebot.do(rig, 0, ("play", rig.app.game.view(0)["hand"][0]))
+        rig.run(50)
+        assert len(rig.app.game.log) == 1
+    finally:
+        rig.close()
+
+
 def test_the_buzzer_sounds_the_reveal_and_falls_silent():
     rig = _rig("buzzer")
     try:

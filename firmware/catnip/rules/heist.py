@@ -9,9 +9,8 @@
 #
 # Seats are numbered clockwise. Gem counts are lists in colour order
 # [red, yellow, blue]; loot adds black rocks: [red, yellow, blue, rocks].
-from catnip.rules.about import settle
+from catnip.rules.about import about, settle
 from catnip.rules.engine import Game, RuleError
-from catnip.rules.heist_about import ABOUT
 from catnip.rules.heist_box import (  # noqa: F401
     BAG, BLUE, COLOURS, FULL_SET, GEMS, ONE_EACH, OVER, PLAY, RED, REVEAL, SAFE_CARDS, SET_ASIDE,
     UNLOCK, cat_cards, safe_cards)
@@ -29,7 +28,7 @@ class Heist(Game):
     # ---- setup -------------------------------------------------------------
 
     def settle(self, config):
-        return settle(ABOUT, config, "Meow Heist")
+        return settle(about(self.NAME), config, "Meow Heist")
 
     def setup(self):
         n = self.players()

@@ -12,9 +12,8 @@
 # offer is a tuple (id, player, cards); ids count up through the game. The id,
 # the player and the meow for the offer's size are public; the size is shown
 # only as its meow, and the cat never.
-from catnip.rules.about import settle
+from catnip.rules.about import about, settle
 from catnip.rules.engine import Game, RuleError, describe
-from catnip.rules.purrfect_about import ABOUT
 from catnip.rules.purrfect_cards import (  # noqa: F401
     CATS, HAND, MEOWS, POSES, card_name, cat_of, combinations, free_groups, offer_holding,
     take_offer)
@@ -44,7 +43,7 @@ class Purrfect(Game):
     # ---- setting up ----------------------------------------------------------
 
     def settle(self, config):
-        return settle(ABOUT, config, "Purrfect")
+        return settle(about(self.NAME), config, "Purrfect")
 
     def setup(self):
         n = self.players()

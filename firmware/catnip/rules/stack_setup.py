@@ -1,9 +1,8 @@
 # Stack O' Cats settings and setup plan, checked once as a game starts; the
 # play itself is in stack.py, the settings and their defaults are described
 # in stack_about.py.
-from catnip.rules.about import check_number, settle
+from catnip.rules.about import about, check_number, settle
 from catnip.rules.engine import RuleError
-from catnip.rules.stack_about import ABOUT
 
 try:
     from micropython import const
@@ -26,7 +25,7 @@ _REMOVED = (0, 0, 0, 1, 0, 1, 0)
 def settle_config(config):
     """Check a Stack O' Cats config against its description (stack_about),
     fill in defaults and return it."""
-    c = settle(ABOUT, config, "Stack O' Cats")
+    c = settle(about("stack"), config, "Stack O' Cats")
     clowder = c["mode"] == "clowder"
     _check_colours(c["colours"])
     c["colours"] = list(c["colours"])

@@ -2,6 +2,7 @@
 # last scene's has gone from the heap), and the extras at the table a game
 # has beside its screens: its side, and its seats on phones.
 from catnip import forget, wire
+from catnip.rules import ABOUTS
 from catnip.flash import flashfile
 
 SETUP_FILE = "setup.json"
@@ -28,7 +29,11 @@ def play(name, game, seats, stations, side, names):
     forget("catnip.flash.tablenames")
     from catnip.ui.play import Play
 
-    return Play(name, game, seats, stations, side, names)
+    scene = Play(name, game, seats, stations, side, names)
+    # The game's description was read by its rules' settings and the scene:
+    # it leaves the heap for the game (a taken-back result reads it again).
+    forget(ABOUTS[name])
+    return scene
 
 
 def end(title, result, seats):
