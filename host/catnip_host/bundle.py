@@ -103,7 +103,8 @@ def interned(modules: list[str]) -> str:
     iterated; frozen, these are in the image's table already, so none is added
     on the heap, where a new pool of the table wants hundreds of bytes in one
     piece (docs/pico.md)."""
-    imports = "".join(f"    import {name} as {name.rpartition('.')[2]}\n" for name in modules)
+    imports = "".join(f"    import {name}" + (f" as {name.rpartition('.')[2]}" if "." in name else "")
+                      + "\n" for name in modules)
     characters = ", ".join(repr(chr(c)) for c in range(0x20, 0x7F))
     return ("# Names for the image's table of interned strings (catnip_host.bundle.interned).\n"
             f"def modules():\n{imports}\n\ndef characters():\n    return ({characters})\n")
