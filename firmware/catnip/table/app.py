@@ -105,9 +105,12 @@ class App:
             self.game = None
         if self.side is not None:
             self.side.stop()  # the tray's code with Stack O' Cats, loaded again below if need be
-        self.side = self.room = None
+            self.side = None
+        self.room = None
         make_room(self.name, name)
         self.side = scenes.side(name, self)
+        if self.side is not None:
+            self.side.load()
 
     def start(self, name, config, seats):
         # The press waits while the game's code loads from flash (a few

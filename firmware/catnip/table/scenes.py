@@ -47,14 +47,12 @@ def end(title, result, seats):
 def side(name, app):
     """The extras at the table of game `name` (asked by its Play scene, told
     of its moves by the App), or None: Stack O' Cats's tray and Clowder
-    high scores (catnip.table.stack_side), their code loaded."""
+    high scores (catnip.table.stack_side)."""
     if name != "stack":
         return None
     from catnip.table.stack_side import Side
 
-    extras = Side(app, lambda: chosen(name))
-    extras.load()
-    return extras
+    return Side(app, lambda: chosen(name))
 
 
 class Stations:
