@@ -174,35 +174,6 @@ def test_a_session_without_stack_o_cats_never_loads_the_tray_code():
         rig.close()
 
 
-def test_the_trays_code_loads_before_the_games_rules():
-    # Loaded after the game's own objects, the tray's code and the cells'
-    # driver met a heap already in small pieces on the Pico (docs/pico.md):
-    # they load first, into the heap just collected.
-    import sys
-
-    from catnip import rules
-    from catnip.table.loop import unload
-
-    for prefix in ("catnip.drivers.hx711", "catnip.tray"):
-        unload(prefix)  # an earlier test's game may have loaded them
-    loaded = []
-    new = rules.new
-
-    def watched(*args):
-        loaded.append(sorted(m for m in sys.modules if m.startswith("catnip.tray")
-                             or m.startswith("catnip.drivers.hx711")))
-        return new(*args)
-
-    rules.new = watched
-    try:
-        rig, _ = _tray_rig("tray-first")
-        rig.close()
-    finally:
-        rules.new = new
-    assert len(loaded) == 1, loaded
-    assert "catnip.drivers.hx711" in loaded[0] and "catnip.tray" in loaded[0], loaded
-
-
 def test_an_uncalibrated_tray_sleeps_from_power_up_without_its_drivers_code():
     # On stock MicroPython imported code takes heap: a tray with nothing to
     # weigh for is put to sleep by its clock pin alone, so the driver loads

@@ -99,18 +99,14 @@ class App:
             self.weigh.stop()
 
     def _load(self, name):
-        """Before a game of `name` loads: the last title's game, its extras and
-        the room go; then its own extras load, first into the heap collected."""
+        """Before a game of `name` loads: the last title's game, its extras and the room go."""
         if self.name is not None and self.name != name:
             self.game = None
-        if self.side is not None:
-            self.side.stop()  # the tray's code with Stack O' Cats, loaded again below if need be
-            self.side = None
+            if self.side is not None:
+                self.side.stop()  # the tray's code with Stack O' Cats
+                self.side = None
         self.room = None
         make_room(self.name, name)
-        self.side = scenes.side(name, self)
-        if self.side is not None:
-            self.side.load()
 
     def start(self, name, config, seats):
         # The press waits while the game's code loads from flash (a few
@@ -186,6 +182,7 @@ class App:
         self.ended = False
         unload("catnip.flash.journal_scan")  # its records too: recording the game needs none of it
         self.change()
+        self.side = scenes.side(name, self)
         self.change(scenes.play, name, game, seats, self.phones.begin(seats), self.side, names)
         if self.side is not None:
             self.side.begin(game)

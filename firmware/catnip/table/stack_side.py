@@ -14,11 +14,6 @@ class Side:
         self.chosen = chosen
         self.weigh = app.weigh  # None on a table without a tray
 
-    def load(self):
-        """Before the game's rules load: the tray's code, while the heap is in one piece."""
-        if self.weigh is not None:
-            self.weigh.load()
-
     def begin(self, game):
         """The game starts (or resumes)."""
         if self.weigh is not None:

@@ -66,14 +66,6 @@ class Weigh:
         if self.cal is None:
             hw.sleep_tray()  # nothing to weigh with until a calibration begins
 
-    def load(self):
-        """The tray's code and the cells' driver, loaded before a game that
-        weighs: imported mid-start, they met a heap already in small pieces."""
-        if self.cal is not None:
-            import catnip.tray  # noqa: F401 (begin's import finds it loaded)
-
-            _ = self.hw.tray
-
     def begin(self, game, changed, send=None):
         """A Stack O' Cats `game` starts (or resumes); changed() says the
         stations' view of the tray changed, send(kind, **fields) puts "tray"
@@ -102,6 +94,7 @@ class Weigh:
             # calibration's zero is the empty base.
             self.tray = Tray(cal, wedged=BASE_CATS, in_play=in_play)
             self.feed = TrayFeed(self.tray, self.on_tray)
+            _ = self.hw.tray  # the cells' driver loads now, with the game's code, not mid-game
         self.turn_changed()
         self.tell()
         self.wanted.set()
