@@ -140,15 +140,16 @@ def test_an_installed_catnip_flashes_the_image_it_carries_of_its_own_sources(tmp
     with pytest.raises(images.ImageError, match="carries no catnip-pico2.uf2 of its own"):
         images.current("RP2350")
     (tmp_path / "catnip-pico2.uf2").write_bytes(uf2rig.image(3, RP2350_ARM_S))
-    info = {"version": bundle.VERSION, "digest": bundle.digest(), "size": 768,
-            "modules": ["catnip/boot.py"], "board": "RPI_PICO2"}
+    info = {"version": bundle.VERSION, "digest": bundle.digest(), "made": images.made_digest(),
+            "size": 768, "modules": ["catnip/boot.py"], "board": "RPI_PICO2"}
     (tmp_path / "catnip-pico2.json").write_text(json.dumps(info))
     got = images.current("RP2350")
     assert (got.uf2, got.board, got.digest) == (tmp_path / "catnip-pico2.uf2", images.PICO2,
                                                 bundle.digest())
-    (tmp_path / "catnip-pico2.json").write_text(json.dumps(info | {"digest": "0" * 12}))
-    with pytest.raises(images.ImageError, match="carries no catnip-pico2.uf2"):
-        images.current("RP2350")
+    for other in ({"digest": "0" * 12}, {"made": "0" * 12}):  # other sources, or made otherwise
+        (tmp_path / "catnip-pico2.json").write_text(json.dumps(info | other))
+        with pytest.raises(images.ImageError, match="carries no catnip-pico2.uf2"):
+            images.current("RP2350")
 
 
 def test_the_table_that_comes_up_is_compared_with_this_catnips_build(tmp_path):

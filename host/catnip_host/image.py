@@ -119,7 +119,7 @@ def cached(out: Path = OUT, firmware: Path = bundle.FIRMWARE,
     except (OSError, ValueError):
         return None
     if info.get("digest") != bundle.digest(firmware) or info.get("version") != bundle.VERSION \
-            or info.get("made") != _made_digest(bundle.made(firmware, True)) \
+            or info.get("made") != made_digest(firmware) \
             or info.get("board") != board.name or not (out / board.uf2).exists():
         return None
     return Image(board, out / board.uf2, info["version"], info["digest"], info["size"],
@@ -170,17 +170,18 @@ def _build(out: Path, firmware: Path, quiet: bool, board: Board) -> Image:
     modules = sorted(p.as_posix() for p in bundle.sources(firmware) if p.parts[0] == "catnip")
     shutil.copy(built / "firmware.uf2", out / board.uf2)
     size, heap = bin_file.stat().st_size, _heap(built / "firmware.elf")
-    info = {"version": bundle.VERSION, "digest": sources, "made": _made_digest(made),
+    info = {"version": bundle.VERSION, "digest": sources, "made": made_digest(firmware),
             "size": size, "modules": modules,
             "micropython": MICROPYTHON, "board": board.name, "chip": board.chip, "heap": heap}
     (out / board.info).write_text(json.dumps(info, indent=1) + "\n")
     return Image(board, out / board.uf2, bundle.VERSION, sources, size, modules, True, heap)
 
 
-def _made_digest(made: dict[str, str]) -> str:
-    """The digest of the modules the build made: a change in how catnip_host
-    makes them wants a new image as much as a change to the sources does."""
-    text = json.dumps(made, sort_keys=True).encode()
+def made_digest(firmware: Path = bundle.FIRMWARE) -> str:
+    """The digest of the modules the image's build makes: a change in how
+    catnip_host makes them wants a new image as much as a change to the
+    sources does."""
+    text = json.dumps(bundle.made(firmware, True), sort_keys=True).encode()
     return hashlib.sha256(text).hexdigest()[:bundle.DIGEST_HEX]
 
 
