@@ -103,11 +103,16 @@ def interned(modules: list[str]) -> str:
     iterated; frozen, these are in the image's table already, so none is added
     on the heap, where a new pool of the table wants hundreds of bytes in one
     piece (docs/pico.md)."""
-    imports = "".join(f"    import {name}" + (f" as {name.rpartition('.')[2]}" if "." in name else "")
-                      + "\n" for name in modules)
+    imports = "".join(f"    {_import(name)}\n" for name in modules)
     characters = ", ".join(repr(chr(c)) for c in range(0x20, 0x7F))
     return ("# Names for the image's table of interned strings (catnip_host.bundle.interned).\n"
             f"def modules():\n{imports}\n\ndef characters():\n    return ({characters})\n")
+
+
+def _import(name: str) -> str:
+    """An import statement naming the module both whole and by its last name."""
+    last = name.rpartition(".")[2]
+    return f"import {name}" if last == name else f"import {name} as {last}"
 
 
 def module_names(firmware: Path) -> list[str]:
