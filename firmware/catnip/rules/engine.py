@@ -189,12 +189,10 @@ class Game:
         """Every action `player` may take now ([] while they wait)."""
         return self.options(self.seat(player))
 
-    def view(self, player, public=None):
-        """What `player`'s own station may show: public plus their secrets.
-        `public` is this state's public() if the caller has it already: its
-        top level is copied, and nothing in it is changed."""
+    def view(self, player):
+        """What `player`'s own station may show: public plus their secrets."""
         self.seat(player)
-        v = self.public() if public is None else public.copy()
+        v = self.public()
         v["you"] = player
         v.update(self.private(player))
         return v

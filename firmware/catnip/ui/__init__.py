@@ -14,9 +14,7 @@
 # the rules let that station see (game.view(seat) for a player's own
 # station, game.public() for everyone else) and `local` is the station's
 # cursor, picker and peek state. Nothing else of another player reaches a
-# station. The public part is made once a move and shared by every
-# station's view (play.Public): a screen reads its view, never changes it.
-# A game module provides:
+# station. A game module provides:
 #
 #     Local()                           one station's UI state
 #     draw_screen(fb, view, local)      the whole screen

@@ -52,7 +52,6 @@ class Play(Scene):
         self.banner_at = None  # when the first was put up
         self.shown = 0  # counts the announcements put up first, to tell them apart
         self.aside = [-1] * stations  # the announcement each station pressed under
-        self.public = Public(game)
 
     def enter(self):
         draw.named(self.names)
@@ -65,8 +64,7 @@ class Play(Scene):
 
     def view(self, station):
         seat = self.seat(station)
-        public = self.public.view()
-        v = self.game.view(seat, public) if seat is not None else public.copy()
+        v = self.game.view(seat) if seat is not None else self.game.public()
         self._extra(v, seat)
         if seat is not None and seat == self.game.corrector():
             v["fix"] = True  # their last result may be taken back (('correct',))
@@ -260,7 +258,7 @@ class Play(Scene):
 
     def quiet(self, events):
         quiet = getattr(self.ui, "quiet", None)  # a game's screens that know
-        return quiet(events, self.public.view()) if quiet is not None else 0
+        return quiet(events, self.game.public()) if quiet is not None else 0
 
     def draw_rows(self, station, fb, rows):
         if self.ending[station] or self.viewing[station] is not None or \
@@ -270,7 +268,7 @@ class Play(Scene):
         return True
 
     def draw_table(self, fb):
-        v = self.public.view().copy()
+        v = self.game.public()
         self._extra(v, None)
         self.ui.draw_table(fb, v)
         return True
@@ -281,28 +279,6 @@ class Play(Scene):
             extra = self.side.view(seat)
             if extra is not None:
                 v.update(extra)
-
-
-class Public:
-    """A game's public view, made once for each of its states (the log's
-    length tells them apart: every move adds to it): each station's view is
-    a copy of its top level with the station's own fields added, so a move's
-    drawing does not make it again for every panel."""
-
-    def __init__(self, game):
-        self.game = game
-        self.made = None
-        self.log = None  # the log and its length `made` was made at
-        self.at = -1
-
-    def view(self):
-        """The view as of now; never to be changed, only copied."""
-        log = self.game.log
-        if self.log is not log or self.at != len(log):
-            self.made = None  # its heap is free for the next one
-            self.made = self.game.public()
-            self.log, self.at = log, len(log)
-        return self.made
 
 
 def _mark(local):
