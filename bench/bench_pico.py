@@ -29,7 +29,7 @@ import shutil
 import statistics
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ PROBE = Path(__file__).resolve().parent / "pico_probe.py"
 TRAY = Path(__file__).resolve().parent / "pico_tray.py"
 DISPLAY = Path(__file__).resolve().parent / "pico_display.py"
 HEAP_STEP = 4096  # bisection resolution
+HEAP_GRID = 1024  # then each size a KB apart below the bisection's answer
 TARGET_HEAP = 72 * 1024
 EVENING_LOW = 130 * 1024  # targets: the lowest free heap of an evening
 EVENING_BLOCK = 32 * 1024  # and the largest free block at its end
@@ -253,28 +254,26 @@ def _game_rows(flash: Path, work: Path, game: str, config: dict, draw_every: int
             yield (label, f"{fn} median", round(statistics.median(values), 2), "ms",
                    f"{REAL}, {len(values)} calls")
             yield (label, f"{fn} max", round(max(values), 2), "ms", REAL)
-    free = first["free_for_app"]
-    ok, fail = free, max(HEAP_STEP, first["peak_live"])  # heap (bytes) the app gets
-    tries = 0
+
+    def run(mid: int) -> dict:
+        result = probe(flash, work, game, config, moves, first["free_for_app"] - mid, False,
+                       draw_every, legal_every, phones=phones, laptop=laptop)
+        print(f"{label}: {(first['free_for_app'] - mid) // 1024} KB of ballast, "
+              f"{mid / 1024:.1f} KB for the app: "
+              + ("plays" if result["ok"] else f"MemoryError ({result.get('memory')})"),
+              file=sys.stderr, flush=True)
+        return result
+
     # CATNIP_BENCH_PICO_FROM=72 tries that many KB first (a slow run saved or two
     # when the answer is near it); the bisection goes on from what it showed.
     first_try = int(os.environ.get("CATNIP_BENCH_PICO_FROM", "0")) * 1024
-    while ok - fail > HEAP_STEP:
-        mid = first_try if fail < first_try < ok and tries == 0 else (ok + fail) // 2
-        result = probe(flash, work, game, config, moves, free - mid, False, draw_every,
-                       legal_every, phones=phones, laptop=laptop)
-        tries += 1
-        print(f"{label}: {(free - mid) // 1024} KB of ballast, {mid / 1024:.1f} KB for the app: "
-              + ("plays" if result["ok"] else f"MemoryError ({result.get('memory')})"),
-              file=sys.stderr, flush=True)
-        if result["ok"]:
-            ok = result["free_for_app"]
-        else:
-            fail = mid
+    ok, tries = smallest_heap(run, first["free_for_app"], max(HEAP_STEP, first["peak_live"]),
+                              first_try)
     drawn = "every station drawn after each action" if draw_every == 1 else \
         f"every station drawn after every {draw_every}th action"
     yield (label, "smallest heap to play the whole game", round(ok / 1024, 1), "KB",
-           f"{REAL}: ballast bisected to {HEAP_STEP // 1024} KB ({tries + 1} runs), "
+           f"{REAL}: ballast bisected to {HEAP_STEP // 1024} KB, then every KB below "
+           f"down to a failure ({tries + 1} runs), "
            f"{len(moves)} actions, {drawn}; target <= {TARGET_HEAP // 1024} KB, "
            f"{first['free_at_start']} B free at start")
     yield (label, "live heap after gc, largest sample", round(first["peak_live"] / 1024, 1),
@@ -282,6 +281,37 @@ def _game_rows(flash: Path, work: Path, game: str, config: dict, draw_every: int
     for stage, used in sorted(first["held"].items(), key=lambda kv: kv[1]):
         yield (label, f"live heap once {stage}", round(used / 1024, 1), "KB",
                f"{REAL}: the code is frozen in the image; its objects are in the heap")
+
+
+def smallest_heap(run: Callable[[int], dict], free: int, fail: int,
+                  first_try: int = 0) -> tuple[int, int]:
+    """(the heap the app had in the lowest of the runs that played, runs):
+    `run(size)` plays the game with `size` bytes asked for the app, `free`
+    played and `fail` is known to fail. Whether a game fits is not monotonic
+    in the heap: where each piece lands decides which holes a collection
+    leaves, so a size below one that played can fail and one below that
+    play again, and a bisection alone lands on whichever it happens to try.
+    So the bisection (to HEAP_STEP) only brackets the answer; from the size
+    that played it goes down a KB at a time, on whole KB, to the first that
+    fails. The sizes tried below the bracket are the same on every run."""
+    ok, tries = free, 0
+    while ok - fail > HEAP_STEP:
+        mid = first_try if fail < first_try < ok and tries == 0 else (ok + fail) // 2
+        result = run(mid)
+        tries += 1
+        if result["ok"]:
+            ok = result["free_for_app"]
+        else:
+            fail = mid
+    size = ok // HEAP_GRID * HEAP_GRID
+    while size > fail:
+        result = run(size)
+        tries += 1
+        if not result["ok"]:
+            break
+        ok = min(ok, result["free_for_app"])
+        size -= HEAP_GRID
+    return ok, tries
 
 
 def _evening_rows(flash: Path, work: Path) -> Iterator[Row]:
