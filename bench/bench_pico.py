@@ -2,7 +2,7 @@
 (../shared/rp2emu, ideal-cycle timing: a real board is no faster), running
 the catnip image built from the current sources: the heap the whole app
 needs to play each game at its largest player count, found by holding
-ballast and bisecting; act(), the legal actions and the journal's write per
+ballast, bisecting and then stepping down a KB at a time; act(), the legal actions and the journal's write per
 action; an evening of four games on one power-up (the lowest free heap, the
 largest free block at its end); press-to-pixels in emulated time with one
 station redrawing and with every station redrawing, and from a press to its
@@ -286,24 +286,25 @@ def _game_rows(flash: Path, work: Path, game: str, config: dict, draw_every: int
 def smallest_heap(run: Callable[[int], dict], free: int, fail: int,
                   first_try: int = 0) -> tuple[int, int]:
     """(the heap the app had in the lowest of the runs that played, runs):
-    `run(size)` plays the game with `size` bytes asked for the app, `free`
-    played and `fail` is known to fail. Whether a game fits is not monotonic
+    `run(size)` plays the game with `size` bytes asked for the app (it gets
+    a little less: the ballast is in 1 KB blocks), `free` (asked) played
+    and `fail` (asked) is known to fail. Whether a game fits is not monotonic
     in the heap: where each piece lands decides which holes a collection
     leaves, so a size below one that played can fail and one below that
     play again, and a bisection alone lands on whichever it happens to try.
     So the bisection (to HEAP_STEP) only brackets the answer; from the size
     that played it goes down a KB at a time, on whole KB, to the first that
     fails. The sizes tried below the bracket are the same on every run."""
-    ok, tries = free, 0
-    while ok - fail > HEAP_STEP:
-        mid = first_try if fail < first_try < ok and tries == 0 else (ok + fail) // 2
+    top, ok, tries = free, free, 0  # the smallest size asked that played, and the heap it gave
+    while top - fail > HEAP_STEP:
+        mid = first_try if fail < first_try < top and tries == 0 else (top + fail) // 2
         result = run(mid)
         tries += 1
         if result["ok"]:
-            ok = result["free_for_app"]
+            top, ok = mid, result["free_for_app"]
         else:
             fail = mid
-    size = ok // HEAP_GRID * HEAP_GRID
+    size = (top - 1) // HEAP_GRID * HEAP_GRID
     while size > fail:
         result = run(size)
         tries += 1

@@ -22,24 +22,26 @@ def _game(fails: set[int], needs: int):
 
 
 def test_a_failure_below_the_bisections_bracket_sets_the_row():
-    run, asked = _game({71}, 70 * KB)  # 71 KB fails where 70 plays
+    run, asked = _game({69}, 68 * KB)  # 69 KB fails where 68 plays
     ok, tries = smallest_heap(run, 200 * KB, 40 * KB)
-    assert ok == 72 * KB - KB  # asked for 72: the lowest with every KB above it played
+    assert ok == 70 * KB - KB  # asked for 70: the lowest with every KB above it played
     assert tries == len(asked)
-    assert asked[-1] == 71 * KB  # the first failure ends the search: 70 is never asked
+    assert asked[-1] == 69 * KB  # the first failure ends the search: 68 is never asked
 
 
 def test_a_monotonic_game_is_found_to_the_kb():
-    run, asked = _game(set(), 70 * KB)
+    run, asked = _game(set(), 68 * KB)
     ok, _ = smallest_heap(run, 200 * KB, 40 * KB)
-    assert ok == 70 * KB - KB  # a bisection alone ends 4 KB wide, at 72.7
-    assert asked[-1] == 69 * KB
+    assert ok == 68 * KB - KB  # the bisection alone ends at 70
+    assert asked[-2:] == [69 * KB, 68 * KB]
 
 
 def test_the_sizes_below_the_bracket_are_whole_kb_whatever_the_bisection_tried():
-    run, asked = _game(set(), 70 * KB)
-    smallest_heap(run, 200 * KB, 40 * KB, first_try=72 * KB)
-    last_bisected = max(k for k, size in enumerate(asked) if size % HEAP_GRID) \
-        if any(size % HEAP_GRID for size in asked) else -1
-    assert all(size % HEAP_GRID == 0 for size in asked[last_bisected + 1:])
+    for first_try in (0, 71 * KB + 300):
+        run, asked = _game(set(), 68 * KB + 500)
+        smallest_heap(run, 200 * KB + 700, 40 * KB, first_try)
+        bisected = [k for k, size in enumerate(asked) if size % HEAP_GRID]
+        assert bisected, "the made-up bisection should land off the grid"
+        assert all(size % HEAP_GRID == 0 for size in asked[bisected[-1] + 1:])
+        assert len(asked) > bisected[-1] + 1
     assert HEAP_STEP > HEAP_GRID
