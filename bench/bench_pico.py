@@ -29,12 +29,13 @@ import shutil
 import statistics
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import bench
 from bench import pico_flash, pico_phones, pico_press, pico_rig, pico_run
+from bench.heap_search import HEAP_STEP, smallest_heap
 from bench.pico_rig import REAL
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,8 +45,6 @@ Row = tuple[str, str, float | int | str, str, str]
 PROBE = Path(__file__).resolve().parent / "pico_probe.py"
 TRAY = Path(__file__).resolve().parent / "pico_tray.py"
 DISPLAY = Path(__file__).resolve().parent / "pico_display.py"
-HEAP_STEP = 4096  # bisection resolution
-HEAP_GRID = 1024  # then each size a KB apart below the bisection's answer
 TARGET_HEAP = 72 * 1024
 EVENING_LOW = 130 * 1024  # targets: the lowest free heap of an evening
 EVENING_BLOCK = 32 * 1024  # and the largest free block at its end
@@ -281,38 +280,6 @@ def _game_rows(flash: Path, work: Path, game: str, config: dict, draw_every: int
     for stage, used in sorted(first["held"].items(), key=lambda kv: kv[1]):
         yield (label, f"live heap once {stage}", round(used / 1024, 1), "KB",
                f"{REAL}: the code is frozen in the image; its objects are in the heap")
-
-
-def smallest_heap(run: Callable[[int], dict], free: int, fail: int,
-                  first_try: int = 0) -> tuple[int, int]:
-    """(the heap the app had in the lowest of the runs that played, runs):
-    `run(size)` plays the game with `size` bytes asked for the app (it gets
-    a little less: the ballast is in 1 KB blocks), `free` (asked) played
-    and `fail` (asked) is known to fail. Whether a game fits is not monotonic
-    in the heap: where each piece lands decides which holes a collection
-    leaves, so a size below one that played can fail and one below that
-    play again, and a bisection alone lands on whichever it happens to try.
-    So the bisection (to HEAP_STEP) only brackets the answer; from the size
-    that played it goes down a KB at a time, on whole KB, to the first that
-    fails. The sizes tried below the bracket are the same on every run."""
-    top, ok, tries = free, free, 0  # the smallest size asked that played, and the heap it gave
-    while top - fail > HEAP_STEP:
-        mid = first_try if fail < first_try < top and tries == 0 else (top + fail) // 2
-        result = run(mid)
-        tries += 1
-        if result["ok"]:
-            top, ok = mid, result["free_for_app"]
-        else:
-            fail = mid
-    size = (top - 1) // HEAP_GRID * HEAP_GRID
-    while size > fail:
-        result = run(size)
-        tries += 1
-        if not result["ok"]:
-            break
-        ok = min(ok, result["free_for_app"])
-        size -= HEAP_GRID
-    return ok, tries
 
 
 def _evening_rows(flash: Path, work: Path) -> Iterator[Row]:

@@ -4,7 +4,7 @@ search must not stop on a size that played below one that failed."""
 
 from __future__ import annotations
 
-from bench.bench_pico import HEAP_GRID, HEAP_STEP, smallest_heap
+from bench.heap_search import HEAP_GRID, HEAP_STEP, smallest_heap
 
 KB = 1024
 
