@@ -60,10 +60,11 @@ def test_a_phone_joins_in_two_taps_and_plays_its_own_screen(browser, tmp_path): 
         page = pages[2]
         # Each button: the tap reaches the table, and the seat's new screen comes back.
         for button, move in (("down", 1), ("down", 1), ("up", -1), ("ok", 0), ("back", 0)):
-            before = fed.cursors[2]
+            before, asked = fed.cursors[2], len(keypad.asked)
             page.click(f'button[data-button="{button}"]:not([data-hold])')
-            wait_for(lambda b=button: ("press", {"seat": 2, "button": b, "hold": False})
-                     in keypad.asked[-1:])
+            # This tap's press, not the last one's: two taps of DOWN ask alike.
+            wait_for(lambda b=button, n=asked: ("press", {"seat": 2, "button": b, "hold": False})
+                     in keypad.asked[n:])
             assert fed.cursors[2] == before + move
             rows, spans = screen(fed.game, 2, fed.cursors[2])
             # The rows alike at every cursor: the new screen is the one whose
@@ -71,9 +72,10 @@ def test_a_phone_joins_in_two_taps_and_plays_its_own_screen(browser, tmp_path): 
             wait_for(lambda r=rows, s=spans: shown(page) == [x.rstrip() for x in r]
                      and lit(page)[1:2] == [r[s[1][0]]],
                      why=f"after {button}, the phone does not show the cursor's row inverse")
+        asked = len(keypad.asked)
         page.click('button[data-hold="1"]')  # Menu: BACK held
-        wait_for(lambda: keypad.asked[-1] == ("press", {"seat": 2, "button": "back",
-                                                          "hold": True}))
+        wait_for(lambda: ("press", {"seat": 2, "button": "back", "hold": True})
+                 in keypad.asked[asked:])
         # The screen fills the phone's width, all 16 columns in it; the keys are touch-sized.
         box = page.eval_on_selector("#screen", "s => [s.getBoundingClientRect().width, "
                                     "s.scrollWidth, s.clientWidth]")
