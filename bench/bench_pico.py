@@ -2,8 +2,8 @@
 (../shared/rp2emu, ideal-cycle timing: a real board is no faster), running
 the catnip image built from the current sources: the heap the whole app
 needs to play each game at its largest player count, found by holding
-ballast, bisecting and then stepping down a KB at a time; act(), the legal actions and the journal's write per
-action; an evening of four games on one power-up (the lowest free heap, the
+ballast, bisecting and then stepping down a KB at a time; act(), the legal
+actions and the journal's write per action; an evening of four games on one power-up (the lowest free heap, the
 largest free block at its end); press-to-pixels in emulated time with one
 station redrawing and with every station redrawing, and from a press to its
 move's frame on the USB serial (what `catnip monitor` mirrors); the tray's
@@ -254,11 +254,12 @@ def _game_rows(flash: Path, work: Path, game: str, config: dict, draw_every: int
                    f"{REAL}, {len(values)} calls")
             yield (label, f"{fn} max", round(max(values), 2), "ms", REAL)
 
+    free = first["free_for_app"]
+
     def run(mid: int) -> dict:
-        result = probe(flash, work, game, config, moves, first["free_for_app"] - mid, False,
-                       draw_every, legal_every, phones=phones, laptop=laptop)
-        print(f"{label}: {(first['free_for_app'] - mid) // 1024} KB of ballast, "
-              f"{mid / 1024:.1f} KB for the app: "
+        result = probe(flash, work, game, config, moves, free - mid, False, draw_every,
+                       legal_every, phones=phones, laptop=laptop)
+        print(f"{label}: {(free - mid) // 1024} KB of ballast, {mid / 1024:.1f} KB for the app: "
               + ("plays" if result["ok"] else f"MemoryError ({result.get('memory')})"),
               file=sys.stderr, flush=True)
         return result
@@ -266,8 +267,7 @@ def _game_rows(flash: Path, work: Path, game: str, config: dict, draw_every: int
     # CATNIP_BENCH_PICO_FROM=72 tries that many KB first (a slow run saved or two
     # when the answer is near it); the bisection goes on from what it showed.
     first_try = int(os.environ.get("CATNIP_BENCH_PICO_FROM", "0")) * 1024
-    ok, tries = smallest_heap(run, first["free_for_app"], max(HEAP_STEP, first["peak_live"]),
-                              first_try)
+    ok, tries = smallest_heap(run, free, max(HEAP_STEP, first["peak_live"]), first_try)
     drawn = "every station drawn after each action" if draw_every == 1 else \
         f"every station drawn after every {draw_every}th action"
     yield (label, "smallest heap to play the whole game", round(ok / 1024, 1), "KB",
