@@ -7,8 +7,11 @@
 # `draw_every`-th action, and after the last, every station and the table display is redrawn
 # and sent over I2C as at the table. Each action's announcements are then
 # dismissed, as the players' OK does: at the table no move is made while one
-# is up, so they never pile up. Each game ends in its standings; the next
-# is a new game from the setup menu, or a "rematch" as the standings offer.
+# is up, so they never pile up. Each game ends in its standings and is then
+# signed in the loop's idle turns (the table's key made first, on the
+# probe's fresh flash), as at the table; a game left unsigned fails the run
+# as a MemoryError does. The next is a new game from the setup menu, or a
+# "rematch" as the standings offer.
 #
 # With cfg "ballast" bytes held first (1 KB blocks), the games run in what is
 # left of the heap: the last line is "OK ..." or "MEMORY ..."; the live heap
@@ -49,6 +52,7 @@ times = {"act": [], "legal": [], "journal": [], "gc": []}
 peak_live = 0
 held = {}  # live heap after each stage of starting up
 every = cfg.get("sample_every", 25)
+SIGN_TURNS = 5000  # a key and a signature take some 750 idle turns (docs/pico.md)
 
 
 def note(what):
@@ -118,6 +122,24 @@ def play(app, draw_every, phones):
     assert app.game.result() is not None, "the actions did not end the game"
     assert app.scene.kind == "end", "the standings did not follow the last move"
     sample()
+    sign(app)
+
+
+def sign(app):
+    # As the table does in its idle turns after a game: its signature (the
+    # table's key first, on the probe's fresh flash), in the same heap.
+    from catnip.flash import seals
+
+    global stage
+    stage = "sign"
+    for turn in range(SIGN_TURNS):
+        if not app.seal.busy():
+            break
+        app.loop.step(time.ticks_ms())
+        if turn % every == 0:
+            sample()
+    if app.seal.problem is not None or seals.load(app.journal, app.gid) is None:
+        raise MemoryError("not signed: %s" % (app.seal.problem or "the steps gave up"))
 
 
 try:
