@@ -69,7 +69,8 @@ for g in cfg["games"]:
         while app.scene.kind == "play" and app.scene.banner:
             app.scene.next_banner(None)
     assert app.game.result() is not None, "the actions did not end the game"
-    app.ending()  # the end journaled, as the idle turn does: the game waits to be signed
+    app._over()  # the standings up, as the last announcement's end brings them: the game's
+    # end journaled and the signing's code loaded, the game waits to be signed
     assert seal.busy(), "the finished game is not waiting to be signed"
     sign(g["game"])
     from catnip.flash import seals

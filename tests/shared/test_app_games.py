@@ -119,3 +119,39 @@ def _tear(root):
             if len(data) > 3:
                 with open(page, "wb") as f:
                     f.write(data[:-3])
+
+
+def test_a_finished_game_is_signed_once_its_standings_are_up():
+    # Its last move's screens and announcements hold the game's heap: the
+    # signing waits for the standings, which bring its code (on the image),
+    # so that code never lies in the heap beside the game's screens.
+    import sys
+
+    from catnip.flash import seals
+
+    path = _fresh("signed")
+    rig = AppRig(Journal(path + "/journal"))
+    seal, steps = rig.app.seal, []
+    seal.frozen = True  # as on the image: the code is loaded ahead, not in the steps
+    was = seal.step
+
+    def step(between_games=True):
+        scene = rig.app.scene
+        work = seal.busy() and between_games
+        steps.append((work, scene.kind, "catnip.ed25519" in sys.modules))
+        return was(between_games)
+
+    seal.step = step
+    try:
+        rig.run(2000)  # the table's key, made at setup
+        tablebot.play(rig, "heist", {"variant": "standard", "gems": "digital"}, [0, 1])
+        rig.run(6000)  # the last announcements go, the standings come up
+        gid = rig.app.gid
+        played = [kind for work, kind, _ in steps if kind != "setup"]
+        assert "play" in played and "end" in played
+        assert [kind for work, kind, _ in steps if work and kind == "play"] == []
+        assert [s for s in steps if s[1] == "end"][0][2]  # loaded as they came up
+        assert seals.load(rig.app.journal, gid) is not None and seals.unsigned(rig.app.journal) == []
+    finally:
+        seal.step = was
+        rig.close()

@@ -202,8 +202,7 @@ class App:
         self.out.record(self.journal.note, self.wall.note("ended"))
         self.loop.sample()
         self.out.record(self.journal.finish, result)
-        signs = self.seal.finished(self.gid)
-        self.loop.sample()
+        signs = self.seal.finished(self.gid)  # no code loaded yet: no buttons read after it
         self.out.send(wire.END, gid=self.gid, commit=self.commit, result=result, signs=signs)
         if self.side is not None:
             self.side.ended(result)
@@ -213,6 +212,7 @@ class App:
     def _over(self):
         self.ending()
         self.change(scenes.end, TITLES[self.name], self.game.result(), self.seats)
+        self.seal.prepare()  # into the heap the game's screens left
         self.sound.play("end", self.loop.now)
 
     def in_play(self):
@@ -275,7 +275,7 @@ class App:
         if erase:
             self.out.record(self.journal.ready, stop)
         else:
-            self.seal.step(self.game is None or self.game.result() is not None)
+            self.seal.step(not self.scene.holds_game)
 
     def _do(self, station, out):
         word = out[0]

@@ -63,18 +63,20 @@ class Seal:
         (a key that does not fit the heap would sign nothing)."""
         if self.todo is not None and gid not in self.todo:
             self.todo.append(gid)
-        if self.frozen and self.public is not None and self.problem is None:
-            # The signing's code loaded now, while the players read the last
-            # move (as the standings' code is), not in the steps: 5-9 ms a
-            # module on the Pico (the journal's reading side, dropped during
-            # a game, then the digest and Ed25519). Frozen into the image, it
-            # takes little heap; stock MicroPython loads it in the steps.
+        return self.public is not None and self.waits(gid)
+
+    def prepare(self):
+        """The signing's code loaded now, as the standings come up (the game's
+        screens gone, their heap free), not in the steps: 5-16 ms a module on
+        the Pico (the journal's reading side, dropped during a game, then the
+        digest and Ed25519). Frozen into the image, it takes little heap;
+        stock MicroPython loads it in the steps."""
+        if self.frozen and self.public is not None and self.problem is None and self.todo:
             try:
                 from catnip.flash import journal_scan  # noqa: F401
                 from catnip import ed25519, record_digest  # noqa: F401
             except MemoryError:  # the steps try again, and say so if it still does not fit
                 pass
-        return self.public is not None and self.waits(gid)
 
     def waits(self, gid):
         """Whether finished game `gid` waits for its signature (or for the
@@ -86,8 +88,9 @@ class Seal:
 
     def step(self, between_games=True):
         """Up to STEP_MS of the work waiting (the key, then each game in
-        turn). During a game (not `between_games`) none, and what was under
-        way is dropped, to begin again after it: a game's heap is its own."""
+        turn). While a game is on the screens (not `between_games`: its last
+        move's too) none, and what was under way is dropped, to begin again
+        after it: a game's heap is its own."""
         if not between_games:
             if self._work is not None:
                 self._dropped(keep=True)

@@ -34,6 +34,7 @@ class Play(Scene):
 
     kind = "play"
     shared = False  # a press redraws its own station; a new announcement, every one
+    holds_game = True  # to its last announcement, a finished game's too
 
     def __init__(self, name, game, seats, stations, side=None, names=None):
         self.name = name

@@ -12,6 +12,7 @@ class Scene:
     kind = None  # the scene's module under catnip.ui: dropped when it leaves
     lists_stations = False  # it shows which stations answer: one lost or back needs no notice
     shared = True  # every station shows its state: a press redraws them all
+    holds_game = False  # a game's screens are up: its heap is in use, the signing waits
 
     def enter(self):
         """The scene is up: every screen is drawn from it next."""
