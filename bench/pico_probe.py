@@ -7,11 +7,12 @@
 # `draw_every`-th action, and after the last, every station and the table display is redrawn
 # and sent over I2C as at the table. Each action's announcements are then
 # dismissed, as the players' OK does: at the table no move is made while one
-# is up, so they never pile up. Each game ends in its standings and is then
-# signed in the loop's idle turns (the table's key made first, on the
-# probe's fresh flash), as at the table; a game left unsigned fails the run
-# as a MemoryError does. The next is a new game from the setup menu, or a
-# "rematch" as the standings offer.
+# is up, so they never pile up. The table's key is made first (the probe's
+# flash is fresh: a first power-up), in the setup menu's idle turns, and each
+# game ends in its standings and is then signed in the loop's idle turns, as
+# at the table; a game left unsigned fails the run as a MemoryError does.
+# The next is a new game from the setup menu, or a "rematch" as the
+# standings offer.
 #
 # With cfg "ballast" bytes held first (1 KB blocks), the games run in what is
 # left of the heap: the last line is "OK ..." or "MEMORY ..."; the live heap
@@ -126,10 +127,9 @@ def play(app, draw_every, phones):
 
 
 def sign(app):
-    # As the table does in its idle turns after a game: its signature (the
-    # table's key first, on the probe's fresh flash), in the same heap.
-    from catnip.flash import seals
-
+    # The loop's idle turns until the table's signing work is done: its key
+    # at the first power-up (the probe's flash is fresh), before any game as
+    # at the table, and each game's signature once its standings are up.
     global stage
     stage = "sign"
     for turn in range(SIGN_TURNS):
@@ -138,8 +138,12 @@ def sign(app):
         app.loop.step(time.ticks_ms())
         if turn % every == 0:
             sample()
-    if app.seal.problem is not None or seals.load(app.journal, app.gid) is None:
+    if app.seal.problem is not None or app.seal.busy():
         raise MemoryError("not signed: %s" % (app.seal.problem or "the steps gave up"))
+    if app.game is not None:
+        from catnip.flash import seals
+
+        assert seals.load(app.journal, app.gid) is not None, "the game went unsigned"
 
 
 try:
@@ -167,6 +171,7 @@ try:
     line = Line(sys.stdin.buffer, Unplugged(), None)
     weigh = Weigh(hw, "probe/calibration.json")  # Stack O' Cats weighs its tray
     app = App(hw, Journal("journal"), line=line, weigh=weigh, seeds=lambda: cfg["seed"])
+    sign(app)  # the table's key, made in the setup menu's idle turns
     for i, g in enumerate(cfg["games"]):
         stage = "start"
         if g.get("rematch"):
