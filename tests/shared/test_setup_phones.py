@@ -84,3 +84,13 @@ def _go(setup):
     setup.key(0, OK, PRESS)
     return ("start", setup.game, {"players": len(setup.seats)}, setup.seats) if \
         setup.problem is None else setup.problem
+
+
+def test_with_no_station_answering_yet_every_title_draws_its_menu():
+    # A power-up whose stations have not answered yet (or whose cable is
+    # loose): no seat yet, and the first player's row has nobody to name.
+    for game in ("heist", "stack", "purrfect"):
+        setup = Setup(4, lambda: [], {"game": game})
+        assert setup.seats == []
+        assert _screen(setup)[0]  # drawn, its title bar and rows
+        assert setup.who(0) == draw.seat_name(0)

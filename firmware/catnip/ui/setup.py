@@ -319,10 +319,12 @@ class Setup(Scene):
         return config
 
     def who(self, seat):
-        """Seat's name as a station shows it: its station's, else P1, P2..."""
+        """Seat's name as a station shows it: its station's, else P1, P2...
+        (no station answers yet at a power-up: P1 still names the first)."""
         from catnip.wire import SHOWN
 
-        names, k = self.names(), self.seats[seat]
+        names = self.names()
+        k = self.seats[seat] if seat < len(self.seats) else len(names)
         return (names[k] if k < len(names) else "")[:SHOWN] or draw.seat_name(seat)
 
     def remembered(self):
