@@ -1,7 +1,8 @@
 """Figures from the real MicroPython rp2 build on the emulated RP2040
 (../shared/rp2emu, ideal-cycle timing: a real board is no faster), running
 the catnip image built from the current sources: the heap the whole app
-needs to play each game at its largest player count, found by holding
+needs to play each game at its largest player count and sign it (the
+table's key made first, as at a first power-up), found by holding
 ballast, bisecting and then stepping down a KB at a time; act(), the legal
 actions and the journal's write per action; an evening of four games on one power-up (the lowest free heap, the
 largest free block at its end); press-to-pixels in emulated time with one
@@ -271,7 +272,8 @@ def _game_rows(flash: Path, work: Path, game: str, config: dict, draw_every: int
     drawn = "every station drawn after each action" if draw_every == 1 else \
         f"every station drawn after every {draw_every}th action"
     yield (label, "smallest heap to play the whole game", round(ok / 1024, 1), "KB",
-           f"{REAL}: ballast bisected to {HEAP_STEP // 1024} KB, then every KB below "
+           f"{REAL}: the table's key made at setup, the game signed after its standings; "
+           f"ballast bisected to {HEAP_STEP // 1024} KB, then every KB below "
            f"down to a failure ({tries + 1} runs), "
            f"{len(moves)} actions, {drawn}; target <= {TARGET_HEAP // 1024} KB, "
            f"{first['free_at_start']} B free at start")
