@@ -7,10 +7,10 @@
 # `draw_every`-th action, and after the last, every station and the table display is redrawn
 # and sent over I2C as at the table. Each action's announcements are then
 # dismissed, as the players' OK does: at the table no move is made while one
-# is up, so they never pile up. The table's key is made first (the probe's
-# flash is fresh: a first power-up), in the setup menu's idle turns, and each
-# game ends in its standings and is then signed in the loop's idle turns, as
-# at the table; a game left unsigned fails the run as a MemoryError does.
+# is up, so they never pile up. Each game ends in its standings and is then
+# signed in the loop's idle turns, as at the table (the table's key is on the
+# flash; without it, it is made first, in the setup menu's idle turns); a game
+# left unsigned fails the run as a MemoryError does.
 # The next is a new game from the setup menu, or a "rematch" as the
 # standings offer.
 #
@@ -128,8 +128,8 @@ def play(app, draw_every, phones):
 
 def sign(app):
     # The loop's idle turns until the table's signing work is done: its key
-    # at the first power-up (the probe's flash is fresh), before any game as
-    # at the table, and each game's signature once its standings are up.
+    # at a first power-up, before any game as at the table, and each game's
+    # signature once its standings are up.
     global stage
     stage = "sign"
     for turn in range(SIGN_TURNS):
@@ -171,7 +171,7 @@ try:
     line = Line(sys.stdin.buffer, Unplugged(), None)
     weigh = Weigh(hw, "probe/calibration.json")  # Stack O' Cats weighs its tray
     app = App(hw, Journal("journal"), line=line, weigh=weigh, seeds=lambda: cfg["seed"])
-    sign(app)  # the table's key, made in the setup menu's idle turns
+    sign(app)  # the table's key, if the flash has none: made in the setup menu's idle turns
     for i, g in enumerate(cfg["games"]):
         stage = "start"
         if g.get("rematch"):
