@@ -143,7 +143,7 @@ def sign(app):
     if app.game is not None:
         from catnip.flash import seals
 
-        assert seals.load(app.journal, app.gid) is not None, "the game went unsigned"
+        assert seals.kept(app.journal, app.gid), "the game went unsigned"
 
 
 try:

@@ -220,7 +220,8 @@ class Journal:
     def entries(self, gid, reads=False):
         """Every record after the header, read from flash a chunk at a time (no file stays
         open between entries): ("action", player, action), ("note", dict) or ("end", result).
-        `reads` (the signer's): ("header", dict) first, None before each import or read."""
+        `reads` (the signer's): ("header", dict) first, None before the import and
+        the folder's listing, OPEN before each chunk read and SHUT after (journal_files)."""
         self._known(gid)
         if reads:
             yield None

@@ -22,6 +22,8 @@ else:
 RECORD_MAX = 2048  # largest JSON payload (a header, a note, a result)
 FRAME_MAX = RECORD_MAX + 8  # no frame is longer: a torn one is shorter
 CHUNK = 512  # bytes read at a time
+CRUMB = 256  # the signer's reads: the heap a game leaves has few pieces of CHUNK
+OPEN, SHUT = "open", "shut"  # what the signer's walk yields before a read and after it
 STATUSES = ("playing", "finished", "abandoned", "pulled", "broken")
 # A record is one frame: kind (1 byte), its number in the game (1 byte, mod
 # 256), payload length (varint), payload, CRC-32 of all that (4 bytes,

@@ -6,9 +6,9 @@
 # is framed and what its bytes say is catnip.flash.journal_scan_records.
 import os
 
-from catnip.flash.journal_files import (CHUNK, FRAME_MAX, GONE, LOG, LOST, NEW,
-                                  STATUSES, Game, JournalError, is_folder, read_at, remove_tree,
-                                  size, sizes, why)
+from catnip.flash.journal_files import (CHUNK, CRUMB, FRAME_MAX, GONE, LOG, LOST, NEW, OPEN,
+                                  SHUT, STATUSES, Game, JournalError, is_folder, read_at,
+                                  remove_tree, size, sizes, why)
 from catnip.flash.journal_scan_records import _OLD_KINDS, Decoder, _frame_at  # noqa: F401 (Decoder: the journal's)
 
 _ENDED = ("finished", "abandoned")  # checked at start-up too: a laptop has not pulled them
@@ -123,8 +123,9 @@ def settle(j, gid):
 def walk(j, gid, decoder, reads=False):
     # Every entry of a game in order; Damaged at the first bad record. With
     # `reads` (the signer's walk), the header too, as ("header", dict), and
-    # None before each read from flash (the folder listed, a chunk read:
-    # some 2.5 ms each on the Pico, a piece the signer begins a turn with).
+    # None before the folder is listed and OPEN before each chunk read (some
+    # 2.5 ms each on the Pico, a piece the signer begins a turn with), SHUT
+    # once its file is closed.
     if reads:
         yield None
     files = game_files(j, gid)
@@ -133,8 +134,8 @@ def walk(j, gid, decoder, reads=False):
         try:
             for frame in _file_frames(path, start, end, i == len(files) - 1, decoder.chain,
                                       reads):
-                if frame is None:
-                    yield None  # a read from flash next
+                if frame in (OPEN, SHUT):
+                    yield frame  # a chunk read from flash next, its file closed after it
                     continue
                 kind, number, payload, crc = frame
                 entry = decoder.decode(kind, number, payload, crc)
@@ -266,7 +267,7 @@ def safe_header(j, gid):
 def _file_frames(path, start, end, last, chain, reads=False):
     """Each (kind, number, payload, CRC) of a file that holds the game's
     bytes start..end, read a chunk at a time, the first record's CRC carried
-    on from `chain` (with `reads`, None before and after each chunk read);
+    on from `chain` (with `reads`, OPEN before each chunk read and SHUT after);
     Damaged at the first bad frame, torn if it ends the game (`last`), is no
     longer than a frame, and nothing good follows."""
     span = end - start
@@ -275,10 +276,10 @@ def _file_frames(path, start, end, last, chain, reads=False):
         found = _frame_at(buf, at, chain)
         if found is None and len(buf) - at < FRAME_MAX and offset + len(buf) < span:
             if reads:
-                yield None
-            more = read_at(path, offset + len(buf), CHUNK)
+                yield OPEN  # a read from flash next: a file opened, 1.1 KB of heap in one piece
+            more = read_at(path, offset + len(buf), CRUMB if reads else CHUNK)
             if reads:
-                yield None  # a turn of its own: a record's decoding begins the next
+                yield SHUT  # closed; a turn of its own: a record's decoding begins the next
             if not more:  # shorter than it said
                 span = offset + len(buf)
             buf, offset, at = buf[at:] + more, offset + at, 0

@@ -9,16 +9,26 @@
 # (catnip.flash.seals), goes to the laptop with the game's last page, and a
 # "signed" frame says it is ready.
 # The key is made the same way, a step a turn, so no power-up waits for it.
+#
+# On the image, each file the signature opens (the game's log and tail, its
+# own) takes 1.1 KB of heap in one piece (littlefs's buffer), and the heap a
+# game leaves behind is in crumbs (docs/pico.md, "What the real build
+# showed"): a piece kept since power-up is lent to each open and taken back
+# once the file is closed. Each read opens its file afresh: a file held open
+# in a generator stays in the heap after it is closed, and its piece with it.
+import gc
 import os
 
 from catnip import forget, wire
 from catnip.flash import flashfile, seals
 from catnip.flash.journal import JournalError
+from catnip.flash.journal_files import OPEN, SHUT
 from catnip.keys import ticks_diff
 
 KEY_FILE = "table_key.json"  # {"secret": hex, "public": hex}: on flash, never on the wire
 STEP_MS = 3  # work per idle turn; a step runs a piece past it (docs/pico.md)
 _TURN = False  # what the work yields when a long piece (a read from flash) comes next
+ROOM = 1152  # the piece kept: a littlefs file as the rp2 build opens it (1,148 B: 72 blocks)
 
 
 class Seal:
@@ -47,6 +57,8 @@ class Seal:
             self.public = None
         self.todo = seals.unsigned(journal) if self.public is not None else None
         self.frozen = _frozen()  # the catnip image: its code stays in flash
+        self._room = None  # ROOM bytes the signature's reads will have, on the image
+        self._keep_room()
 
     def shown(self):
         """(fingerprint, public key in hex) as the table shows them, or None
@@ -83,6 +95,11 @@ class Seal:
         key, while it is being made): the laptop pulls it once it is signed."""
         return self.problem is None and (self.todo is None or gid in self.todo)
 
+    def room(self):
+        """Bytes kept for the signature's reads (0 on stock MicroPython, or
+        while they are in use)."""
+        return 0 if self._room is None else len(self._room)
+
     def busy(self):
         return self._work is not None or self.todo is None or bool(self.todo)
 
@@ -94,6 +111,7 @@ class Seal:
         if not between_games:
             if self._work is not None:
                 self._dropped(keep=True)
+            self._keep_room()
             return
         if self.problem is not None or not self.busy():
             return
@@ -148,6 +166,11 @@ class Seal:
         for entry in self.journal.entries(gid, reads=True):
             if entry is None:
                 yield _TURN  # a read from flash next
+            elif entry == OPEN:
+                yield _TURN  # a read from flash next
+                self._give_room()
+            elif entry == SHUT:
+                self._keep_room()  # the file's piece, for the next open
             elif entry[0] == "header":
                 yield from digest.steps(entry[1], b"l")  # the entries follow, as a list
             elif entry[0] == "action":  # a few values: a piece
@@ -158,9 +181,26 @@ class Seal:
                 yield None
         sig = yield from _computed(ed25519.signing(self._secret, digest.digest(), self.public))
         yield _TURN  # kept on flash, one commit: a turn of its own
+        self._give_room()
         seals.save(self.journal, gid, sig)  # OSError: it stays unsigned, as after a cut
         yield _TURN
         yield sig
+
+    def _keep_room(self):
+        # The piece taken at power-up, again after each read (the file just
+        # closed: after a collection, its piece), and as the next game
+        # begins; on stock MicroPython the heap is too tight to spare it.
+        if self.frozen and self._room is None:
+            gc.collect()
+            try:
+                self._room = bytearray(ROOM)
+            except MemoryError:  # the next open goes without it
+                pass
+
+    def _give_room(self):
+        # Let go just before a file is opened, nothing allocated in between:
+        # the open finds the piece (collecting if it must).
+        self._room = None
 
     def _done(self, out):
         self._work = None
@@ -183,7 +223,9 @@ class Seal:
         # The work under way stops; unless `keep`, its game stays unsigned (it
         # went, rotated out, its journal is damaged, or the flash refused its
         # signature): the laptop labels it so.
-        self._work = None
+        if self._work is not None:
+            self._work.close()  # the file it was reading closed now, not at a collection
+            self._work = None
         if self.todo and not keep:
             self.todo.pop(0)
         forget("catnip.ed25519")
