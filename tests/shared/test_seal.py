@@ -125,6 +125,11 @@ def test_a_heap_with_no_room_to_sign_leaves_the_games_unsigned_and_says_so():
         assert [kind for kind, f in sent] == ["say"] and not seal.waits(gid)
         seal.step()  # said once; nothing more is tried this power-up
         assert len(sent) == 1 and seal.shown() is None
+        seal = Cramped(journal, Clock(), lambda kind, **f: sent.append((kind, f)))
+        seal.frozen = True  # the image: the next power-up signs them (its heap is clean then)
+        seal.step()
+        assert "next power-up" in seal.problem and sent[-1][1]["text"] == seal.problem
+        assert seals.unsigned(journal) == [gid]
     finally:
         os.chdir(HOME)
 

@@ -28,6 +28,9 @@ from catnip.keys import ticks_diff
 KEY_FILE = "table_key.json"  # {"secret": hex, "public": hex}: on flash, never on the wire
 STEP_MS = 3  # work per idle turn; a step runs a piece past it (docs/pico.md)
 _TURN = False  # what the work yields when a long piece (a read from flash) comes next
+_NO_ROOM = "there is no room in the heap to sign games (the catnip image has it): they go unsigned"
+_NO_ROOM_ON_IMAGE = ("the heap had no room to sign a game: this power-up's games are signed at "
+                     "the next power-up")
 ROOM = 1152  # the piece kept: a littlefs file as the rp2 build opens it (1,148 B: 72 blocks)
 
 
@@ -123,8 +126,7 @@ class Seal:
                     self._work = self._next()
                 out = next(self._work)
             except MemoryError:  # stock MicroPython: the signing code in the heap
-                self._unable("there is no room in the heap to sign games (the catnip image "
-                             "has it): they go unsigned")
+                self._unable(_NO_ROOM_ON_IMAGE if self.frozen else _NO_ROOM)
                 return
             except (JournalError, OSError, ValueError, StopIteration):
                 self._dropped()
