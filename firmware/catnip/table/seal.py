@@ -16,7 +16,6 @@
 # showed"): a piece kept since power-up is lent to each open and taken back
 # once the file is closed. Each read opens its file afresh: a file held open
 # in a generator stays in the heap after it is closed, and its piece with it.
-import gc
 import os
 
 from catnip import forget, wire
@@ -189,11 +188,12 @@ class Seal:
         yield sig
 
     def _keep_room(self):
-        # The piece taken at power-up, again after each read (the file just
-        # closed: after a collection, its piece), and as the next game
-        # begins; on stock MicroPython the heap is too tight to spare it.
+        # The piece taken at power-up, again after each read, and as the
+        # next game begins; on stock MicroPython the heap is too tight to
+        # spare it. No collection of its own (13 ms, longer than a step):
+        # where no piece is free, the heap collects, and the file just
+        # closed leaves one.
         if self.frozen and self._room is None:
-            gc.collect()
             try:
                 self._room = bytearray(ROOM)
             except MemoryError:  # the next open goes without it
