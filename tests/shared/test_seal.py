@@ -298,9 +298,14 @@ def test_on_the_image_each_read_opens_its_file_in_a_piece_kept_since_power_up():
         sealing._frozen = lambda: True
         seal = Seal(journal, Clock(), lambda kind, **f: None)
         assert seal.room() == sealing.ROOM
-        at_reads = []
-        reads = Noted(scan, "read_at", Clock(), [])
-        reads.was, was_read = (lambda *a: at_reads.append(seal.room()) or was_read(*a)), reads.was
+        at_reads = []  # the room as each read opens its file
+        read_at = scan.read_at
+
+        def noted(*args):
+            at_reads.append(seal.room())
+            return read_at(*args)
+
+        scan.read_at = noted
         rooms = [seal.room()]
         try:
             while seal.busy():
@@ -308,8 +313,7 @@ def test_on_the_image_each_read_opens_its_file_in_a_piece_kept_since_power_up():
                 if seal.room() != rooms[-1]:
                     rooms.append(seal.room())
         finally:
-            reads.undo()
-        reads.was = was_read
+            scan.read_at = read_at
         assert seals.kept(journal, gid)
         assert len(at_reads) >= 4 and set(at_reads) == {0}, at_reads  # lent to every read
         full = sealing.ROOM

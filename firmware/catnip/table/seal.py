@@ -124,7 +124,7 @@ class Seal:
                 if self._work is None:
                     self._work = self._next()
                 out = next(self._work)
-            except MemoryError:  # stock MicroPython: the signing code in the heap
+            except MemoryError:  # stock MicroPython's heap, or the image's after a long game
                 self._unable(_NO_ROOM_ON_IMAGE if self.frozen else _NO_ROOM)
                 return
             except (JournalError, OSError, ValueError, StopIteration):
@@ -225,9 +225,7 @@ class Seal:
         # The work under way stops; unless `keep`, its game stays unsigned (it
         # went, rotated out, its journal is damaged, or the flash refused its
         # signature): the laptop labels it so.
-        if self._work is not None:
-            self._work.close()  # the file it was reading closed now, not at a collection
-            self._work = None
+        self._work = None
         if self.todo and not keep:
             self.todo.pop(0)
         forget("catnip.ed25519")
